@@ -1,0 +1,96 @@
+/*
+ * core_internal.h - what the core's own files share and nothing outside the core sees.
+ * Prefixes: tc_alloc_* (allocators), tc_dispatch_* (kernel registry), tc_shape_* (shape
+ * arithmetic), tc_plugin_* (loader), tc_blas_* (providers).
+ */
+#ifndef TC_CORE_INTERNAL_H
+#define TC_CORE_INTERNAL_H
+
+#include "tc_ops_gen.h"
+#include "torch_core/tc_core.h"
+
+#include <stdatomic.h>
+
+#define TC_INTERNAL __attribute__((visibility("hidden")))
+
+struct tc_storage {
+    atomic_int_fast64_t refcount;
+    void *data;
+    size_t nbytes;
+    tc_device device;
+    tc_deleter_fn deleter; /* NULL: memory came from the device's allocator */
+    void *deleter_ctx;
+    uint64_t version; /* the version counter shared by every view of this storage */
+};
+
+/* ---- device registry ---- */
+TC_INTERNAL const tc_allocator *tc_alloc_for(int32_t device_type);
+TC_INTERNAL const tc_allocator *tc_alloc_cpu(void);
+TC_INTERNAL int32_t tc_device_register(const tc_device_type_desc *desc);
+TC_INTERNAL int tc_device_set_allocator(int32_t device_type, const tc_allocator *allocator);
+TC_INTERNAL bool tc_device_valid(tc_device device);
+TC_INTERNAL int32_t tc_device_type_count(void);
+
+/* ---- scalars ---- */
+/* Converts a scalar to `dtype` and writes it to host memory at dst (out-of-range floats saturate). */
+TC_INTERNAL void tc_scalar_store(tc_scalar value, int32_t dtype, void *dst);
+TC_INTERNAL double tc_scalar_to_double(tc_scalar s);
+
+/* ---- storage ---- */
+TC_INTERNAL tc_storage *tc_storage_new(size_t nbytes, tc_device device);
+
+/* ---- shapes (every multiplication checked for overflow) ---- */
+TC_INTERNAL int tc_shape_numel(int32_t ndim, const int64_t *sizes, int64_t *numel);
+TC_INTERNAL int tc_shape_nbytes(int32_t ndim, const int64_t *sizes, int32_t dtype, size_t *nbytes);
+TC_INTERNAL void tc_shape_contiguous_strides(int32_t ndim, const int64_t *sizes, int64_t *strides);
+TC_INTERNAL int tc_shape_broadcast(int32_t na, const int64_t *a, int32_t nb, const int64_t *b,
+                                   int32_t *nout, int64_t *out);
+/* Wraps a possibly negative dim into [0, ndim); IndexError when out of range. */
+TC_INTERNAL int tc_shape_wrap_dim(int64_t dim, int32_t ndim, int32_t *out);
+TC_INTERNAL void tc_shape_format(int32_t ndim, const int64_t *sizes, char *buf, size_t len);
+
+/* ---- dispatch ---- */
+TC_INTERNAL int tc_dispatch_register(const char *kernel, int32_t device_type, int32_t layout,
+                                     int32_t dtype, tc_kernel_fn fn);
+/* The kernel for (kernel id, device, layout, dtype); NULL with a RuntimeError that lists what is
+ * registered when there is none. */
+TC_INTERNAL tc_kernel_fn tc_dispatch_find(int32_t kernel, tc_device device, int32_t layout,
+                                          int32_t dtype);
+/* Fills views of the tensors and runs the kernel. With `broadcast`, each input is presented with
+ * outputs[0]'s ndim and sizes through 0 strides (no tensor is allocated for that). */
+TC_INTERNAL int tc_dispatch_run(int32_t kernel, int32_t dtype, tc_tensor *const *inputs, int n_in,
+                                tc_tensor *const *outputs, int n_out, const tc_scalar *scalars,
+                                int n_scalars, const int64_t *ints, int n_ints, bool broadcast);
+/* PyTorch's result_type over operands, with wrapped numbers and 0-dim tensors ranked lower. */
+TC_INTERNAL int32_t tc_result_type(tc_tensor *const *operands, int n);
+/* Same device, or a CPU 0-dim operand beside a device tensor; RuntimeError otherwise. */
+TC_INTERNAL int tc_check_same_device(tc_tensor *const *operands, int n, const char *op);
+
+/* ---- tensors ---- */
+TC_INTERNAL tc_tensor *tc_tensor_alloc(int32_t ndim);
+/* A view of t with t's data but `ndim`/`sizes`/`strides` (e.g. broadcast); new reference. */
+TC_INTERNAL tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes,
+                                          const int64_t *strides, int64_t offset);
+TC_INTERNAL tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *sizes);
+
+/* ---- op categories ---- */
+TC_INTERNAL int tc_ops_elementwise(int32_t op, const tc_call *call, tc_tensor **outs);
+TC_INTERNAL int tc_ops_reduce(int32_t op, const tc_call *call, tc_tensor **outs);
+TC_INTERNAL int tc_ops_linalg(int32_t op, const tc_call *call, tc_tensor **outs);
+TC_INTERNAL int tc_ops_views(int32_t op, const tc_call *call, tc_tensor **outs);
+TC_INTERNAL int tc_ops_factory(int32_t op, const tc_call *call, tc_tensor **outs);
+
+/* ---- BLAS and threads ---- */
+TC_INTERNAL int tc_blas_register(const tc_blas_provider *provider);
+TC_INTERNAL const tc_blas_provider *tc_blas_current(void);
+TC_INTERNAL void tc_blas_select_default(void);
+
+
+
+/* ---- the plugin-facing table (core_api.c) ----
+ * Registrations made during a plugin's init are staged and only take effect on tc_api_commit, so a
+ * plugin whose init fails leaves nothing behind. */
+TC_INTERNAL void tc_api_begin(const char *plugin_name);
+TC_INTERNAL int tc_api_commit(void);
+TC_INTERNAL void tc_api_abort(void);
+#endif

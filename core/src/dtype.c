@@ -1,0 +1,58 @@
+/* Dtype facts and PyTorch's type promotion lattice. */
+#include "core_internal.h"
+
+static const struct {
+    const char *name;
+    size_t size;
+} dtype_info[TC_NUM_DTYPES] = {
+    [TC_BOOL] = {"bool", 1},         [TC_UINT8] = {"uint8", 1},     [TC_INT8] = {"int8", 1},
+    [TC_INT16] = {"int16", 2},       [TC_INT32] = {"int32", 4},     [TC_INT64] = {"int64", 8},
+    [TC_FLOAT16] = {"float16", 2},   [TC_BFLOAT16] = {"bfloat16", 2},
+    [TC_FLOAT32] = {"float32", 4},   [TC_FLOAT64] = {"float64", 8},
+};
+
+static atomic_int default_dtype = TC_FLOAT32;
+
+static bool valid(int32_t d) { return d >= 0 && d < TC_NUM_DTYPES; }
+
+size_t tc_dtype_size(int32_t dtype) { return valid(dtype) ? dtype_info[dtype].size : 0; }
+
+const char *tc_dtype_name(int32_t dtype) { return valid(dtype) ? dtype_info[dtype].name : "invalid"; }
+
+bool tc_dtype_is_floating(int32_t d) {
+    return d == TC_FLOAT16 || d == TC_BFLOAT16 || d == TC_FLOAT32 || d == TC_FLOAT64;
+}
+
+bool tc_dtype_is_integral(int32_t d) { return d >= TC_UINT8 && d <= TC_INT64; }
+
+bool tc_dtype_is_signed(int32_t d) { return d != TC_BOOL && d != TC_UINT8; }
+
+/* Rank within the integer and floating families; the lattice joins the two families at the
+ * floating operand, and mixes of uint8 with a signed type need a wider signed type. */
+int32_t tc_promote_types(int32_t a, int32_t b) {
+    if (a == b) return a;
+    if (a == TC_BOOL) return b;
+    if (b == TC_BOOL) return a;
+    bool fa = tc_dtype_is_floating(a), fb = tc_dtype_is_floating(b);
+    if (fa && !fb) return a;
+    if (fb && !fa) return b;
+    if (fa && fb) {
+        if ((a == TC_FLOAT16 && b == TC_BFLOAT16) || (a == TC_BFLOAT16 && b == TC_FLOAT16))
+            return TC_FLOAT32;
+        return a > b ? a : b;
+    }
+    if (a == TC_UINT8 || b == TC_UINT8) {
+        int32_t other = a == TC_UINT8 ? b : a;
+        return other == TC_INT8 ? TC_INT16 : other;
+    }
+    return a > b ? a : b;
+}
+
+int32_t tc_default_dtype(void) { return atomic_load(&default_dtype); }
+
+int tc_set_default_dtype(int32_t dtype) {
+    if (!valid(dtype) || !tc_dtype_is_floating(dtype) || dtype == TC_BFLOAT16)
+        return tc_set_error(TC_ERR_TYPE, "only floating-point types are supported as the default type");
+    atomic_store(&default_dtype, dtype);
+    return TC_OK;
+}

@@ -1,0 +1,278 @@
+/*
+ * Plugin discovery and loading, once per process. Every candidate ends in exactly one state with a
+ * reason (loaded / not supported / shadowed / disabled / failed); nothing a plugin does can make
+ * loading the core fail.
+ */
+#include "core_internal.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PLUGINS 128
+
+typedef struct candidate {
+    tc_plugin_record record;
+    char path[PATH_MAX];
+    char name[128], kind[32], version[64];
+    char reason[1024];
+    void *handle;
+    const tc_plugin_desc *desc;
+} candidate;
+
+static candidate *plugins;
+static int32_t n_plugins;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_status = TC_OK;
+
+static void set_state(candidate *c, int state, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_state(candidate *c, int state, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->reason, sizeof c->reason, fmt, ap);
+    va_end(ap);
+    c->record.state = state;
+    if (state != TC_PLUGIN_LOADED && c->handle && state != TC_PLUGIN_SHADOWED) {
+        dlclose(c->handle);
+        c->handle = NULL;
+        c->desc = NULL;
+    }
+}
+
+static void copy_str(char *dst, size_t len, const char *src) {
+    snprintf(dst, len, "%s", src ? src : "");
+}
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with_so(const char *name) {
+    size_t n = strlen(name);
+    return n > 3 && strcmp(name + n - 3, ".so") == 0;
+}
+
+/* Adds the .so files of one folder, in name order, so loading is deterministic. */
+static void scan_folder(const char *folder) {
+    DIR *dir = opendir(folder);
+    if (!dir) return;
+    char *names[MAX_PLUGINS];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) && n < MAX_PLUGINS)
+        if (ends_with_so(e->d_name) && (names[n] = strdup(e->d_name))) n++;
+    closedir(dir);
+    qsort(names, (size_t)n, sizeof(char *), compare_names);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX], real[PATH_MAX];
+        int len = snprintf(path, sizeof path, "%s/%s", folder, names[i]);
+        free(names[i]);
+        if (len < 0 || (size_t)len >= sizeof path || !realpath(path, real)) continue;
+        bool seen = false;
+        for (int32_t j = 0; j < n_plugins && !seen; j++) seen = strcmp(plugins[j].path, real) == 0;
+        if (seen || n_plugins == MAX_PLUGINS) continue;
+        candidate *c = &plugins[n_plugins++];
+        memset(c, 0, sizeof *c);
+        copy_str(c->path, sizeof c->path, real);
+        const char *base = strrchr(real, '/');
+        copy_str(c->name, sizeof c->name, base ? base + 1 : real);
+        copy_str(c->kind, sizeof c->kind, "unknown");
+        c->record.state = TC_PLUGIN_FAILED;
+    }
+}
+
+static void package_plugin_folder(char *out, size_t len) {
+    Dl_info info;
+    out[0] = 0;
+    if (!dladdr((void *)tc_plugins_load, &info) || !info.dli_fname) return;
+    char lib[PATH_MAX];
+    if (!realpath(info.dli_fname, lib)) return;
+    char *slash = strrchr(lib, '/');
+    if (!slash) return;
+    *slash = 0; /* .../torch/lib */
+    slash = strrchr(lib, '/');
+    if (!slash) return;
+    *slash = 0; /* .../torch */
+    int n = snprintf(out, len, "%s/plugins", lib);
+    if (n < 0 || (size_t)n >= len) out[0] = 0;
+}
+
+static bool is_disabled(const char *name) {
+    const char *list = getenv("TORCH_PLUGINS_DISABLE");
+    if (!list) return false;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return true;
+        if (!end) break;
+        p = end + 1;
+    }
+    return false;
+}
+
+/* dlopen, find the entry point, read and check the descriptor, probe. */
+static void open_candidate(candidate *c) {
+    dlerror();
+    c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
+    if (!c->handle) {
+        const char *err = dlerror();
+        set_state(c, TC_PLUGIN_FAILED, "dlopen failed: %s", err ? err : "unknown error");
+        return;
+    }
+    tc_plugin_entry_fn entry = (tc_plugin_entry_fn)dlsym(c->handle, TC_PLUGIN_ENTRY_NAME);
+    if (!entry) {
+        set_state(c, TC_PLUGIN_FAILED, "no entry point '%s' (not a torch plugin?)", TC_PLUGIN_ENTRY_NAME);
+        return;
+    }
+    const tc_plugin_desc *d = entry();
+    if (!d || d->struct_size < offsetof(tc_plugin_desc, shutdown)) {
+        set_state(c, TC_PLUGIN_FAILED, "'%s' returned %s", TC_PLUGIN_ENTRY_NAME,
+                  d ? "a descriptor too small to read" : "no descriptor");
+        return;
+    }
+    copy_str(c->name, sizeof c->name, d->name);
+    copy_str(c->kind, sizeof c->kind, d->kind);
+    copy_str(c->version, sizeof c->version, d->version);
+    if (!d->name || !d->name[0] || !d->init) {
+        set_state(c, TC_PLUGIN_FAILED, "descriptor has no name or no init function");
+        return;
+    }
+    if (d->abi_major != TC_ABI_MAJOR || d->abi_minor > TC_ABI_MINOR) {
+        set_state(c, TC_PLUGIN_FAILED, "built for plugin ABI %u.%u, but this core provides ABI %d.%d",
+                  d->abi_major, d->abi_minor, TC_ABI_MAJOR, TC_ABI_MINOR);
+        return;
+    }
+    c->desc = d;
+    if (is_disabled(c->name)) {
+        set_state(c, TC_PLUGIN_DISABLED, "disabled by TORCH_PLUGINS_DISABLE");
+        return;
+    }
+    int score = 1;
+    if (d->probe) {
+        char reason[512] = "";
+        tc_error_clear();
+        score = d->probe(tc_core_api_table(), reason, sizeof reason);
+        if (score <= 0) {
+            set_state(c, TC_PLUGIN_NOT_SUPPORTED, "%s", reason[0] ? reason : "the plugin's probe declined this machine");
+            return;
+        }
+    }
+    c->record.score = score;
+    c->record.state = TC_PLUGIN_LOADED; /* provisional: may still be shadowed or fail init */
+}
+
+/* Among supported candidates with one name, the highest score wins; on a tie, the first found. */
+static void choose_among_duplicates(void) {
+    for (int32_t i = 0; i < n_plugins; i++) {
+        candidate *a = &plugins[i];
+        if (a->record.state != TC_PLUGIN_LOADED) continue;
+        for (int32_t j = i + 1; j < n_plugins; j++) {
+            candidate *b = &plugins[j];
+            if (b->record.state != TC_PLUGIN_LOADED || strcmp(a->name, b->name) != 0) continue;
+            candidate *loser = b->record.score > a->record.score ? a : b;
+            candidate *winner = loser == a ? b : a;
+            set_state(loser, TC_PLUGIN_SHADOWED, "shadowed by %s (probe score %d over %d)", winner->path,
+                      winner->record.score, loser->record.score);
+            if (loser->handle) {
+                dlclose(loser->handle);
+                loser->handle = NULL;
+                loser->desc = NULL;
+            }
+            if (loser == a) break;
+        }
+    }
+}
+
+static void init_candidate(candidate *c) {
+    char err[1024] = "";
+    tc_error_clear();
+    tc_api_begin(c->name);
+    int rc = c->desc->init(tc_core_api_table(), err, sizeof err);
+    if (rc != TC_OK) {
+        tc_api_abort();
+        if (!err[0] && tc_last_error_kind()) copy_str(err, sizeof err, tc_last_error_message());
+        set_state(c, TC_PLUGIN_FAILED, "init failed: %s", err[0] ? err : "(no message)");
+        return;
+    }
+    if (tc_api_commit() != TC_OK) {
+        set_state(c, TC_PLUGIN_FAILED, "registration failed: %s", tc_last_error_message());
+        return;
+    }
+    c->reason[0] = 0;
+}
+
+static int kind_rank(const char *kind) {
+    static const char *order[] = {TC_PLUGIN_KIND_DEVICE, TC_PLUGIN_KIND_LAYOUT, TC_PLUGIN_KIND_BLAS,
+                                  TC_PLUGIN_KIND_EXTENSION};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(kind, order[i]) == 0) return i;
+    return 4;
+}
+
+static void load_all(void) {
+    plugins = calloc(MAX_PLUGINS, sizeof(candidate));
+    if (!plugins) {
+        load_status = tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory loading plugins");
+        return;
+    }
+    const char *env = getenv("TORCH_PLUGIN_PATH");
+    if (env) {
+        char *copy = strdup(env);
+        for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir; dir = strtok_r(NULL, ":", &save))
+            scan_folder(dir);
+        free(copy);
+    }
+    char folder[PATH_MAX];
+    package_plugin_folder(folder, sizeof folder);
+    if (folder[0]) scan_folder(folder);
+
+    for (int32_t i = 0; i < n_plugins; i++) open_candidate(&plugins[i]);
+    choose_among_duplicates();
+    for (int rank = 0; rank <= 4; rank++)
+        for (int32_t i = 0; i < n_plugins; i++)
+            if (plugins[i].record.state == TC_PLUGIN_LOADED && kind_rank(plugins[i].kind) == rank)
+                init_candidate(&plugins[i]);
+    for (int32_t i = 0; i < n_plugins; i++) {
+        candidate *c = &plugins[i];
+        c->record.name = c->name;
+        c->record.kind = c->kind;
+        c->record.version = c->version;
+        c->record.path = c->path;
+        c->record.reason = c->reason;
+    }
+    tc_blas_select_default();
+    tc_error_clear();
+}
+
+int tc_plugins_load(void) {
+    pthread_once(&load_once, load_all);
+    return load_status;
+}
+
+int32_t tc_plugin_count(void) {
+    tc_plugins_load();
+    return n_plugins;
+}
+
+const tc_plugin_record *tc_plugin_get(int32_t i) {
+    tc_plugins_load();
+    return i >= 0 && i < n_plugins ? &plugins[i].record : NULL;
+}
+
+const char *tc_device_unavailable_reason(const char *device_name) {
+    if (!plugins) return NULL;
+    const char *reason = NULL;
+    for (int32_t i = 0; i < n_plugins; i++) {
+        candidate *c = &plugins[i];
+        if (strcmp(c->name, device_name) != 0) continue;
+        if (c->record.state == TC_PLUGIN_LOADED) return NULL;
+        if (c->record.state != TC_PLUGIN_SHADOWED) reason = c->reason;
+    }
+    return reason;
+}

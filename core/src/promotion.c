@@ -1,0 +1,45 @@
+/* result_type: PyTorch's promotion over a set of operands (dimensioned tensors outrank 0-dim tensors,
+ * which outrank Python numbers, unless the lower group is of a higher category). */
+#include "core_internal.h"
+
+static int32_t promote_opt(int32_t a, int32_t b) { return a < 0 ? b : b < 0 ? a : tc_promote_types(a, b); }
+
+static int32_t combine(int32_t higher, int32_t lower) {
+    if (higher < 0) return lower;
+    if (lower < 0) return higher;
+    if (tc_dtype_is_floating(higher)) return higher;
+    if (higher == TC_BOOL || tc_dtype_is_floating(lower)) return tc_promote_types(higher, lower);
+    return higher;
+}
+
+int32_t tc_result_type(tc_tensor *const *ts, int n) {
+    int32_t dim = -1, zero = -1, wrapped = -1;
+    for (int i = 0; i < n; i++) {
+        int32_t d = ts[i]->dtype;
+        if (ts[i]->flags & TC_TENSOR_WRAPPED_NUMBER)
+            wrapped = promote_opt(wrapped, tc_dtype_is_floating(d) ? tc_default_dtype() : d);
+        else if (ts[i]->ndim == 0)
+            zero = promote_opt(zero, d);
+        else
+            dim = promote_opt(dim, d);
+    }
+    return combine(dim, combine(zero, wrapped));
+}
+
+int tc_check_same_device(tc_tensor *const *ts, int n, const char *op) {
+    tc_device device = {-1, 0};
+    for (int i = 0; i < n; i++) {
+        tc_device d = ts[i]->device;
+        if (d.type == TC_DEVICE_CPU && ts[i]->ndim == 0) continue;
+        if (device.type < 0) {
+            device = d;
+        } else if (device.type != d.type || device.index != d.index) {
+            return tc_set_error(TC_ERR_RUNTIME,
+                                "Expected all tensors to be on the same device, but found at least two "
+                                "devices, %s:%d and %s:%d! (in %s)",
+                                tc_device_type_name(device.type), device.index,
+                                tc_device_type_name(d.type), d.index, op);
+        }
+    }
+    return TC_OK;
+}

@@ -1,0 +1,61 @@
+/* Reference-counted byte buffers on one device; foreign memory is just another deleter. */
+#include "core_internal.h"
+
+#include <stdlib.h>
+
+tc_storage *tc_storage_new(size_t nbytes, tc_device device) {
+    if (!tc_device_valid(device))
+        return tc_set_error(TC_ERR_RUNTIME, "invalid device %s:%d", tc_device_type_name(device.type),
+                            device.index), NULL;
+    const tc_allocator *a = tc_alloc_for(device.type);
+    if (!a)
+        return tc_set_error(TC_ERR_RUNTIME, "no allocator for device type '%s'",
+                            tc_device_type_name(device.type)), NULL;
+    tc_storage *s = malloc(sizeof *s);
+    if (!s) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory allocating a storage"), NULL;
+    s->data = a->alloc(a->ctx, nbytes, device.index, NULL);
+    if (!s->data) {
+        free(s);
+        return tc_set_error(TC_ERR_OUT_OF_MEMORY,
+                            "out of memory: tried to allocate %zu bytes on %s", nbytes,
+                            tc_device_type_name(device.type)), NULL;
+    }
+    atomic_init(&s->refcount, 1);
+    s->nbytes = nbytes;
+    s->device = device;
+    s->deleter = NULL;
+    s->deleter_ctx = NULL;
+    s->version = 0;
+    return s;
+}
+
+tc_storage *tc_storage_wrap(void *data, size_t nbytes, tc_device device, tc_deleter_fn deleter,
+                            void *ctx) {
+    tc_storage *s = malloc(sizeof *s);
+    if (!s) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory allocating a storage"), NULL;
+    atomic_init(&s->refcount, 1);
+    s->data = data;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->deleter = deleter;
+    s->deleter_ctx = ctx;
+    s->version = 0;
+    return s;
+}
+
+void tc_storage_retain(tc_storage *s) { atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed); }
+
+void tc_storage_release(tc_storage *s) {
+    if (!s || atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (s->deleter) {
+        s->deleter(s->deleter_ctx, s->data, s->nbytes);
+    } else {
+        const tc_allocator *a = tc_alloc_for(s->device.type);
+        a->free(a->ctx, s->data, s->nbytes, s->device.index, NULL);
+    }
+    free(s);
+}
+
+void *tc_storage_data(const tc_storage *s) { return s->data; }
+
+size_t tc_storage_nbytes(const tc_storage *s) { return s->nbytes; }
