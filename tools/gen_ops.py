@@ -112,8 +112,8 @@ def write_core_header(ops, path):
             '    int32_t rule;       /* enum tc_op_rule */',
             '    int32_t kernel;     /* enum tc_kernel_id, -1 for views */',
             '    uint32_t flags;     /* TC_OPF_* */', '} tc_op_info;', '',
-            'extern const tc_op_info tc_op_infos[TC_NUM_OPS];',
-            'extern const char *const tc_kernel_names[TC_NUM_KERNELS];', '', '#endif', '']
+            '__attribute__((visibility("default"))) extern const tc_op_info tc_op_infos[TC_NUM_OPS];',
+            '__attribute__((visibility("default"))) extern const char *const tc_kernel_names[TC_NUM_KERNELS];', '', '#endif', '']
     with open(path, 'w') as f:
         f.write('\n'.join(out))
 
@@ -192,11 +192,13 @@ def write_bindings(ops, path):
     for name in functions:
         out.append('    {"%s", (PyCFunction)(void (*)(void))fn_%s, METH_FASTCALL | METH_KEYWORDS, NULL}, \\'
                    % (name, name))
+    out.append('    /* end of generated functions */')
     out.append('')
     out.append('#define TP_GENERATED_METHODS \\')
     for pyname, cname in methods:
         out.append('    {"%s", (PyCFunction)(void (*)(void))meth_%s, METH_FASTCALL | METH_KEYWORDS, NULL}, \\'
                    % (pyname, cname))
+    out.append('    /* end of generated methods */')
     out.append('')
     with open(path, 'w') as f:
         f.write('\n'.join(out))

@@ -32,8 +32,6 @@ TC_INTERNAL bool tc_device_valid(tc_device device);
 TC_INTERNAL int32_t tc_device_type_count(void);
 
 /* ---- scalars ---- */
-/* Converts a scalar to `dtype` and writes it to host memory at dst (out-of-range floats saturate). */
-TC_INTERNAL void tc_scalar_store(tc_scalar value, int32_t dtype, void *dst);
 TC_INTERNAL double tc_scalar_to_double(tc_scalar s);
 
 /* ---- storage ---- */

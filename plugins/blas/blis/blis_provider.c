@@ -1,0 +1,288 @@
+/*
+ * blis_provider.c - the "blis" BLAS provider: GEMM through BLIS's native typed API.
+ *
+ * The plugin links libblis.so.4 directly (so a missing BLIS makes dlopen fail with the loader's
+ * message) and calls only BLIS's own bli_* names, which no other BLAS defines, so the calls cannot
+ * bind to OpenBLAS when both providers are loaded.
+ *
+ * Kernel set. BLIS 0.9 picks its kernels from CPUID tables that predate recent CPUs: on an AMD
+ * Zen 5 with AVX-512 it falls back to the generic (plain C) kernels, ~6x slower than its skx ones.
+ * BLIS reads BLIS_ARCH_TYPE (an arch_t id) once, when it first initialises, so init picks the best
+ * set this CPU and OS can run (plugins/common/cpu_features) among those this libblis was built with,
+ * sets BLIS_ARCH_TYPE for the duration of bli_init(), restores the environment, and asks BLIS which
+ * set it really uses. A BLIS_ARCH_TYPE the user set is honoured, after checking that BLIS would not
+ * abort the process on it (BLIS aborts on an id it was not built with).
+ */
+#include <blis.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpu_features.h"
+#include "torch_core/tc_abi.h"
+
+/* int64_t dimensions and strides pass to BLIS unchanged only if dim_t/inc_t are 64-bit, as in every
+ * Debian build (BLIS_INT_TYPE_SIZE 64 on 64-bit targets); init also checks the loaded library. */
+_Static_assert(sizeof(dim_t) == sizeof(int64_t) && sizeof(inc_t) == sizeof(int64_t),
+               "this plugin passes int64_t sizes straight to BLIS");
+
+/* The x86-64 kernel sets of the BLIS family, as compiled into this libblis (blis.h's BLIS_CONFIG_*
+ * say which). The ids are the headers' arch_t values; init checks them against the library. */
+typedef struct blis_config {
+    arch_t id;
+    const char *name; /* as bli_arch_string() spells it */
+} blis_config;
+
+static const blis_config blis_built[] = {
+#ifdef BLIS_CONFIG_SKX
+    {BLIS_ARCH_SKX, "skx"},
+#endif
+#ifdef BLIS_CONFIG_KNL
+    {BLIS_ARCH_KNL, "knl"},
+#endif
+#ifdef BLIS_CONFIG_KNC
+    {BLIS_ARCH_KNC, "knc"},
+#endif
+#ifdef BLIS_CONFIG_HASWELL
+    {BLIS_ARCH_HASWELL, "haswell"},
+#endif
+#ifdef BLIS_CONFIG_SANDYBRIDGE
+    {BLIS_ARCH_SANDYBRIDGE, "sandybridge"},
+#endif
+#ifdef BLIS_CONFIG_PENRYN
+    {BLIS_ARCH_PENRYN, "penryn"},
+#endif
+#ifdef BLIS_CONFIG_ZEN3
+    {BLIS_ARCH_ZEN3, "zen3"},
+#endif
+#ifdef BLIS_CONFIG_ZEN2
+    {BLIS_ARCH_ZEN2, "zen2"},
+#endif
+#ifdef BLIS_CONFIG_ZEN
+    {BLIS_ARCH_ZEN, "zen"},
+#endif
+#ifdef BLIS_CONFIG_EXCAVATOR
+    {BLIS_ARCH_EXCAVATOR, "excavator"},
+#endif
+#ifdef BLIS_CONFIG_STEAMROLLER
+    {BLIS_ARCH_STEAMROLLER, "steamroller"},
+#endif
+#ifdef BLIS_CONFIG_PILEDRIVER
+    {BLIS_ARCH_PILEDRIVER, "piledriver"},
+#endif
+#ifdef BLIS_CONFIG_BULLDOZER
+    {BLIS_ARCH_BULLDOZER, "bulldozer"},
+#endif
+#ifdef BLIS_CONFIG_GENERIC
+    {BLIS_ARCH_GENERIC, "generic"},
+#endif
+};
+#define BLIS_N_BUILT (sizeof(blis_built) / sizeof(blis_built[0]))
+
+static const blis_config *blis_find_built(long id) {
+    for (size_t i = 0; i < BLIS_N_BUILT; i++)
+        if ((long)blis_built[i].id == id) return &blis_built[i];
+    return NULL;
+}
+
+/* The built set this CPU runs best, or NULL to leave the choice to BLIS: below x86-64-v3 every CPU
+ * is one BLIS's own tables know (sandybridge, penryn, bulldozer... or generic). */
+static const blis_config *blis_pick(tc_isa_level level) {
+    static const arch_t v4[] = {BLIS_ARCH_SKX, BLIS_ARCH_ZEN3, BLIS_ARCH_HASWELL};
+    static const arch_t v3_amd[] = {BLIS_ARCH_ZEN3, BLIS_ARCH_ZEN2, BLIS_ARCH_ZEN, BLIS_ARCH_HASWELL};
+    static const arch_t v3_other[] = {BLIS_ARCH_HASWELL, BLIS_ARCH_ZEN3};
+    const arch_t *order;
+    size_t n;
+    if (level >= TC_ISA_V4) {
+        order = v4;
+        n = sizeof(v4) / sizeof(v4[0]);
+    } else if (level == TC_ISA_V3 && tc_cpu_is_amd()) {
+        order = v3_amd;
+        n = sizeof(v3_amd) / sizeof(v3_amd[0]);
+    } else if (level == TC_ISA_V3) {
+        order = v3_other;
+        n = sizeof(v3_other) / sizeof(v3_other[0]);
+    } else {
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const blis_config *c = blis_find_built((long)order[i]);
+        if (c) return c;
+    }
+    return NULL;
+}
+
+/* ---- state, written once by init ------------------------------------------------------------- */
+
+static char blis_description[512];
+static int blis_threaded; /* 0 for a single-threaded BLIS build: thread counts are then always 1 */
+
+static void blis_set_num_threads(int n) {
+    if (!blis_threaded) return;
+    bli_thread_set_num_threads((dim_t)(n < 1 ? 1 : n));
+}
+
+static int blis_get_num_threads(void) {
+    if (!blis_threaded) return 1;
+    dim_t n = bli_thread_get_num_threads();
+    return n < 1 ? 1 : (n > INT_MAX ? INT_MAX : (int)n);
+}
+
+static const char *blis_describe(void) { return blis_description; }
+
+/* ---- gemm ------------------------------------------------------------------------------------ */
+
+/* Row and column strides of a stored rows x cols row-major matrix with row stride ld, seen through
+ * op(): transposing swaps them. A single stored row has no meaningful row stride (tensors with a
+ * size-1 dimension may carry any stride there), so it becomes cols, which BLIS's checks accept. */
+static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_t *rs, inc_t *cs) {
+    if (rows == 1) ld = cols;
+    *rs = trans ? 1 : (inc_t)ld;
+    *cs = trans ? (inc_t)ld : 1;
+}
+
+/* BLIS_NO_TRANSPOSE with swapped strides expresses op(X) = X^T exactly; BLIS packs either way. */
+#define BLIS_GEMM(NAME, T, BLI)                                                                     \
+    static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T *a, \
+                     int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {            \
+        inc_t rsa, csa, rsb, csb, rsc, csc;                                                         \
+        blis_strides(trans_a, trans_a ? k : m, trans_a ? m : k, lda, &rsa, &csa);                   \
+        blis_strides(trans_b, trans_b ? n : k, trans_b ? k : n, ldb, &rsb, &csb);                   \
+        blis_strides(0, m, n, ldc, &rsc, &csc);                                                     \
+        BLI(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)m, (dim_t)n, (dim_t)k, &alpha, (T *)a, rsa, \
+            csa, (T *)b, rsb, csb, &beta, c, rsc, csc);                                             \
+    }
+
+BLIS_GEMM(blis_sgemm, float, bli_sgemm)
+BLIS_GEMM(blis_dgemm, double, bli_dgemm)
+
+static const tc_blas_provider blis_provider = {
+    .struct_size = sizeof(tc_blas_provider),
+    .name = "blis",
+    .describe = blis_describe,
+    .sgemm = blis_sgemm,
+    .dgemm = blis_dgemm,
+    .set_num_threads = blis_set_num_threads,
+    .get_num_threads = blis_get_num_threads,
+};
+
+/* ---- plugin entry ---------------------------------------------------------------------------- */
+
+static int blis_fail(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int blis_fail(char *err, size_t err_len, const char *fmt, ...) {
+    if (err && err_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_len, fmt, ap);
+        va_end(ap);
+    }
+    return TC_FAIL;
+}
+
+/* BLIS parses BLIS_ARCH_TYPE with strtol(s, NULL, 10): "skx" or "" read as 0, -1 means "detect". */
+static long blis_env_arch(const char *s) {
+    errno = 0;
+    long v = strtol(s, NULL, 10);
+    return errno ? LONG_MIN : v;
+}
+
+static void blis_list_built(char *buf, size_t len) {
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < BLIS_N_BUILT && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s=%d", i ? ", " : "", blis_built[i].name,
+                         (int)blis_built[i].id);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+static int blis_init(const tc_core_api *core, char *err, size_t err_len) {
+    if (bli_info_get_int_type_size() != 64)
+        return blis_fail(err, err_len, "this libblis uses %d-bit integers; the plugin needs 64-bit",
+                         (int)bli_info_get_int_type_size());
+
+    tc_isa_level level = tc_cpu_isa_level();
+    const char *user = getenv("BLIS_ARCH_TYPE");
+    const blis_config *want = NULL;
+    char why[160];
+    int set_env = 0;
+
+    if (user) {
+        long id = blis_env_arch(user);
+        if (id != -1 && !blis_find_built(id)) {
+            char built[256];
+            blis_list_built(built, sizeof built);
+            return blis_fail(err, err_len,
+                             "BLIS_ARCH_TYPE=%s is not a kernel set this libblis was built with, and "
+                             "BLIS would abort the process on it; use one of %s, or -1 for BLIS's own "
+                             "detection",
+                             user, built);
+        }
+        want = id == -1 ? NULL : blis_find_built(id);
+        snprintf(why, sizeof why, "from BLIS_ARCH_TYPE=%s%s", user,
+                 id == -1 ? ": BLIS's own detection" : "");
+    } else if ((want = blis_pick(level)) != NULL &&
+               strcmp(bli_arch_string(want->id), want->name) != 0) {
+        /* The loaded libblis numbers its kernel sets differently from the headers we were built
+         * with: an id could name the wrong set, so leave the choice to BLIS. */
+        snprintf(why, sizeof why, "BLIS's own detection: the library's arch ids differ from its headers'");
+        want = NULL;
+    } else if (want) {
+        snprintf(why, sizeof why, "chosen: CPU supports %s", tc_cpu_isa_name(level));
+        char id[16];
+        snprintf(id, sizeof id, "%d", (int)want->id);
+        if (setenv("BLIS_ARCH_TYPE", id, 1) != 0)
+            return blis_fail(err, err_len, "setenv(BLIS_ARCH_TYPE) failed: %s", strerror(errno));
+        set_env = 1;
+    } else {
+        snprintf(why, sizeof why, "BLIS's own detection: CPU supports %s", tc_cpu_isa_name(level));
+    }
+
+    /* BLIS reads BLIS_ARCH_TYPE here, once per process (later bli_init calls are no-ops). */
+    bli_init();
+    arch_t got = bli_arch_query_id();
+    if (set_env) unsetenv("BLIS_ARCH_TYPE"); /* a child process may run another BLIS build */
+
+    if (want && got != want->id)
+        snprintf(why, sizeof why, "wanted %s, but BLIS was initialised in this process before the plugin",
+                 want->name);
+
+    blis_threaded = bli_info_get_enable_openmp() || bli_info_get_enable_pthreads();
+    snprintf(blis_description, sizeof blis_description, "BLIS %s, kernels: %s (%s), threading: %s",
+             bli_info_get_version_str(), bli_arch_string(got), why,
+             bli_info_get_enable_openmp() ? "OpenMP" : blis_threaded ? "pthreads" : "none");
+
+    int threads = core && core->get_num_threads ? core->get_num_threads() : 0;
+    if (threads < 1) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = ncpu < 1 ? 1 : (ncpu > INT_MAX ? INT_MAX : (int)ncpu);
+    }
+    blis_set_num_threads(threads);
+
+    if (!core || !core->register_blas || core->register_blas(&blis_provider) != TC_OK)
+        return blis_fail(err, err_len, "the core refused the BLIS provider");
+    return TC_OK;
+}
+
+static int blis_probe(const tc_core_api *core, char *reason, size_t reason_len) {
+    (void)core, (void)reason, (void)reason_len;
+    return 10; /* any x86-64 CPU: BLIS has kernels for all of them */
+}
+
+static const tc_plugin_desc blis_desc = {
+    TC_PLUGIN_DESCRIPTOR_INIT,
+    .name = "blas-blis",
+    .kind = TC_PLUGIN_KIND_BLAS,
+    .version = "1.0",
+    .probe = blis_probe,
+    .init = blis_init,
+    .shutdown = NULL, /* BLIS cannot initialise again after bli_finalize(); it stays up */
+};
+
+TC_EXPORT const tc_plugin_desc *tc_plugin_entry(void) { return &blis_desc; }

@@ -1,0 +1,177 @@
+/*
+ * openblas_provider.c - the "openblas" BLAS provider: GEMM through OpenBLAS's cblas interface.
+ *
+ * The plugin links libopenblas.so.0 directly, so a missing OpenBLAS makes dlopen fail with the
+ * loader's message. The functions themselves are looked up in that library with dlsym on its own
+ * handle: names like cblas_sgemm are also defined by BLIS and by any BLAS in the process's global
+ * scope, which the dynamic linker searches before the plugin's local scope, and the provider named
+ * "openblas" must run OpenBLAS.
+ *
+ * OpenBLAS chooses its kernels itself (DYNAMIC_ARCH) unless OPENBLAS_CORETYPE names a core. The
+ * plugin leaves that to the user and reports the core in use, since a preset OPENBLAS_CORETYPE
+ * (e.g. Haswell on an AVX-512 machine) halves GEMM throughput.
+ */
+#include <cblas.h>
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpu_features.h"
+#include "gemm_split.h"
+#include "torch_core/tc_abi.h"
+
+#define OPENBLAS_SONAME "libopenblas.so.0"
+
+/* The largest size or leading dimension one cblas call takes. */
+#define OPENBLAS_INT_MAX ((int64_t)(sizeof(blasint) == 4 ? INT32_MAX : INT64_MAX))
+
+typedef __typeof__(cblas_sgemm) openblas_sgemm_fn;
+typedef __typeof__(cblas_dgemm) openblas_dgemm_fn;
+typedef __typeof__(openblas_set_num_threads) openblas_set_threads_fn;
+typedef __typeof__(openblas_get_num_threads) openblas_get_threads_fn;
+typedef __typeof__(openblas_get_config) openblas_config_fn;
+
+/* ---- state, written once by init ------------------------------------------------------------- */
+
+static void *openblas_lib; /* our reference to libopenblas.so.0, taken in init */
+static openblas_sgemm_fn *openblas_sgemm_p;
+static openblas_dgemm_fn *openblas_dgemm_p;
+static openblas_set_threads_fn *openblas_set_threads_p;
+static openblas_get_threads_fn *openblas_get_threads_p;
+static char openblas_description[512];
+
+static void openblas_set_threads(int n) { openblas_set_threads_p(n < 1 ? 1 : n); }
+static int openblas_get_threads(void) { return openblas_get_threads_p(); }
+static const char *openblas_describe(void) { return openblas_description; }
+
+/* ---- gemm ------------------------------------------------------------------------------------ */
+
+#define OPENBLAS_GEMM(NAME, T, FN)                                                                  \
+    typedef struct NAME##_call {                                                                    \
+        int trans_a, trans_b;                                                                       \
+        T alpha, beta;                                                                              \
+        const T *a, *b;                                                                             \
+        T *c;                                                                                       \
+        int64_t lda, ldb, ldc;                                                                      \
+    } NAME##_call;                                                                                  \
+                                                                                                    \
+    static void NAME##_block(void *ctx, const gemm_split_block *blk) {                              \
+        const NAME##_call *g = ctx;                                                                 \
+        FN(CblasRowMajor, g->trans_a ? CblasTrans : CblasNoTrans,                                   \
+           g->trans_b ? CblasTrans : CblasNoTrans, (blasint)blk->m, (blasint)blk->n,                \
+           (blasint)blk->k, g->alpha, g->a + gemm_split_a_offset(blk, g->trans_a, g->lda),          \
+           (blasint)blk->lda, g->b + gemm_split_b_offset(blk, g->trans_b, g->ldb),                  \
+           (blasint)blk->ldb, blk->first_k ? g->beta : (T)1,                                        \
+           g->c + gemm_split_c_offset(blk, g->ldc), (blasint)blk->ldc);                             \
+    }                                                                                               \
+                                                                                                    \
+    static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T *a, \
+                     int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {            \
+        NAME##_call g = {trans_a, trans_b, alpha, beta, a, b, c, lda, ldb, ldc};                    \
+        gemm_split(OPENBLAS_INT_MAX, trans_a, trans_b, m, n, k, lda, ldb, ldc, NAME##_block, &g);   \
+    }
+
+OPENBLAS_GEMM(openblas_sgemm, float, openblas_sgemm_p)
+OPENBLAS_GEMM(openblas_dgemm, double, openblas_dgemm_p)
+
+static const tc_blas_provider openblas_provider = {
+    .struct_size = sizeof(tc_blas_provider),
+    .name = "openblas",
+    .describe = openblas_describe,
+    .sgemm = openblas_sgemm,
+    .dgemm = openblas_dgemm,
+    .set_num_threads = openblas_set_threads,
+    .get_num_threads = openblas_get_threads,
+};
+
+/* ---- plugin entry ---------------------------------------------------------------------------- */
+
+static int openblas_fail(char *err, size_t err_len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int openblas_fail(char *err, size_t err_len, const char *fmt, ...) {
+    if (err && err_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_len, fmt, ap);
+        va_end(ap);
+    }
+    return TC_FAIL;
+}
+
+static void *openblas_sym(const char *name, char *err, size_t err_len) {
+    void *p = dlsym(openblas_lib, name);
+    if (!p) openblas_fail(err, err_len, "%s: %s", OPENBLAS_SONAME, dlerror());
+    return p;
+}
+
+static void openblas_shutdown(void) {
+    if (openblas_lib) dlclose(openblas_lib);
+    openblas_lib = NULL;
+}
+
+static int openblas_init(const tc_core_api *core, char *err, size_t err_len) {
+    /* Already loaded as our DT_NEEDED; this only takes a handle on it. */
+    if (!openblas_lib) openblas_lib = dlopen(OPENBLAS_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!openblas_lib)
+        return openblas_fail(err, err_len, "%s is not loaded: %s", OPENBLAS_SONAME, dlerror());
+    openblas_config_fn *config = openblas_sym("openblas_get_config", err, err_len);
+    openblas_config_fn *corename = openblas_sym("openblas_get_corename", err, err_len);
+    openblas_sgemm_p = openblas_sym("cblas_sgemm", err, err_len);
+    openblas_dgemm_p = openblas_sym("cblas_dgemm", err, err_len);
+    openblas_set_threads_p = openblas_sym("openblas_set_num_threads", err, err_len);
+    openblas_get_threads_p = openblas_sym("openblas_get_num_threads", err, err_len);
+    if (!config || !corename || !openblas_sgemm_p || !openblas_dgemm_p || !openblas_set_threads_p ||
+        !openblas_get_threads_p) {
+        openblas_shutdown();
+        return TC_FAIL;
+    }
+
+    /* "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64" */
+    const char *cfg = config();
+    char version[32] = "";
+    if (sscanf(cfg, "OpenBLAS %31s", version) != 1) version[0] = 0;
+    const char *preset = getenv("OPENBLAS_CORETYPE");
+    char why[160];
+    if (preset && *preset)
+        snprintf(why, sizeof why, "from OPENBLAS_CORETYPE=%s; CPU supports %s", preset,
+                 tc_cpu_isa_name(tc_cpu_isa_level()));
+    else
+        snprintf(why, sizeof why, "OpenBLAS's detection; CPU supports %s",
+                 tc_cpu_isa_name(tc_cpu_isa_level()));
+    snprintf(openblas_description, sizeof openblas_description,
+             "OpenBLAS%s%s, core: %s (%s), config: %s", version[0] ? " " : "", version, corename(),
+             why, cfg);
+
+    int threads = core && core->get_num_threads ? core->get_num_threads() : 0;
+    if (threads < 1) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = ncpu < 1 ? 1 : (ncpu > INT_MAX ? INT_MAX : (int)ncpu);
+    }
+    openblas_set_threads(threads);
+
+    if (!core || !core->register_blas || core->register_blas(&openblas_provider) != TC_OK)
+        return openblas_fail(err, err_len, "the core refused the OpenBLAS provider");
+    return TC_OK;
+}
+
+static int openblas_probe(const tc_core_api *core, char *reason, size_t reason_len) {
+    (void)core, (void)reason, (void)reason_len;
+    return 10; /* any x86-64 CPU: OpenBLAS's DYNAMIC_ARCH build has kernels for all of them */
+}
+
+static const tc_plugin_desc openblas_desc = {
+    TC_PLUGIN_DESCRIPTOR_INIT,
+    .name = "blas-openblas",
+    .kind = TC_PLUGIN_KIND_BLAS,
+    .version = "1.0",
+    .probe = openblas_probe,
+    .init = openblas_init,
+    .shutdown = openblas_shutdown,
+};
+
+TC_EXPORT const tc_plugin_desc *tc_plugin_entry(void) { return &openblas_desc; }

@@ -1,0 +1,145 @@
+/* torch.dtype objects (one per dtype) and torch.Size. */
+#include "tp.h"
+
+#include <structmember.h>
+
+static TPDtype dtype_objects[TC_NUM_DTYPES];
+
+PyObject *tp_dtype_object(int32_t dtype) { return (PyObject *)&dtype_objects[dtype]; }
+
+static PyObject *dtype_repr(PyObject *self) {
+    return PyUnicode_FromFormat("torch.%s", tc_dtype_name(((TPDtype *)self)->dtype));
+}
+
+static PyObject *dtype_is_floating_point(PyObject *self, void *unused) {
+    return PyBool_FromLong(tc_dtype_is_floating(((TPDtype *)self)->dtype));
+}
+
+static PyObject *dtype_is_signed(PyObject *self, void *unused) {
+    return PyBool_FromLong(tc_dtype_is_signed(((TPDtype *)self)->dtype));
+}
+
+static PyObject *dtype_itemsize(PyObject *self, void *unused) {
+    return PyLong_FromSize_t(tc_dtype_size(((TPDtype *)self)->dtype));
+}
+
+static PyObject *dtype_is_complex(PyObject *self, void *unused) { Py_RETURN_FALSE; }
+
+static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
+    return PyUnicode_FromString(tc_dtype_name(((TPDtype *)self)->dtype));
+}
+
+static PyGetSetDef dtype_getset[] = {
+    {"is_floating_point", dtype_is_floating_point, NULL, NULL, NULL},
+    {"is_signed", dtype_is_signed, NULL, NULL, NULL},
+    {"is_complex", dtype_is_complex, NULL, NULL, NULL},
+    {"itemsize", dtype_itemsize, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef dtype_methods[] = {
+    {"__reduce__", dtype_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject TPDtype_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "torch.dtype",
+    .tp_basicsize = sizeof(TPDtype),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_repr = dtype_repr,
+    .tp_getset = dtype_getset,
+    .tp_methods = dtype_methods,
+};
+
+int tp_dtype_init(PyObject *module) {
+    if (PyType_Ready(&TPDtype_Type) < 0) return -1;
+    for (int32_t d = 0; d < TC_NUM_DTYPES; d++) {
+        PyObject *o = (PyObject *)&dtype_objects[d];
+        Py_SET_TYPE(o, &TPDtype_Type);
+        Py_SET_REFCNT(o, 1); /* statically allocated: never freed */
+        dtype_objects[d].dtype = d;
+        if (PyModule_AddObjectRef(module, tc_dtype_name(d), o) < 0) return -1;
+    }
+    return PyModule_AddObjectRef(module, "dtype", (PyObject *)&TPDtype_Type);
+}
+
+/* torch.Size: a tuple of ints with PyTorch's repr. */
+static PyObject *size_repr(PyObject *self) {
+    PyObject *list = PySequence_List(self);
+    if (!list) return NULL;
+    PyObject *r = PyUnicode_FromFormat("torch.Size(%R)", list);
+    Py_DECREF(list);
+    return r;
+}
+
+static PyObject *size_numel(PyObject *self, PyObject *unused) {
+    int64_t n = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); i++) {
+        int64_t v = PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        n *= v;
+    }
+    return PyLong_FromLongLong(n);
+}
+
+static PyObject *size_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    PyObject *seq = NULL;
+    if (!PyArg_ParseTuple(args, "|O:Size", &seq)) return NULL;
+    PyObject *items = seq ? PySequence_Tuple(seq) : PyTuple_New(0);
+    if (!items) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
+    PyObject *self = type->tp_alloc(type, n);
+    if (!self) {
+        Py_DECREF(items);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(items, i);
+        PyObject *index = PyNumber_Index(item);
+        if (!index) {
+            PyErr_Format(PyExc_TypeError, "torch.Size() takes an iterable of 'int' (item %zd is '%s')", i,
+                         Py_TYPE(item)->tp_name);
+            Py_DECREF(items);
+            Py_DECREF(self);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(self, i, index);
+    }
+    Py_DECREF(items);
+    return self;
+}
+
+static PyMethodDef size_methods[] = {
+    {"numel", size_numel, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject TPSize_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "torch.Size",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_TUPLE_SUBCLASS,
+    .tp_repr = size_repr,
+    .tp_methods = size_methods,
+    .tp_new = size_new,
+};
+
+int tp_size_init(PyObject *module) {
+    TPSize_Type.tp_base = &PyTuple_Type;
+    if (PyType_Ready(&TPSize_Type) < 0) return -1;
+    return PyModule_AddObjectRef(module, "Size", (PyObject *)&TPSize_Type);
+}
+
+PyObject *tp_size_new(int32_t ndim, const int64_t *sizes) {
+    PyObject *self = TPSize_Type.tp_alloc(&TPSize_Type, ndim);
+    if (!self) return NULL;
+    for (int32_t i = 0; i < ndim; i++) {
+        PyObject *v = PyLong_FromLongLong(sizes[i]);
+        if (!v) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(self, i, v);
+    }
+    return self;
+}

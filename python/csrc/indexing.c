@@ -1,0 +1,116 @@
+/* Basic indexing: ints, slices (positive steps), None, Ellipsis, for reading and assignment. */
+#include "tp.h"
+
+/* The view that `key` selects (new reference), NULL with an exception. */
+static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
+    PyObject *items[TC_MAX_DIMS + 1];
+    Py_ssize_t n;
+    if (PyTuple_Check(key)) {
+        n = PyTuple_GET_SIZE(key);
+        if (n > TC_MAX_DIMS) {
+            PyErr_SetString(PyExc_IndexError, "too many indices");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) items[i] = PyTuple_GET_ITEM(key, i);
+    } else {
+        items[0] = key;
+        n = 1;
+    }
+    int specified = 0, ellipses = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (items[i] == Py_Ellipsis) ellipses++;
+        else if (items[i] != Py_None) specified++;
+    }
+    if (ellipses > 1) {
+        PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
+        return NULL;
+    }
+    if (specified > t->ndim) {
+        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
+        return NULL;
+    }
+    tc_tensor_retain(t);
+    tc_tensor *cur = t;
+    int32_t dim = 0;
+    for (Py_ssize_t i = 0; i < n && cur; i++) {
+        PyObject *item = items[i];
+        tc_tensor *next = NULL;
+        if (item == Py_None) {
+            next = tc_unsqueeze(cur, dim);
+            dim++;
+        } else if (item == Py_Ellipsis) {
+            /* skip the dims the remaining specified indices do not cover */
+            int remaining = 0;
+            for (Py_ssize_t j = i + 1; j < n; j++)
+                if (items[j] != Py_None && items[j] != Py_Ellipsis) remaining++;
+            dim = cur->ndim - remaining;
+            tc_tensor_retain(cur);
+            next = cur;
+        } else if (PySlice_Check(item)) {
+            Py_ssize_t start, stop, step;
+            if (PySlice_Unpack(item, &start, &stop, &step) < 0) goto fail;
+            if (step <= 0) {
+                PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
+                goto fail;
+            }
+            PySlice_AdjustIndices((Py_ssize_t)cur->sizes[dim], &start, &stop, step);
+            next = tc_slice(cur, dim, start, stop < start ? start : stop, step);
+            dim++;
+        } else if (PyLong_Check(item) || (tp_is_tensor(item) && tp_unwrap(item)->ndim == 0 &&
+                                          tc_dtype_is_integral(tp_unwrap(item)->dtype)) ||
+                   (!PyBool_Check(item) && !tp_is_tensor(item) && PyIndex_Check(item))) {
+            PyObject *index = PyNumber_Index(item);
+            if (!index) goto fail;
+            long long v = PyLong_AsLongLong(index);
+            Py_DECREF(index);
+            if (v == -1 && PyErr_Occurred()) goto fail;
+            next = tc_select(cur, dim, v);
+        } else {
+            PyErr_Format(PyExc_IndexError,
+                         "only integers, slices (`:`), ellipsis (`...`) and None are valid indices (got %s); "
+                         "indexing with tensors, lists and bools is not supported yet",
+                         Py_TYPE(item)->tp_name);
+            goto fail;
+        }
+        tc_tensor_release(cur);
+        cur = next;
+        if (!cur) tp_raise_core_error();
+    }
+    return cur;
+fail:
+    tc_tensor_release(cur);
+    return NULL;
+}
+
+PyObject *tp_getitem(PyObject *self, PyObject *key) {
+    tc_tensor *v = index_view(tp_unwrap(self), key);
+    return v ? tp_wrap(v) : NULL;
+}
+
+int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "tensor items cannot be deleted");
+        return -1;
+    }
+    tc_tensor *v = index_view(tp_unwrap(self), key);
+    if (!v) return -1;
+    int rc;
+    if (tp_is_tensor(value)) {
+        rc = tc_copy_into(v, tp_unwrap(value));
+    } else {
+        tc_scalar s;
+        if (tp_parse_scalar(value, &s)) {
+            tc_tensor_release(v);
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "can't assign a %s to a tensor", Py_TYPE(value)->tp_name);
+            return -1;
+        }
+        rc = tc_fill(v, s);
+    }
+    tc_tensor_release(v);
+    if (rc) {
+        tp_raise_core_error();
+        return -1;
+    }
+    return 0;
+}

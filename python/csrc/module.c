@@ -1,0 +1,395 @@
+/* torch._C: module init and the functions that are not generated ops (factories, devices,
+ * plugins, BLAS, threads, numpy memory). */
+#include "tp.h"
+
+#include <string.h>
+
+PyObject *tp_device_class;
+static PyObject *device_cache[TC_MAX_DEVICE_TYPES][16];
+
+PyObject *tp_tensor_from_data(PyObject *module, PyObject *args);
+
+PyObject *tp_device_object(tc_device d) {
+    bool cacheable = d.type >= 0 && d.type < TC_MAX_DEVICE_TYPES && d.index >= 0 && d.index < 16;
+    if (cacheable && device_cache[d.type][d.index]) return Py_NewRef(device_cache[d.type][d.index]);
+    if (!tp_device_class) return PyErr_Format(PyExc_RuntimeError, "torch.device is not registered");
+    PyObject *dev = d.type == TC_DEVICE_CPU
+                        ? PyObject_CallFunction(tp_device_class, "s", "cpu")
+                        : PyObject_CallFunction(tp_device_class, "si", tc_device_type_name(d.type), d.index);
+    if (dev && cacheable) device_cache[d.type][d.index] = Py_NewRef(dev);
+    return dev;
+}
+
+/* Resolves a device type name, explaining why a known-but-unavailable device cannot be used. */
+static int device_type(const char *name, int32_t *out) {
+    int32_t id = tc_device_type_id(name);
+    if (id >= 0) {
+        *out = id;
+        return 0;
+    }
+    const char *reason = tc_device_unavailable_reason(name);
+    if (reason)
+        PyErr_Format(PyExc_RuntimeError, "%s device is not available: %s", name, reason);
+    else if (strcmp(name, "cuda") == 0)
+        PyErr_Format(PyExc_RuntimeError, "cuda device is not available: no CUDA plugin was found "
+                                         "(see python3 -m torch.plugins)");
+    else
+        PyErr_Format(PyExc_RuntimeError, "Expected one of cpu, cuda device type at start of device string: %s", name);
+    return -1;
+}
+
+int tp_parse_device(PyObject *o, tc_device *out) {
+    out->type = TC_DEVICE_CPU;
+    out->index = 0;
+    if (!o || o == Py_None) return 0;
+    PyObject *type_obj = NULL, *index_obj = NULL;
+    const char *text;
+    char name[64];
+    long index = -1;
+    if (PyUnicode_Check(o)) {
+        text = PyUnicode_AsUTF8(o);
+        if (!text) return -1;
+        const char *colon = strchr(text, ':');
+        size_t len = colon ? (size_t)(colon - text) : strlen(text);
+        if (len >= sizeof name) len = sizeof name - 1;
+        memcpy(name, text, len);
+        name[len] = 0;
+        if (colon) {
+            char *end;
+            index = strtol(colon + 1, &end, 10);
+            if (*end || end == colon + 1 || index < 0) {
+                PyErr_Format(PyExc_RuntimeError, "Invalid device string: '%s'", text);
+                return -1;
+            }
+        }
+    } else if (PyLong_Check(o)) {
+        strcpy(name, "cuda");
+        index = PyLong_AsLong(o);
+    } else if (tp_device_class && PyObject_IsInstance(o, tp_device_class) == 1) {
+        type_obj = PyObject_GetAttrString(o, "type");
+        index_obj = PyObject_GetAttrString(o, "index");
+        if (!type_obj || !index_obj || !(text = PyUnicode_AsUTF8(type_obj))) {
+            Py_XDECREF(type_obj);
+            Py_XDECREF(index_obj);
+            return -1;
+        }
+        snprintf(name, sizeof name, "%s", text);
+        index = index_obj == Py_None ? -1 : PyLong_AsLong(index_obj);
+        Py_DECREF(type_obj);
+        Py_DECREF(index_obj);
+    } else {
+        PyErr_Format(PyExc_TypeError, "expected a torch.device or a device string, got %s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (device_type(name, &out->type)) return -1;
+    out->index = index < 0 ? 0 : (int32_t)index;
+    if (out->index >= tc_device_count(out->type)) {
+        PyErr_Format(PyExc_RuntimeError, "%s:%d is not available (%d device(s) present)", name, out->index,
+                     tc_device_count(out->type));
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_dtype(PyObject *o, int32_t fallback, int32_t *out) {
+    if (!o || o == Py_None) {
+        *out = fallback;
+        return 0;
+    }
+    if (!PyObject_TypeCheck(o, &TPDtype_Type)) {
+        PyErr_Format(PyExc_TypeError, "argument 'dtype' must be torch.dtype, not %s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *out = ((TPDtype *)o)->dtype;
+    return 0;
+}
+
+static int parse_sizes(PyObject *o, int32_t *ndim, int64_t *sizes) {
+    PyObject *seq = PySequence_Fast(o, "size must be a tuple of ints");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > TC_MAX_DIMS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_RuntimeError, "tensors may have at most %d dimensions, got %zd", TC_MAX_DIMS, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (PyBool_Check(item) || PyFloat_Check(item) || !PyIndex_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "size must be a tuple of ints, but got element %zd of type %s", i,
+                         Py_TYPE(item)->tp_name);
+            Py_DECREF(seq);
+            return -1;
+        }
+        PyObject *index = PyNumber_Index(item);
+        int overflow = 0;
+        sizes[i] = index ? PyLong_AsLongLongAndOverflow(index, &overflow) : -1;
+        Py_XDECREF(index);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "size is too large (does not fit in int64)");
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (!index || (sizes[i] == -1 && PyErr_Occurred())) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    *ndim = (int32_t)n;
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* _empty(size, dtype, device) */
+static PyObject *py_empty(PyObject *m, PyObject *args) {
+    PyObject *size, *dtype_obj, *device_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &size, &dtype_obj, &device_obj)) return NULL;
+    int32_t ndim, dtype;
+    int64_t sizes[TC_MAX_DIMS];
+    tc_device device;
+    if (parse_sizes(size, &ndim, sizes) || parse_dtype(dtype_obj, tc_default_dtype(), &dtype) ||
+        tp_parse_device(device_obj, &device))
+        return NULL;
+    return tp_wrap(tc_empty(ndim, sizes, dtype, device));
+}
+
+/* _full(size, value, dtype, device): dtype None infers bool/int64/default float from the value. */
+static PyObject *py_full(PyObject *m, PyObject *args) {
+    PyObject *size, *value, *dtype_obj, *device_obj;
+    if (!PyArg_ParseTuple(args, "OOOO", &size, &value, &dtype_obj, &device_obj)) return NULL;
+    tc_scalar s;
+    if (tp_parse_scalar(value, &s)) return NULL;
+    int32_t inferred = PyBool_Check(value) ? TC_BOOL : s.is_float ? tc_default_dtype() : TC_INT64;
+    int32_t ndim, dtype;
+    int64_t sizes[TC_MAX_DIMS];
+    tc_device device;
+    if (parse_sizes(size, &ndim, sizes) || parse_dtype(dtype_obj, inferred, &dtype) ||
+        tp_parse_device(device_obj, &device))
+        return NULL;
+    tc_tensor *t = tc_empty(ndim, sizes, dtype, device);
+    if (t && tc_fill(t, s)) {
+        tc_tensor_release(t);
+        t = NULL;
+    }
+    return tp_wrap(t);
+}
+
+static PyObject *py_arange(PyObject *m, PyObject *args) {
+    PyObject *start, *end, *step, *dtype_obj, *device_obj;
+    if (!PyArg_ParseTuple(args, "OOOOO", &start, &end, &step, &dtype_obj, &device_obj)) return NULL;
+    tc_scalar s0, s1, st;
+    int32_t dtype;
+    tc_device device;
+    if (tp_parse_scalar(start, &s0) || tp_parse_scalar(end, &s1) || tp_parse_scalar(step, &st) ||
+        parse_dtype(dtype_obj, -1, &dtype) || tp_parse_device(device_obj, &device))
+        return NULL;
+    return tp_wrap(tc_arange(s0, s1, st, dtype, device));
+}
+
+static PyObject *py_linspace(PyObject *m, PyObject *args) {
+    PyObject *start, *end, *dtype_obj, *device_obj;
+    long long steps;
+    if (!PyArg_ParseTuple(args, "OOLOO", &start, &end, &steps, &dtype_obj, &device_obj)) return NULL;
+    tc_scalar s0, s1;
+    int32_t dtype;
+    tc_device device;
+    if (tp_parse_scalar(start, &s0) || tp_parse_scalar(end, &s1) || parse_dtype(dtype_obj, -1, &dtype) ||
+        tp_parse_device(device_obj, &device))
+        return NULL;
+    return tp_wrap(tc_linspace(s0, s1, steps, dtype, device));
+}
+
+static PyObject *py_eye(PyObject *m, PyObject *args) {
+    long long n, cols;
+    PyObject *dtype_obj, *device_obj;
+    if (!PyArg_ParseTuple(args, "LLOO", &n, &cols, &dtype_obj, &device_obj)) return NULL;
+    int32_t dtype;
+    tc_device device;
+    if (parse_dtype(dtype_obj, -1, &dtype) || tp_parse_device(device_obj, &device)) return NULL;
+    return tp_wrap(tc_eye(n, cols, dtype, device));
+}
+
+/* Foreign CPU memory (numpy) kept alive by a reference to its owner. */
+static void release_owner(void *ctx, void *data, size_t nbytes) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    Py_DECREF((PyObject *)ctx);
+    PyGILState_Release(gil);
+}
+
+/* _from_buffer(owner, address, nbytes, shape, strides_in_elements, offset_in_elements, dtype) */
+static PyObject *py_from_buffer(PyObject *m, PyObject *args) {
+    PyObject *owner, *shape, *strides_obj, *dtype_obj;
+    unsigned long long address, nbytes;
+    long long offset;
+    if (!PyArg_ParseTuple(args, "OKKOOLO", &owner, &address, &nbytes, &shape, &strides_obj, &offset, &dtype_obj))
+        return NULL;
+    int32_t ndim, nstrides, dtype;
+    int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
+    if (parse_sizes(shape, &ndim, sizes) || parse_sizes(strides_obj, &nstrides, strides) ||
+        parse_dtype(dtype_obj, -1, &dtype))
+        return NULL;
+    if (ndim != nstrides || dtype < 0) return PyErr_Format(PyExc_ValueError, "shape and strides differ in length");
+    tc_device cpu = {TC_DEVICE_CPU, 0};
+    Py_INCREF(owner);
+    tc_storage *s = tc_storage_wrap((void *)(uintptr_t)address, nbytes, cpu, release_owner, owner);
+    if (!s) {
+        Py_DECREF(owner);
+        return tp_raise_core_error();
+    }
+    tc_tensor *base = tc_tensor_new_view(s, 0, 0, NULL, NULL, dtype, cpu);
+    tc_storage_release(s);
+    if (!base) return tp_raise_core_error();
+    tc_tensor *t = tc_as_strided(base, ndim, sizes, strides, offset);
+    tc_tensor_release(base);
+    return tp_wrap(t);
+}
+
+static PyObject *py_set_tensor_class(PyObject *m, PyObject *cls) {
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &TPTensorBase_Type))
+        return PyErr_Format(PyExc_TypeError, "expected a subclass of _TensorBase");
+    Py_INCREF(cls);
+    tp_tensor_class = (PyTypeObject *)cls;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_set_device_class(PyObject *m, PyObject *cls) {
+    Py_XSETREF(tp_device_class, Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
+static const char *state_names[] = {"loaded", "not supported", "shadowed", "disabled", "failed"};
+
+static PyObject *py_plugins(PyObject *m, PyObject *unused) {
+    int32_t n = tc_plugin_count();
+    PyObject *list = PyList_New(n);
+    for (int32_t i = 0; list && i < n; i++) {
+        const tc_plugin_record *r = tc_plugin_get(i);
+        PyObject *d = Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:s,s:i}", "name", r->name, "kind", r->kind, "version",
+                                    r->version, "path", r->path, "state", state_names[r->state], "reason", r->reason,
+                                    "score", r->score);
+        if (!d) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, d);
+    }
+    return list;
+}
+
+static PyObject *py_blas_use(PyObject *m, PyObject *name) {
+    const char *s = PyUnicode_AsUTF8(name);
+    if (!s) return NULL;
+    if (tc_blas_use(s)) return tp_raise_core_error();
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_blas_current(PyObject *m, PyObject *unused) {
+    const char *name = tc_blas_current_name();
+    if (!name) Py_RETURN_NONE;
+    return PyUnicode_FromString(name);
+}
+
+static PyObject *py_blas_describe(PyObject *m, PyObject *unused) { return PyUnicode_FromString(tc_blas_describe()); }
+
+static PyObject *py_blas_names(PyObject *m, PyObject *unused) {
+    int32_t n = tc_blas_count();
+    PyObject *list = PyList_New(n);
+    for (int32_t i = 0; list && i < n; i++) PyList_SET_ITEM(list, i, PyUnicode_FromString(tc_blas_name(i)));
+    return list;
+}
+
+static PyObject *py_set_num_threads(PyObject *m, PyObject *arg) {
+    if (!PyLong_Check(arg)) return PyErr_Format(PyExc_TypeError, "set_num_threads expects an int, got %s", Py_TYPE(arg)->tp_name);
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n > 1 << 16) return PyErr_Format(PyExc_RuntimeError, "Number of threads is too large: %ld", n);
+    if (tc_set_num_threads((int)n)) return tp_raise_core_error();
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_get_num_threads(PyObject *m, PyObject *unused) { return PyLong_FromLong(tc_get_num_threads()); }
+
+static PyObject *py_get_default_dtype(PyObject *m, PyObject *unused) {
+    return Py_NewRef(tp_dtype_object(tc_default_dtype()));
+}
+
+static PyObject *py_set_default_dtype(PyObject *m, PyObject *arg) {
+    if (!PyObject_TypeCheck(arg, &TPDtype_Type))
+        return PyErr_Format(PyExc_TypeError, "invalid dtype object: only floating-point types are supported as the "
+                                             "default type");
+    if (tc_set_default_dtype(((TPDtype *)arg)->dtype)) return tp_raise_core_error();
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_device_count(PyObject *m, PyObject *name) {
+    const char *s = PyUnicode_AsUTF8(name);
+    if (!s) return NULL;
+    int32_t id = tc_device_type_id(s);
+    return PyLong_FromLong(id < 0 ? 0 : tc_device_count(id));
+}
+
+static PyObject *py_device_unavailable_reason(PyObject *m, PyObject *name) {
+    const char *s = PyUnicode_AsUTF8(name);
+    if (!s) return NULL;
+    const char *reason = tc_device_unavailable_reason(s);
+    if (!reason) Py_RETURN_NONE;
+    return PyUnicode_FromString(reason);
+}
+
+static PyObject *py_allocator_stats(PyObject *m, PyObject *name) {
+    const char *s = PyUnicode_AsUTF8(name);
+    int32_t type = 0;
+    if (!s || device_type(s, &type)) return NULL;
+    tc_allocator_stats st;
+    if (tc_device_allocator_stats(type, &st)) return tp_raise_core_error();
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K}", "allocated_bytes", st.allocated_bytes, "cached_bytes",
+                         st.cached_bytes, "peak_allocated_bytes", st.peak_allocated_bytes, "n_allocs", st.n_allocs,
+                         "n_cache_hits", st.n_cache_hits);
+}
+
+static PyObject *py_empty_cache(PyObject *m, PyObject *name) {
+    const char *s = PyUnicode_AsUTF8(name);
+    int32_t type = 0;
+    if (!s || device_type(s, &type)) return NULL;
+    tc_empty_cache(type);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_functions[] = {
+    {"_empty", py_empty, METH_VARARGS, NULL},
+    {"_full", py_full, METH_VARARGS, NULL},
+    {"_arange", py_arange, METH_VARARGS, NULL},
+    {"_linspace_new", py_linspace, METH_VARARGS, NULL},
+    {"_eye", py_eye, METH_VARARGS, NULL},
+    {"_tensor_from_data", tp_tensor_from_data, METH_VARARGS, NULL},
+    {"_from_buffer", py_from_buffer, METH_VARARGS, NULL},
+    {"_set_tensor_class", py_set_tensor_class, METH_O, NULL},
+    {"_set_device_class", py_set_device_class, METH_O, NULL},
+    {"_plugins", py_plugins, METH_NOARGS, NULL},
+    {"_blas_use", py_blas_use, METH_O, NULL},
+    {"_blas_current", py_blas_current, METH_NOARGS, NULL},
+    {"_blas_describe", py_blas_describe, METH_NOARGS, NULL},
+    {"_blas_names", py_blas_names, METH_NOARGS, NULL},
+    {"set_num_threads", py_set_num_threads, METH_O, NULL},
+    {"get_num_threads", py_get_num_threads, METH_NOARGS, NULL},
+    {"get_default_dtype", py_get_default_dtype, METH_NOARGS, NULL},
+    {"set_default_dtype", py_set_default_dtype, METH_O, NULL},
+    {"_device_count", py_device_count, METH_O, NULL},
+    {"_device_unavailable_reason", py_device_unavailable_reason, METH_O, NULL},
+    {"_allocator_stats", py_allocator_stats, METH_O, NULL},
+    {"_empty_cache", py_empty_cache, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "torch._C", NULL, -1, module_functions};
+
+PyMODINIT_FUNC PyInit__C(void) {
+    if (tc_plugins_load()) return tp_raise_core_error();
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m) return NULL;
+    if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,437 @@
+/*
+ * torch._C._TensorBase: the C type under torch.Tensor. Operators go straight to the core (one C
+ * call per op, no Python-level dispatch); named ops come from the generated bindings.
+ */
+#include "tp.h"
+
+#include "bindings.inc"
+
+PyTypeObject *tp_tensor_class = &TPTensorBase_Type;
+
+PyObject *tp_wrap(tc_tensor *t) {
+    if (!t) return tp_raise_core_error();
+    PyTypeObject *type = tp_tensor_class;
+    TPTensor *self = (TPTensor *)type->tp_alloc(type, 0);
+    if (!self) {
+        tc_tensor_release(t);
+        return NULL;
+    }
+    self->t = t;
+    return (PyObject *)self;
+}
+
+static void tensor_dealloc(PyObject *self) {
+    tc_tensor_release(((TPTensor *)self)->t);
+    Py_TYPE(self)->tp_free(self);
+}
+
+/* ---- operators ---- */
+
+/* An operand of a Python operator: a tensor (borrowed) or a number (wrapped, owned). */
+static int operand(PyObject *o, tc_tensor **t, tc_tensor **owned) {
+    *owned = NULL;
+    if (tp_is_tensor(o)) {
+        *t = tp_unwrap(o);
+        return 0;
+    }
+    if ((*owned = tp_wrap_number(o))) {
+        *t = *owned;
+        return 0;
+    }
+    return PyErr_Occurred() ? -1 : 1; /* 1: not ours, NotImplemented */
+}
+
+static PyObject *binary(int32_t op, PyObject *a, PyObject *b, int inplace) {
+    tc_tensor *ta, *tb, *oa, *ob;
+    int ra = operand(a, &ta, &oa);
+    if (ra) return ra < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+    int rb = operand(b, &tb, &ob);
+    if (rb) {
+        tc_tensor_release(oa);
+        return rb < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+    }
+    tc_tensor *r;
+    if (op == TC_OP_matmul) {
+        tc_call call = {.tensors = {ta, tb}, .n_tensors = 2, .dtype = -1};
+        tc_tensor *outs[2];
+        r = tc_op_call(op, &call, outs, 2) == 1 ? outs[0] : NULL;
+    } else {
+        r = tc_binary(op, ta, tb, (tc_scalar){.v.i = 1}, inplace);
+    }
+    tc_tensor_release(oa);
+    tc_tensor_release(ob);
+    if (inplace && r) {
+        tc_tensor_release(r);
+        return Py_NewRef(a);
+    }
+    return tp_wrap(r);
+}
+
+static PyObject *unary(int32_t op, PyObject *a) {
+    tc_call call = {.tensors = {tp_unwrap(a)}, .n_tensors = 1, .dtype = -1};
+    tc_tensor *outs[2];
+    return tp_wrap(tc_op_call(op, &call, outs, 2) == 1 ? outs[0] : NULL);
+}
+
+#define BINARY(name, op)                                                                          \
+    static PyObject *nb_##name(PyObject *a, PyObject *b) { return binary(op, a, b, 0); }           \
+    static PyObject *nb_inplace_##name(PyObject *a, PyObject *b) { return binary(op, a, b, 1); }
+BINARY(add, TC_OP_add)
+BINARY(sub, TC_OP_sub)
+BINARY(mul, TC_OP_mul)
+BINARY(truediv, TC_OP_div)
+BINARY(floordiv, TC_OP_floor_divide)
+BINARY(mod, TC_OP_remainder)
+BINARY(matmul, TC_OP_matmul)
+
+static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
+    if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
+    return binary(TC_OP_pow, a, b, 0);
+}
+
+static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod) {
+    if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
+    return binary(TC_OP_pow, a, b, 1);
+}
+
+static PyObject *nb_neg(PyObject *a) { return unary(TC_OP_neg, a); }
+static PyObject *nb_abs(PyObject *a) { return unary(TC_OP_abs, a); }
+static PyObject *nb_pos(PyObject *a) { return Py_NewRef(a); }
+
+/* The single value of a one-element tensor, for bool(), int(), float() and operator.index(). */
+static int single_value(PyObject *self, const char *what, tc_scalar *out) {
+    tc_tensor *t = tp_unwrap(self);
+    int64_t n = tc_tensor_numel(t);
+    if (n != 1) {
+        if (what[0] == 'B')
+            PyErr_SetString(PyExc_RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
+        else
+            PyErr_Format(PyExc_RuntimeError, "a Tensor with %lld elements cannot be converted to Scalar", (long long)n);
+        return -1;
+    }
+    if (tc_tensor_get(t, 0, out)) return tp_raise_core_error(), -1;
+    return 0;
+}
+
+static int nb_bool(PyObject *self) {
+    tc_scalar s;
+    if (single_value(self, "Boolean", &s)) return -1;
+    return s.is_float ? s.v.f != 0.0 : s.v.i != 0;
+}
+
+static PyObject *nb_int(PyObject *self) {
+    tc_scalar s;
+    if (single_value(self, "int", &s)) return NULL;
+    if (s.is_float) return PyLong_FromDouble(s.v.f);
+    return PyLong_FromLongLong(s.v.i);
+}
+
+static PyObject *nb_float(PyObject *self) {
+    tc_scalar s;
+    if (single_value(self, "float", &s)) return NULL;
+    return PyFloat_FromDouble(s.is_float ? s.v.f : (double)s.v.i);
+}
+
+static PyObject *nb_index(PyObject *self) {
+    tc_tensor *t = tp_unwrap(self);
+    if (!tc_dtype_is_integral(t->dtype) || tc_tensor_numel(t) != 1)
+        return PyErr_Format(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
+    return nb_int(self);
+}
+
+PyNumberMethods tp_tensor_as_number = {
+    .nb_add = nb_add,
+    .nb_subtract = nb_sub,
+    .nb_multiply = nb_mul,
+    .nb_remainder = nb_mod,
+    .nb_power = nb_pow,
+    .nb_negative = nb_neg,
+    .nb_positive = nb_pos,
+    .nb_absolute = nb_abs,
+    .nb_bool = nb_bool,
+    .nb_int = nb_int,
+    .nb_float = nb_float,
+    .nb_inplace_add = nb_inplace_add,
+    .nb_inplace_subtract = nb_inplace_sub,
+    .nb_inplace_multiply = nb_inplace_mul,
+    .nb_inplace_remainder = nb_inplace_mod,
+    .nb_inplace_power = nb_inplace_pow,
+    .nb_floor_divide = nb_floordiv,
+    .nb_true_divide = nb_truediv,
+    .nb_inplace_floor_divide = nb_inplace_floordiv,
+    .nb_inplace_true_divide = nb_inplace_truediv,
+    .nb_index = nb_index,
+    .nb_matrix_multiply = nb_matmul,
+    .nb_inplace_matrix_multiply = nb_inplace_matmul,
+};
+
+PyObject *tp_richcompare(PyObject *a, PyObject *b, int op) {
+    static const int32_t ops[] = {[Py_LT] = TC_OP_lt, [Py_LE] = TC_OP_le, [Py_EQ] = TC_OP_eq,
+                                  [Py_NE] = TC_OP_ne, [Py_GT] = TC_OP_gt, [Py_GE] = TC_OP_ge};
+    return binary(ops[op], a, b, 0);
+}
+
+static Py_hash_t tensor_hash(PyObject *self) { return _Py_HashPointer(self); }
+
+/* ---- sequence and mapping ---- */
+
+static Py_ssize_t tensor_length(PyObject *self) {
+    tc_tensor *t = tp_unwrap(self);
+    if (t->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+        return -1;
+    }
+    return (Py_ssize_t)t->sizes[0];
+}
+
+static PyMappingMethods tensor_as_mapping = {
+    .mp_length = tensor_length,
+    .mp_subscript = tp_getitem,
+    .mp_ass_subscript = tp_setitem,
+};
+
+static PySequenceMethods tensor_as_sequence = {
+    .sq_length = tensor_length,
+};
+
+/* ---- attributes ---- */
+
+static PyObject *get_shape(PyObject *self, void *unused) {
+    tc_tensor *t = tp_unwrap(self);
+    return tp_size_new(t->ndim, t->sizes);
+}
+
+static PyObject *get_dtype(PyObject *self, void *unused) { return Py_NewRef(tp_dtype_object(tp_unwrap(self)->dtype)); }
+
+static PyObject *get_device(PyObject *self, void *unused) { return tp_device_object(tp_unwrap(self)->device); }
+
+static PyObject *get_ndim(PyObject *self, void *unused) { return PyLong_FromLong(tp_unwrap(self)->ndim); }
+
+static PyObject *get_is_cuda(PyObject *self, void *unused) {
+    return PyBool_FromLong(tp_unwrap(self)->device.type == tc_device_type_id("cuda"));
+}
+
+static PyObject *get_false(PyObject *self, void *unused) { Py_RETURN_FALSE; }
+
+static PyObject *get_version(PyObject *self, void *unused) {
+    return PyLong_FromUnsignedLongLong(*tp_unwrap(self)->version);
+}
+
+static PyGetSetDef tensor_getset[] = {
+    {"shape", get_shape, NULL, NULL, NULL},
+    {"dtype", get_dtype, NULL, NULL, NULL},
+    {"device", get_device, NULL, NULL, NULL},
+    {"ndim", get_ndim, NULL, NULL, NULL},
+    {"is_cuda", get_is_cuda, NULL, NULL, NULL},
+    {"is_sparse", get_false, NULL, NULL, NULL},
+    {"requires_grad", get_false, NULL, NULL, NULL},
+    {"_version", get_version, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---- methods ---- */
+
+static int optional_dim(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name,
+                        int32_t ndim, int32_t *dim, int *given) {
+    PyObject *arg = nargs > 0 ? args[0] : NULL;
+    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > (arg ? 0 : 1))) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most one argument (dim)", name);
+        return -1;
+    }
+    if (!arg && kwnames && PyTuple_GET_SIZE(kwnames) == 1) {
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") != 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", name,
+                         PyTuple_GET_ITEM(kwnames, 0));
+            return -1;
+        }
+        arg = args[0];
+    }
+    *given = arg && arg != Py_None;
+    if (!*given) return 0;
+    if (!PyLong_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'dim' must be int, not %s", name, Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    long long d = PyLong_AsLongLong(arg);
+    if (d == -1 && PyErr_Occurred()) return -1;
+    int32_t range = ndim > 0 ? ndim : 1;
+    if (d < -range || d >= range) {
+        PyErr_Format(PyExc_IndexError, "Dimension out of range (expected to be in range of [%d, %d], but got %lld)",
+                     -range, range - 1, d);
+        return -1;
+    }
+    *dim = (int32_t)(d < 0 ? d + range : d);
+    return 0;
+}
+
+static PyObject *meth_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    tc_tensor *t = tp_unwrap(self);
+    int32_t dim;
+    int given;
+    if (optional_dim(args, nargs, kwnames, "size", t->ndim, &dim, &given)) return NULL;
+    if (!given) return tp_size_new(t->ndim, t->sizes);
+    return PyLong_FromLongLong(t->ndim ? t->sizes[dim] : 1);
+}
+
+static PyObject *meth_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    tc_tensor *t = tp_unwrap(self);
+    int32_t dim;
+    int given;
+    if (optional_dim(args, nargs, kwnames, "stride", t->ndim, &dim, &given)) return NULL;
+    if (given) return PyLong_FromLongLong(t->ndim ? t->strides[dim] : 1);
+    PyObject *r = PyTuple_New(t->ndim);
+    for (int32_t i = 0; r && i < t->ndim; i++) {
+        PyObject *v = PyLong_FromLongLong(t->strides[i]);
+        if (!v) {
+            Py_CLEAR(r);
+            break;
+        }
+        PyTuple_SET_ITEM(r, i, v);
+    }
+    return r;
+}
+
+static PyObject *meth_dim(PyObject *self, PyObject *unused) { return PyLong_FromLong(tp_unwrap(self)->ndim); }
+
+static PyObject *meth_numel(PyObject *self, PyObject *unused) {
+    return PyLong_FromLongLong(tc_tensor_numel(tp_unwrap(self)));
+}
+
+static PyObject *meth_is_contiguous(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(tc_tensor_is_contiguous(tp_unwrap(self)));
+}
+
+static PyObject *meth_data_ptr(PyObject *self, PyObject *unused) {
+    tc_tensor *t = tp_unwrap(self);
+    return PyLong_FromVoidPtr(tc_tensor_numel(t) ? tc_tensor_data(t) : tc_tensor_data(t));
+}
+
+static PyObject *meth_element_size(PyObject *self, PyObject *unused) {
+    return PyLong_FromSize_t(tc_dtype_size(tp_unwrap(self)->dtype));
+}
+
+static PyObject *meth_storage_offset(PyObject *self, PyObject *unused) {
+    return PyLong_FromLongLong(tp_unwrap(self)->offset);
+}
+
+static PyObject *meth_clone(PyObject *self, PyObject *unused) {
+    tc_tensor *t = tp_unwrap(self);
+    tc_tensor *c = tc_empty(t->ndim, t->sizes, t->dtype, t->device);
+    if (c && tc_copy_into(c, t)) {
+        tc_tensor_release(c);
+        c = NULL;
+    }
+    return tp_wrap(c);
+}
+
+static PyObject *meth_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs < 1 || !tp_is_tensor(args[0]))
+        return PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor");
+    if (tc_copy_into(tp_unwrap(self), tp_unwrap(args[0]))) return tp_raise_core_error();
+    return Py_NewRef(self);
+}
+
+static PyObject *meth_fill_(PyObject *self, PyObject *value) {
+    tc_scalar s;
+    if (tp_parse_scalar(value, &s)) return NULL;
+    if (tc_fill(tp_unwrap(self), s)) return tp_raise_core_error();
+    return Py_NewRef(self);
+}
+
+static PyObject *meth_zero_(PyObject *self, PyObject *unused) {
+    if (tc_fill(tp_unwrap(self), (tc_scalar){.v.i = 0})) return tp_raise_core_error();
+    return Py_NewRef(self);
+}
+
+/* (data pointer, shape, strides in bytes, typestr) for __array_interface__ on the Python side. */
+static PyObject *meth_array_parts(PyObject *self, PyObject *unused) {
+    static const char *typestr[TC_NUM_DTYPES] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8"};
+    tc_tensor *t = tp_unwrap(self);
+    if (t->device.type != TC_DEVICE_CPU)
+        return PyErr_Format(PyExc_TypeError, "can't convert %s device type tensor to numpy. Use Tensor.cpu() to "
+                                             "copy the tensor to host memory first.", tc_device_type_name(t->device.type));
+    if (!typestr[t->dtype]) return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
+    PyObject *shape = tp_size_new(t->ndim, t->sizes);
+    PyObject *strides = PyTuple_New(t->ndim);
+    for (int32_t i = 0; strides && i < t->ndim; i++)
+        PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(t->strides[i] * (int64_t)tc_dtype_size(t->dtype)));
+    if (!shape || !strides) {
+        Py_XDECREF(shape);
+        Py_XDECREF(strides);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNs)", PyLong_FromVoidPtr(tc_tensor_data(t)), shape, strides, typestr[t->dtype]);
+}
+
+static PyMethodDef tensor_methods[] = {
+    {"size", (PyCFunction)(void (*)(void))meth_size, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"stride", (PyCFunction)(void (*)(void))meth_stride, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"dim", meth_dim, METH_NOARGS, NULL},
+    {"ndimension", meth_dim, METH_NOARGS, NULL},
+    {"numel", meth_numel, METH_NOARGS, NULL},
+    {"nelement", meth_numel, METH_NOARGS, NULL},
+    {"is_contiguous", meth_is_contiguous, METH_NOARGS, NULL},
+    {"data_ptr", meth_data_ptr, METH_NOARGS, NULL},
+    {"element_size", meth_element_size, METH_NOARGS, NULL},
+    {"storage_offset", meth_storage_offset, METH_NOARGS, NULL},
+    {"item", tp_item, METH_NOARGS, NULL},
+    {"tolist", tp_tolist, METH_NOARGS, NULL},
+    {"clone", meth_clone, METH_NOARGS, NULL},
+    {"copy_", (PyCFunction)(void (*)(void))meth_copy_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"fill_", meth_fill_, METH_O, NULL},
+    {"zero_", meth_zero_, METH_NOARGS, NULL},
+    {"_array_parts", meth_array_parts, METH_NOARGS, NULL},
+    TP_GENERATED_METHODS
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    /* torch.Tensor(2, 3): an uninitialised tensor of the default dtype. Data arguments are handled
+     * by torch.Tensor.__new__ in Python, which calls torch.tensor. */
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    int64_t sizes[TC_MAX_DIMS];
+    if (n > TC_MAX_DIMS) return PyErr_Format(PyExc_RuntimeError, "too many dimensions");
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        if (!PyLong_Check(a)) return PyErr_Format(PyExc_TypeError, "new(): argument 'size' must be tuple of ints");
+        sizes[i] = PyLong_AsLongLong(a);
+        if (sizes[i] == -1 && PyErr_Occurred()) return NULL;
+    }
+    tc_tensor *t = n ? tc_empty((int32_t)n, sizes, tc_default_dtype(), (tc_device){TC_DEVICE_CPU, 0})
+                     : tc_empty(1, (int64_t[]){0}, tc_default_dtype(), (tc_device){TC_DEVICE_CPU, 0});
+    if (!t) return tp_raise_core_error();
+    TPTensor *self = (TPTensor *)type->tp_alloc(type, 0);
+    if (!self) {
+        tc_tensor_release(t);
+        return NULL;
+    }
+    self->t = t;
+    return (PyObject *)self;
+}
+
+PyTypeObject TPTensorBase_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "torch._C._TensorBase",
+    .tp_basicsize = sizeof(TPTensor),
+    .tp_dealloc = tensor_dealloc,
+    .tp_as_number = &tp_tensor_as_number,
+    .tp_as_sequence = &tensor_as_sequence,
+    .tp_as_mapping = &tensor_as_mapping,
+    .tp_hash = tensor_hash,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_richcompare = tp_richcompare,
+    .tp_methods = tensor_methods,
+    .tp_getset = tensor_getset,
+    .tp_new = tensor_new,
+};
+
+static PyMethodDef generated_functions[] = {
+    TP_GENERATED_FUNCTIONS
+    {NULL, NULL, 0, NULL},
+};
+
+int tp_tensor_type_init(PyObject *module) {
+    if (PyType_Ready(&TPTensorBase_Type) < 0) return -1;
+    if (PyModule_AddObjectRef(module, "_TensorBase", (PyObject *)&TPTensorBase_Type) < 0) return -1;
+    return PyModule_AddFunctions(module, generated_functions);
+}

@@ -1,0 +1,37 @@
+"""A PyTorch-compatible tensor library whose numerics live in a small C core and its plugins.
+
+`import torch` loads libtorch_core (through torch._C), which discovers and loads the plugins in
+torch/plugins and $TORCH_PLUGIN_PATH; see `python3 -m torch.plugins`.
+"""
+from torch import _C
+from torch._C import (  # noqa: F401  (the dtype objects)
+    bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, dtype, Size,
+    get_default_dtype, set_default_dtype, get_num_threads, set_num_threads,
+)
+from torch._device import device
+from torch._tensor import Tensor
+from torch._factories import (  # noqa: F401
+    tensor, empty, zeros, ones, full, arange, linspace, eye, empty_like, zeros_like, ones_like,
+    full_like, from_numpy, is_tensor,
+)
+from torch import backends, cuda  # noqa: F401
+
+__version__ = '0.1.0'
+
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+cfloat = None  # complex dtypes are not provided yet
+
+_C._set_tensor_class(Tensor)
+_C._set_device_class(device)
+
+
+def _export_ops():
+    # Every op of the op table that has a function form becomes torch.<name>.
+    for name in dir(_C):
+        if not name.startswith('_') and callable(getattr(_C, name)) and name not in globals():
+            globals()[name] = getattr(_C, name)
+
+
+_export_ops()
+del _export_ops

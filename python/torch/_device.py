@@ -1,0 +1,47 @@
+"""torch.device: a (type, index) pair, as PyTorch spells it."""
+
+
+class device:
+    __slots__ = ('type', 'index')
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            self.type, self.index = type.type, type.index
+            return
+        if not isinstance(type, str):
+            raise TypeError('device() received an invalid combination of arguments - got (%s)'
+                            % builtins_type_name(type))
+        if ':' in type:
+            if index is not None:
+                raise ValueError("type (string) must not include an index because index was passed explicitly: "
+                                 + type)
+            type, _, text = type.partition(':')
+            if not text.isdigit():
+                raise RuntimeError('Invalid device string: %r' % (type + ':' + text))
+            index = int(text)
+        if index is not None and (not isinstance(index, int) or index < 0):
+            raise RuntimeError('Device index must not be negative')
+        if type not in ('cpu', 'cuda') and not type.isidentifier():
+            raise RuntimeError('Expected one of cpu, cuda device type at start of device string: ' + type)
+        self.type, self.index = type, index
+
+    def __repr__(self):
+        if self.index is None:
+            return "device(type=%r)" % self.type
+        return "device(type=%r, index=%d)" % (self.type, self.index)
+
+    def __str__(self):
+        return self.type if self.index is None else '%s:%d' % (self.type, self.index)
+
+    def __eq__(self, other):
+        return isinstance(other, device) and self.type == other.type and self.index == other.index
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
+
+
+def builtins_type_name(obj):
+    return type(obj).__name__

@@ -1,0 +1,166 @@
+"""torch.Tensor: the Python class over the C type torch._C._TensorBase."""
+import torch
+from torch import _C
+from torch import _tensor_str
+
+
+class Tensor(_C._TensorBase):
+    def __new__(cls, *args, **kwargs):
+        if kwargs or (args and not all(isinstance(a, int) for a in args)):
+            if len(args) == 1 and not kwargs:
+                return torch.tensor(args[0], dtype=torch.get_default_dtype())
+            raise TypeError('new(): invalid arguments; expected sizes (ints) or data')
+        return super().__new__(cls, *args)
+
+    def __repr__(self):
+        return _tensor_str.tensor_repr(self, str(torch.get_default_dtype()))
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError('iteration over a 0-d tensor')
+        return (self[i] for i in range(self.shape[0]))
+
+    def __reversed__(self):
+        if self.dim() == 0:
+            return self
+        return (self[i] for i in range(self.shape[0] - 1, -1, -1))
+
+    def __array__(self, dtype=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    @property
+    def __array_interface__(self):
+        address, shape, strides, typestr = self._array_parts()
+        return {'data': (address, False), 'shape': tuple(shape), 'strides': tuple(strides),
+                'typestr': typestr, 'version': 3}
+
+    def numpy(self):
+        """A numpy array sharing this tensor's memory."""
+        import numpy
+        return numpy.asarray(self)
+
+    @property
+    def T(self):
+        return self.permute(*range(self.dim() - 1, -1, -1))
+
+    @property
+    def layout(self):
+        return 'torch.strided'
+
+    def to(self, *args, **kwargs):
+        """to(dtype), to(device[, dtype]), to(other); a copy only when something changes."""
+        dtype = kwargs.pop('dtype', None)
+        device = kwargs.pop('device', None)
+        copy = kwargs.pop('copy', False)
+        kwargs.pop('non_blocking', None)
+        if kwargs:
+            raise TypeError('to() got an unexpected keyword argument %r' % next(iter(kwargs)))
+        for a in args:
+            if isinstance(a, torch.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype, device = a.dtype, a.device
+            elif isinstance(a, (str, torch.device, int)):
+                device = a
+            else:
+                raise TypeError('to() received an invalid combination of arguments - got (%s)'
+                                % type(a).__name__)
+        if device is not None:
+            target = torch.device(device) if not isinstance(device, int) else torch.device('cuda', device)
+            if target.type != self.device.type or (target.index not in (None, self.device.index)):
+                return _move(self, target, dtype)
+        if dtype is None or dtype == self.dtype:
+            return self.clone() if copy else self
+        return _C._copy(self, dtype)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return _type_names[self.dtype]
+        return self.to(dtype)
+
+    def cpu(self):
+        return self.to('cpu')
+
+    def cuda(self, device=None):
+        return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
+
+    def float(self):
+        return self.to(torch.float32)
+
+    def double(self):
+        return self.to(torch.float64)
+
+    def half(self):
+        return self.to(torch.float16)
+
+    def bfloat16(self):
+        return self.to(torch.bfloat16)
+
+    def long(self):
+        return self.to(torch.int64)
+
+    def int(self):
+        return self.to(torch.int32)
+
+    def short(self):
+        return self.to(torch.int16)
+
+    def char(self):
+        return self.to(torch.int8)
+
+    def byte(self):
+        return self.to(torch.uint8)
+
+    def bool(self):
+        return self.to(torch.bool)
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def new_empty(self, size, dtype=None, device=None):
+        return torch.empty(size, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_zeros(self, size, dtype=None, device=None):
+        return torch.zeros(size, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_ones(self, size, dtype=None, device=None):
+        return torch.ones(size, dtype=dtype or self.dtype, device=device or self.device)
+
+    def new_full(self, size, fill_value, dtype=None, device=None):
+        return torch.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def __reduce_ex__(self, protocol):
+        return (torch.tensor, (self.tolist(), self.dtype))
+
+
+def _move(t, target, dtype):
+    # Copies between device types go through the owning device plugin; only the CPU exists so far.
+    reason = _C._device_unavailable_reason(target.type)
+    if target.type != 'cpu' and _C._device_count(target.type) == 0:
+        raise RuntimeError('%s device is not available%s' % (target.type, ': ' + reason if reason else ''))
+    raise RuntimeError('copying tensors from %s to %s is not supported yet' % (t.device.type, target.type))
+
+
+_type_names = {
+    torch.float32: 'torch.FloatTensor', torch.float64: 'torch.DoubleTensor', torch.float16: 'torch.HalfTensor',
+    torch.bfloat16: 'torch.BFloat16Tensor', torch.int64: 'torch.LongTensor', torch.int32: 'torch.IntTensor',
+    torch.int16: 'torch.ShortTensor', torch.int8: 'torch.CharTensor', torch.uint8: 'torch.ByteTensor',
+    torch.bool: 'torch.BoolTensor',
+}

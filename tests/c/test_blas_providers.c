@@ -1,0 +1,505 @@
+/*
+ * test_blas_providers.c - the BLIS and OpenBLAS provider plugins, loaded side by side.
+ *
+ * Usage: test_blas_providers <package_dir>   (plugins in <package_dir>/plugins/)
+ *
+ * Loads both plugins the way the core does (RTLD_NOW | RTLD_LOCAL), initialises each with a fake
+ * core table, and checks GEMM in every transpose combination, padded leading dimensions, beta
+ * handling, one-row operands with meaningless leading dimensions, against a naive loop; describe();
+ * the BLIS kernel set picked on this CPU; thread counts; the refusal of a BLIS_ARCH_TYPE that would
+ * make BLIS abort; and the splitting of oversized problems that the OpenBLAS provider relies on
+ * (driven here with a tiny integer limit).
+ *
+ * Build: gcc -std=c11 -Wall -Wextra -Werror -I core/include -I plugins/common
+ *            tests/c/test_blas_providers.c -ldl -lm
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../plugins/blas/openblas/gemm_split.h"
+#include "torch_core/tc_abi.h"
+
+/* ---- a fake core ----------------------------------------------------------------------------- */
+
+static const tc_blas_provider *registered;
+static char last_error[512];
+
+static int fake_set_error(int kind, const char *fmt, ...) {
+    (void)kind;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return TC_FAIL;
+}
+static int32_t fake_op_id(const char *name) { (void)name; return -1; }
+static int fake_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype,
+                                tc_kernel_fn fn) {
+    (void)op, (void)device_type, (void)layout, (void)dtype, (void)fn;
+    return fake_set_error(TC_ERR_RUNTIME, "register_kernel is not part of this test");
+}
+static int32_t fake_register_device_type(const tc_device_type_desc *desc) {
+    (void)desc;
+    return fake_set_error(TC_ERR_RUNTIME, "register_device_type is not part of this test");
+}
+static int fake_register_allocator(int32_t device_type, const tc_allocator *allocator) {
+    (void)device_type, (void)allocator;
+    return fake_set_error(TC_ERR_RUNTIME, "register_allocator is not part of this test");
+}
+static int fake_register_blas(const tc_blas_provider *provider) {
+    if (!provider || provider->struct_size < sizeof(tc_blas_provider))
+        return fake_set_error(TC_ERR_VALUE, "bad provider");
+    registered = provider;
+    return TC_OK;
+}
+static const tc_blas_provider *fake_blas_current(void) { return registered; }
+static int fake_get_num_threads(void) { return 1; }
+static void *fake_host_alloc(size_t nbytes) { return aligned_alloc(64, (nbytes + 63) / 64 * 64); }
+static void fake_host_free(void *ptr, size_t nbytes) { (void)nbytes, free(ptr); }
+static size_t fake_dtype_size(int32_t dtype) {
+    static const size_t sizes[TC_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+    return dtype >= 0 && dtype < TC_NUM_DTYPES ? sizes[dtype] : 0;
+}
+static const char *fake_dtype_name(int32_t dtype) {
+    static const char *names[TC_NUM_DTYPES] = {"bool",  "uint8",   "int8",     "int16",   "int32",
+                                               "int64", "float16", "bfloat16", "float32", "float64"};
+    return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?";
+}
+
+static const tc_core_api fake_core = {
+    .struct_size = sizeof(tc_core_api),
+    .abi_major = TC_ABI_MAJOR,
+    .abi_minor = TC_ABI_MINOR,
+    .set_error = fake_set_error,
+    .op_id = fake_op_id,
+    .register_kernel = fake_register_kernel,
+    .register_device_type = fake_register_device_type,
+    .register_allocator = fake_register_allocator,
+    .register_blas = fake_register_blas,
+    .blas_current = fake_blas_current,
+    .get_num_threads = fake_get_num_threads,
+    .host_alloc = fake_host_alloc,
+    .host_free = fake_host_free,
+    .dtype_size = fake_dtype_size,
+    .dtype_name = fake_dtype_name,
+};
+
+/* ---- checks ---------------------------------------------------------------------------------- */
+
+static int n_passed, n_failed;
+static int current_failures;
+
+#define CHECK(cond, ...)                                                                            \
+    do {                                                                                            \
+        if (!(cond)) {                                                                              \
+            current_failures++;                                                                     \
+            printf("  FAIL %s:%d: ", __FILE__, __LINE__);                                          \
+            printf(__VA_ARGS__);                                                                    \
+            printf("\n");                                                                           \
+        }                                                                                           \
+    } while (0)
+
+static void run(const char *name, void (*fn)(void)) {
+    current_failures = 0;
+    fn();
+    if (current_failures) {
+        n_failed++;
+        printf("FAIL %s\n", name);
+    } else {
+        n_passed++;
+        printf("ok   %s\n", name);
+    }
+}
+
+/* ---- reference GEMM and operands ------------------------------------------------------------- */
+
+/* op(X)[r][c] of a row-major matrix with row stride ld. */
+static double elem(const double *x, int trans, int64_t ld, int64_t r, int64_t c) {
+    return trans ? x[c * ld + r] : x[r * ld + c];
+}
+
+/* C = alpha op(A) op(B) + beta C in double; beta == 0 overwrites C without reading it. Also returns,
+ * per element, the magnitude sum |alpha| sum|a||b| + |beta||c| that bounds the rounding error. */
+static void ref_gemm(int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha, const double *a,
+                     int64_t lda, const double *b, int64_t ldb, double beta, double *c, int64_t ldc,
+                     double *mag) {
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double s = 0, sa = 0;
+            for (int64_t p = 0; p < k; p++) {
+                double x = elem(a, ta, lda, i, p) * elem(b, tb, ldb, p, j);
+                s += x;
+                sa += fabs(x);
+            }
+            double c0 = beta == 0 ? 0 : c[i * ldc + j];
+            c[i * ldc + j] = alpha * s + beta * c0;
+            if (mag) mag[i * ldc + j] = fabs(alpha) * sa + fabs(beta * c0);
+        }
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static double rnd(void) { /* uniform in [-1, 1) */
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 4503599627370496.0 - 1.0;
+}
+
+typedef struct gemm_case {
+    int64_t m, n, k;
+    int64_t pad_a, pad_b, pad_c; /* leading dimension = row length + pad */
+    double alpha, beta;
+} gemm_case;
+
+static const gemm_case gemm_cases[] = {
+    {1, 1, 1, 0, 0, 0, 1.0, 0.0},     {1, 1, 1, 2, 3, 1, -0.5, 2.0},     {3, 5, 7, 0, 0, 0, 1.0, 0.0},
+    {5, 3, 7, 4, 1, 2, 1.25, 0.5},    {17, 1, 9, 3, 0, 5, 1.0, -1.5},    {1, 19, 6, 0, 2, 0, 0.75, 1.0},
+    {64, 64, 64, 0, 0, 0, 1.0, 0.0},  {257, 129, 65, 0, 0, 0, 1.0, 0.0}, {257, 129, 65, 5, 3, 7, -1.5, 0.25},
+    {129, 257, 300, 1, 0, 2, 1.0, 1.0},
+};
+#define N_GEMM_CASES (sizeof(gemm_cases) / sizeof(gemm_cases[0]))
+
+/* Runs one case through provider p in float or double, compares with the reference. */
+static void check_gemm(const tc_blas_provider *p, int dbl, int ta, int tb, const gemm_case *g,
+                       int nan_c) {
+    int64_t m = g->m, n = g->n, k = g->k;
+    int64_t a_rows = ta ? k : m, a_cols = ta ? m : k, b_rows = tb ? n : k, b_cols = tb ? k : n;
+    int64_t lda = a_cols + g->pad_a, ldb = b_cols + g->pad_b, ldc = n + g->pad_c;
+    size_t na = (size_t)(a_rows * lda), nb = (size_t)(b_rows * ldb), nc = (size_t)(m * ldc);
+    double *a = malloc(na * sizeof(double)), *b = malloc(nb * sizeof(double));
+    double *c = malloc(nc * sizeof(double)), *ref = malloc(nc * sizeof(double));
+    double *mag = calloc(nc, sizeof(double));
+    void *a_lp = malloc(na * 8), *b_lp = malloc(nb * 8), *c_lp = malloc(nc * 8);
+    for (size_t i = 0; i < na; i++) a[i] = rnd();
+    for (size_t i = 0; i < nb; i++) b[i] = rnd();
+    for (size_t i = 0; i < nc; i++) c[i] = ref[i] = rnd();
+    if (nan_c) /* beta == 0 must not read C: uninitialised outputs may hold NaN */
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) c[i * ldc + j] = NAN;
+    if (dbl) {
+        memcpy(a_lp, a, na * 8), memcpy(b_lp, b, nb * 8), memcpy(c_lp, c, nc * 8);
+    } else {
+        /* Round the operands to float first so that the reference sees the same inputs. */
+        float *af = a_lp, *bf = b_lp, *cf = c_lp;
+        for (size_t i = 0; i < na; i++) a[i] = af[i] = (float)a[i];
+        for (size_t i = 0; i < nb; i++) b[i] = bf[i] = (float)b[i];
+        for (size_t i = 0; i < nc; i++) cf[i] = (float)c[i], ref[i] = (float)ref[i];
+    }
+    double alpha = dbl ? g->alpha : (float)g->alpha, beta = dbl ? g->beta : (float)g->beta;
+    ref_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, ref, ldc, mag);
+    if (dbl)
+        p->dgemm(ta, tb, m, n, k, alpha, a_lp, lda, b_lp, ldb, beta, c_lp, ldc);
+    else
+        p->sgemm(ta, tb, m, n, k, (float)alpha, a_lp, lda, b_lp, ldb, (float)beta, c_lp, ldc);
+
+    double eps = dbl ? 2.3e-16 : 1.2e-7;
+    int64_t bad = 0;
+    double worst = 0;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < ldc; j++) {
+            double got = dbl ? ((double *)c_lp)[i * ldc + j] : ((float *)c_lp)[i * ldc + j];
+            double want = j < n ? ref[i * ldc + j] : (dbl ? c[i * ldc + j] : (float)c[i * ldc + j]);
+            double tol = j < n ? 2.0 * (double)(k + 2) * eps * mag[i * ldc + j] + 1e-30 : 0.0;
+            double err = fabs(got - want);
+            if (!(err <= tol)) { /* also catches NaN */
+                bad++;
+                if (!(err <= worst)) worst = err;
+            }
+        }
+    CHECK(bad == 0,
+          "%s %cgemm trans=(%d,%d) m=%lld n=%lld k=%lld ld=(%lld,%lld,%lld) alpha=%g beta=%g%s: %lld "
+          "wrong elements (worst error %g; padding must be untouched)",
+          p->name, dbl ? 'd' : 's', ta, tb, (long long)m, (long long)n, (long long)k, (long long)lda,
+          (long long)ldb, (long long)ldc, g->alpha, g->beta, nan_c ? " C=NaN" : "", (long long)bad,
+          worst);
+    free(a), free(b), free(c), free(ref), free(mag), free(a_lp), free(b_lp), free(c_lp);
+}
+
+/* ---- the plugins ----------------------------------------------------------------------------- */
+
+static const char *package_dir;
+
+typedef struct loaded {
+    const char *file, *desc_name, *provider_name;
+    void *handle;
+    const tc_plugin_desc *desc;
+    const tc_blas_provider *provider;
+} loaded;
+
+static loaded blis = {"libtorch_blas_blis.so", "blas-blis", "blis", NULL, NULL, NULL};
+static loaded openblas = {"libtorch_blas_openblas.so", "blas-openblas", "openblas", NULL, NULL, NULL};
+
+static void load(loaded *l) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/plugins/%s", package_dir, l->file);
+    l->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    CHECK(l->handle != NULL, "dlopen(%s): %s", path, dlerror());
+    if (!l->handle) return;
+    tc_plugin_entry_fn entry = (tc_plugin_entry_fn)dlsym(l->handle, TC_PLUGIN_ENTRY_NAME);
+    CHECK(entry != NULL, "%s does not export %s", l->file, TC_PLUGIN_ENTRY_NAME);
+    if (!entry) return;
+    const tc_plugin_desc *d = entry();
+    CHECK(d && d->struct_size == sizeof(tc_plugin_desc) && d->abi_major == TC_ABI_MAJOR,
+          "%s: bad descriptor header", l->file);
+    if (!d) return;
+    CHECK(d->name && strcmp(d->name, l->desc_name) == 0, "%s: name %s", l->file, d->name);
+    CHECK(d->kind && strcmp(d->kind, TC_PLUGIN_KIND_BLAS) == 0, "%s: kind %s", l->file, d->kind);
+    CHECK(d->version && *d->version, "%s: no version", l->file);
+    CHECK(d->init != NULL, "%s: no init", l->file);
+    char reason[256] = "";
+    int score = d->probe ? d->probe(&fake_core, reason, sizeof reason) : 1;
+    CHECK(score > 0, "%s: probe says %d (%s)", l->file, score, reason);
+    /* Only the entry point is exported: no internal name can clash with the other plugin's. */
+    CHECK(dlsym(l->handle, "blis_sgemm") == NULL && dlsym(l->handle, "openblas_sgemm") == NULL &&
+              dlsym(l->handle, "tc_cpu_isa_level") == NULL,
+          "%s exports internal symbols", l->file);
+    l->desc = d;
+}
+
+static void init(loaded *l) {
+    if (!l->desc) {
+        CHECK(0, "%s was not loaded", l->file);
+        return;
+    }
+    char err[512] = "";
+    registered = NULL;
+    int rc = l->desc->init(&fake_core, err, sizeof err);
+    CHECK(rc == TC_OK, "%s init: %s", l->file, err);
+    CHECK(registered != NULL, "%s registered no provider", l->file);
+    if (rc != TC_OK || !registered) return;
+    l->provider = registered;
+    const tc_blas_provider *p = l->provider;
+    CHECK(p->struct_size == sizeof(tc_blas_provider), "%s: struct_size %u", l->file, p->struct_size);
+    CHECK(p->name && strcmp(p->name, l->provider_name) == 0, "%s: provider name %s", l->file, p->name);
+    CHECK(p->describe && p->sgemm && p->dgemm && p->set_num_threads && p->get_num_threads,
+          "%s: provider has NULL members", l->file);
+}
+
+/* BLIS aborts the whole process on a BLIS_ARCH_TYPE it was not built with; the plugin must refuse
+ * it instead, before BLIS reads it. Runs before the real init (BLIS reads the variable once). */
+static void test_blis_refuses_bad_arch_type(void) {
+    if (!blis.desc) {
+        CHECK(0, "BLIS plugin not loaded");
+        return;
+    }
+    const char *user = getenv("BLIS_ARCH_TYPE");
+    char *saved = user ? strdup(user) : NULL;
+    static const char *bad[] = {"13" /* armsve: never in an x86-64 build */, "-2", "999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("BLIS_ARCH_TYPE", bad[i], 1);
+        char err[512] = "";
+        registered = NULL;
+        int rc = blis.desc->init(&fake_core, err, sizeof err);
+        CHECK(rc == TC_FAIL && registered == NULL, "BLIS_ARCH_TYPE=%s was accepted", bad[i]);
+        CHECK(strstr(err, "BLIS_ARCH_TYPE") != NULL, "BLIS_ARCH_TYPE=%s: message '%s'", bad[i], err);
+    }
+    if (saved)
+        setenv("BLIS_ARCH_TYPE", saved, 1);
+    else
+        unsetenv("BLIS_ARCH_TYPE");
+    free(saved);
+}
+
+static void test_load_and_init(void) {
+    init(&blis);
+    init(&openblas);
+}
+
+static void test_describe(void) {
+    const loaded *ls[] = {&blis, &openblas};
+    for (int i = 0; i < 2; i++) {
+        if (!ls[i]->provider) {
+            CHECK(0, "%s has no provider", ls[i]->file);
+            continue;
+        }
+        const char *d = ls[i]->provider->describe();
+        CHECK(d && *d, "%s: empty describe()", ls[i]->file);
+        printf("     %s: %s\n", ls[i]->provider->name, d ? d : "(null)");
+    }
+    if (blis.provider) CHECK(strstr(blis.provider->describe(), "BLIS") != NULL, "BLIS describe");
+    if (openblas.provider) {
+        const char *d = openblas.provider->describe();
+        CHECK(strstr(d, "OpenBLAS") != NULL && strstr(d, "core: ") != NULL, "OpenBLAS describe: %s", d);
+    }
+}
+
+/* On an x86-64-v4 CPU BLIS must run its AVX-512 (skx) kernels, on v3 an AVX2 set, never generic,
+ * unless the user chose with BLIS_ARCH_TYPE. gcc's own CPU detection serves as the oracle. */
+static void test_blis_kernel_set(void) {
+    if (!blis.provider) {
+        CHECK(0, "no BLIS provider");
+        return;
+    }
+    const char *d = blis.provider->describe();
+    if (getenv("BLIS_ARCH_TYPE")) {
+        CHECK(strstr(d, "from BLIS_ARCH_TYPE") != NULL, "user's BLIS_ARCH_TYPE not reported: %s", d);
+        return;
+    }
+    __builtin_cpu_init();
+    int v4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vl");
+    int v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (v4)
+        CHECK(strstr(d, "kernels: skx") != NULL, "AVX-512 CPU, but BLIS runs: %s", d);
+    else if (v3)
+        CHECK(strstr(d, "kernels: zen3") || strstr(d, "kernels: haswell") || strstr(d, "kernels: zen"),
+              "AVX2 CPU, but BLIS runs: %s", d);
+    CHECK(getenv("BLIS_ARCH_TYPE") == NULL, "the plugin left BLIS_ARCH_TYPE set in the environment");
+}
+
+static void gemm_all(const loaded *l) {
+    if (!l->provider) {
+        CHECK(0, "%s has no provider", l->file);
+        return;
+    }
+    for (int dbl = 0; dbl < 2; dbl++)
+        for (int t = 0; t < 4; t++)
+            for (size_t i = 0; i < N_GEMM_CASES; i++)
+                check_gemm(l->provider, dbl, t >> 1, t & 1, &gemm_cases[i], gemm_cases[i].beta == 0);
+}
+static void test_gemm_blis(void) { gemm_all(&blis); }
+static void test_gemm_openblas(void) { gemm_all(&openblas); }
+
+/* A stored matrix with one row may come with any leading dimension, 0 included (tensors with a
+ * size-1 dimension carry arbitrary strides there); the providers must not reject it. */
+static void test_gemm_single_rows(void) {
+    const loaded *ls[] = {&blis, &openblas};
+    for (int i = 0; i < 2; i++) {
+        const tc_blas_provider *p = ls[i]->provider;
+        if (!p) {
+            CHECK(0, "%s has no provider", ls[i]->file);
+            continue;
+        }
+        /* [1,4] @ [4,3]: A's ld = 1 (< its 4 columns); C's ld = 1 (< its 3 columns). */
+        float a[4] = {1, 2, 3, 4}, b[12], c[3] = {0, 0, 0};
+        for (int j = 0; j < 12; j++) b[j] = (float)(j + 1);
+        p->sgemm(0, 0, 1, 3, 4, 1.0f, a, 1, b, 3, 0.0f, c, 1);
+        CHECK(c[0] == 70 && c[1] == 80 && c[2] == 90, "%s: 1-row sgemm gave %g %g %g", p->name, c[0],
+              c[1], c[2]);
+        /* op(B) = B^T with B stored [1,4] (n = 1) and ld 2: C[2,1] = A[2,4] @ B^T. */
+        double ad[8] = {1, 0, 0, 1, 0, 1, 1, 0}, bd[4] = {1, 2, 3, 4}, cd[2] = {-1, -1};
+        p->dgemm(0, 1, 2, 1, 4, 2.0, ad, 4, bd, 2, 0.0, cd, 1);
+        CHECK(cd[0] == 10 && cd[1] == 10, "%s: 1-row transposed dgemm gave %g %g", p->name, cd[0], cd[1]);
+        /* Leading dimension 0, as an expanded size-1 dimension has: [1,4] @ [4,3] once more. */
+        c[0] = c[1] = c[2] = -1;
+        p->sgemm(0, 0, 1, 3, 4, 1.0f, a, 0, b, 3, 0.0f, c, 0);
+        CHECK(c[0] == 70 && c[1] == 80 && c[2] == 90, "%s: sgemm with ld 0 gave %g %g %g", p->name, c[0],
+              c[1], c[2]);
+    }
+}
+
+static void test_threads(void) {
+    const loaded *ls[] = {&blis, &openblas};
+    for (int i = 0; i < 2; i++) {
+        const tc_blas_provider *p = ls[i]->provider;
+        if (!p) {
+            CHECK(0, "%s has no provider", ls[i]->file);
+            continue;
+        }
+        CHECK(p->get_num_threads() == 1, "%s: after init with core threads = 1, get_num_threads = %d",
+              p->name, p->get_num_threads());
+        int want[] = {2, 3, 1};
+        for (int j = 0; j < 3; j++) {
+            p->set_num_threads(want[j]);
+            CHECK(p->get_num_threads() == want[j], "%s: set_num_threads(%d), get_num_threads() = %d",
+                  p->name, want[j], p->get_num_threads());
+        }
+        p->set_num_threads(0); /* nonsense is clamped, not passed on */
+        CHECK(p->get_num_threads() >= 1, "%s: set_num_threads(0) left %d", p->name, p->get_num_threads());
+        /* A multi-threaded product still computes the right thing. */
+        p->set_num_threads(2);
+        check_gemm(p, 0, 0, 0, &gemm_cases[7], 0);
+        check_gemm(p, 1, 1, 1, &gemm_cases[9], 0);
+        p->set_num_threads(1);
+    }
+}
+
+/* ---- the splitting of oversized problems (OpenBLAS's 32-bit blasint) --------------------------- */
+
+typedef struct split_ctx {
+    int ta, tb;
+    const double *a, *b;
+    double *c;
+    int64_t lda, ldb, ldc;
+    double alpha, beta;
+    int64_t limit;
+    int bad_block;
+} split_ctx;
+
+static void split_block(void *ctx, const gemm_split_block *blk) {
+    split_ctx *s = ctx;
+    if (blk->m < 1 || blk->n < 1 || blk->k < 1 || blk->m > s->limit || blk->n > s->limit ||
+        blk->k > s->limit || blk->lda > s->limit || blk->ldb > s->limit || blk->ldc > s->limit ||
+        blk->lda < (s->ta ? blk->m : blk->k) || blk->ldb < (s->tb ? blk->k : blk->n) ||
+        blk->ldc < blk->n)
+        s->bad_block = 1;
+    ref_gemm(s->ta, s->tb, blk->m, blk->n, blk->k, s->alpha, s->a + gemm_split_a_offset(blk, s->ta, s->lda),
+             blk->lda, s->b + gemm_split_b_offset(blk, s->tb, s->ldb), blk->ldb,
+             blk->first_k ? s->beta : 1.0, s->c + gemm_split_c_offset(blk, s->ldc), blk->ldc, NULL);
+}
+
+static void test_gemm_split(void) {
+    /* Every combination of sizes and leading dimensions below, at, and above the limit. */
+    static const int64_t limits[] = {1, 4, 7};
+    static const int64_t sizes[][3] = {{1, 1, 1}, {7, 7, 7}, {13, 9, 11}, {3, 16, 8}, {15, 2, 1}};
+    static const int64_t pads[][3] = {{0, 0, 0}, {5, 0, 3}, {0, 9, 0}, {6, 6, 6}};
+    for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (size_t pi = 0; pi < sizeof pads / sizeof pads[0]; pi++)
+                for (int t = 0; t < 4; t++) {
+                    int ta = t >> 1, tb = t & 1;
+                    int64_t m = sizes[si][0], n = sizes[si][1], k = sizes[si][2];
+                    int64_t lda = (ta ? m : k) + pads[pi][0], ldb = (tb ? k : n) + pads[pi][1];
+                    int64_t ldc = n + pads[pi][2];
+                    int64_t na = (ta ? k : m) * lda, nb = (tb ? n : k) * ldb, nc = m * ldc;
+                    double *a = malloc((size_t)na * 8), *b = malloc((size_t)nb * 8);
+                    double *c = malloc((size_t)nc * 8), *ref = malloc((size_t)nc * 8);
+                    for (int64_t i = 0; i < na; i++) a[i] = rnd();
+                    for (int64_t i = 0; i < nb; i++) b[i] = rnd();
+                    for (int64_t i = 0; i < nc; i++) c[i] = ref[i] = rnd();
+                    ref_gemm(ta, tb, m, n, k, 0.5, a, lda, b, ldb, -2.0, ref, ldc, NULL);
+                    split_ctx s = {ta, tb, a, b, c, lda, ldb, ldc, 0.5, -2.0, limits[li], 0};
+                    gemm_split(limits[li], ta, tb, m, n, k, lda, ldb, ldc, split_block, &s);
+                    double worst = 0;
+                    for (int64_t i = 0; i < nc; i++)
+                        if (fabs(c[i] - ref[i]) > worst) worst = fabs(c[i] - ref[i]);
+                    CHECK(!s.bad_block && worst < 1e-12,
+                          "split limit=%lld trans=(%d,%d) m=%lld n=%lld k=%lld ld=(%lld,%lld,%lld): %s "
+                          "(error %g)",
+                          (long long)limits[li], ta, tb, (long long)m, (long long)n, (long long)k,
+                          (long long)lda, (long long)ldb, (long long)ldc,
+                          s.bad_block ? "a block exceeds the limit or has an illegal ld" : "wrong result",
+                          worst);
+                    free(a), free(b), free(c), free(ref);
+                }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s <package_dir>\n", argv[0]);
+        return 2;
+    }
+    package_dir = argv[1];
+    load(&blis);
+    load(&openblas);
+    run("blis refuses a BLIS_ARCH_TYPE it cannot run", test_blis_refuses_bad_arch_type);
+    run("load and init both providers", test_load_and_init);
+    run("describe", test_describe);
+    run("blis kernel set", test_blis_kernel_set);
+    run("gemm blis", test_gemm_blis);
+    run("gemm openblas", test_gemm_openblas);
+    run("gemm with one-row operands", test_gemm_single_rows);
+    run("threads", test_threads);
+    run("gemm splitting for narrow BLAS integers", test_gemm_split);
+    printf("%d passed, %d failed\n", n_passed, n_failed);
+    return n_failed ? 1 : 0;
+}
