@@ -358,8 +358,8 @@ static PyObject *py_empty_cache(PyObject *m, PyObject *name) {
 static PyMethodDef module_functions[] = {
     {"_empty", py_empty, METH_VARARGS, NULL},
     {"_full", py_full, METH_VARARGS, NULL},
-    {"_arange", py_arange, METH_VARARGS, NULL},
-    {"_linspace_new", py_linspace, METH_VARARGS, NULL},
+    {"_make_arange", py_arange, METH_VARARGS, NULL},
+    {"_make_linspace", py_linspace, METH_VARARGS, NULL},
     {"_eye", py_eye, METH_VARARGS, NULL},
     {"_tensor_from_data", tp_tensor_from_data, METH_VARARGS, NULL},
     {"_from_buffer", py_from_buffer, METH_VARARGS, NULL},

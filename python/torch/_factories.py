@@ -71,14 +71,14 @@ def arange(start, end=None, step=1, dtype=None, device=None, **kwargs):
     _check_kwargs('arange', kwargs)
     if end is None:
         start, end = 0, start
-    return _C._arange(start, end, step, dtype, device)
+    return _C._make_arange(start, end, step, dtype, device)
 
 
 def linspace(start, end, steps, dtype=None, device=None, **kwargs):
     _check_kwargs('linspace', kwargs)
     if not isinstance(steps, int) or isinstance(steps, builtins.bool):
         raise TypeError("linspace(): argument 'steps' must be int, not %s" % type(steps).__name__)
-    return _C._linspace_new(start, end, steps, dtype, device)
+    return _C._make_linspace(start, end, steps, dtype, device)
 
 
 def eye(n, m=None, dtype=None, device=None, **kwargs):
