@@ -67,6 +67,11 @@ const char *tc_blas_describe(void) {
     return p ? (p->describe ? p->describe() : p->name) : "none";
 }
 
+int tc_blas_num_threads(void) {
+    const tc_blas_provider *p = tc_blas_current();
+    return p && p->get_num_threads ? p->get_num_threads() : 0;
+}
+
 int32_t tc_blas_count(void) { return n_providers; }
 
 const char *tc_blas_name(int32_t i) { return i >= 0 && i < n_providers ? providers[i]->name : NULL; }

@@ -298,6 +298,8 @@ static PyObject *py_blas_names(PyObject *m, PyObject *unused) {
     return list;
 }
 
+static PyObject *py_blas_num_threads(PyObject *m, PyObject *unused) { return PyLong_FromLong(tc_blas_num_threads()); }
+
 static PyObject *py_set_num_threads(PyObject *m, PyObject *arg) {
     if (!PyLong_Check(arg)) return PyErr_Format(PyExc_TypeError, "set_num_threads expects an int, got %s", Py_TYPE(arg)->tp_name);
     long n = PyLong_AsLong(arg);
@@ -370,6 +372,7 @@ static PyMethodDef module_functions[] = {
     {"_blas_current", py_blas_current, METH_NOARGS, NULL},
     {"_blas_describe", py_blas_describe, METH_NOARGS, NULL},
     {"_blas_names", py_blas_names, METH_NOARGS, NULL},
+    {"_blas_num_threads", py_blas_num_threads, METH_NOARGS, NULL},
     {"set_num_threads", py_set_num_threads, METH_O, NULL},
     {"get_num_threads", py_get_num_threads, METH_NOARGS, NULL},
     {"get_default_dtype", py_get_default_dtype, METH_NOARGS, NULL},

@@ -177,6 +177,8 @@ TC_EXPORT const char *tc_device_unavailable_reason(const char *device_name);
 TC_EXPORT int tc_blas_use(const char *name); /* TC_FAIL (ValueError) for an unknown provider */
 TC_EXPORT const char *tc_blas_current_name(void);
 TC_EXPORT const char *tc_blas_describe(void);
+/* The thread count the current provider reports using (0 when no provider is loaded). */
+TC_EXPORT int tc_blas_num_threads(void);
 TC_EXPORT int32_t tc_blas_count(void);
 TC_EXPORT const char *tc_blas_name(int32_t i);
 

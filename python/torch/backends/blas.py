@@ -16,6 +16,11 @@ def describe():
     return _C._blas_describe()
 
 
+def num_threads():
+    """The thread count the provider reports using (follows torch.set_num_threads)."""
+    return _C._blas_num_threads()
+
+
 def use(name):
     """Switch every later matrix product to provider `name`; ValueError if it is not loaded."""
     if not isinstance(name, str):
