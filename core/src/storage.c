@@ -3,6 +3,18 @@
 
 #include <stdlib.h>
 
+static tc_storage *storage_init(tc_storage *s, void *data, size_t nbytes, tc_device device, tc_deleter_fn deleter,
+                                void *ctx) {
+    atomic_init(&s->refcount, 1);
+    s->data = data;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->deleter = deleter;
+    s->deleter_ctx = ctx;
+    s->version = 0;
+    return s;
+}
+
 tc_storage *tc_storage_new(size_t nbytes, tc_device device) {
     if (!tc_device_valid(device))
         return tc_set_error(TC_ERR_RUNTIME, "invalid device %s:%d", tc_device_type_name(device.type),
@@ -13,34 +25,21 @@ tc_storage *tc_storage_new(size_t nbytes, tc_device device) {
                             tc_device_type_name(device.type)), NULL;
     tc_storage *s = malloc(sizeof *s);
     if (!s) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory allocating a storage"), NULL;
-    s->data = a->alloc(a->ctx, nbytes, device.index, NULL);
-    if (!s->data) {
+    void *data = a->alloc(a->ctx, nbytes, device.index, NULL);
+    if (!data) {
         free(s);
         return tc_set_error(TC_ERR_OUT_OF_MEMORY,
                             "out of memory: tried to allocate %zu bytes on %s", nbytes,
                             tc_device_type_name(device.type)), NULL;
     }
-    atomic_init(&s->refcount, 1);
-    s->nbytes = nbytes;
-    s->device = device;
-    s->deleter = NULL;
-    s->deleter_ctx = NULL;
-    s->version = 0;
-    return s;
+    return storage_init(s, data, nbytes, device, NULL, NULL);
 }
 
 tc_storage *tc_storage_wrap(void *data, size_t nbytes, tc_device device, tc_deleter_fn deleter,
                             void *ctx) {
     tc_storage *s = malloc(sizeof *s);
     if (!s) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory allocating a storage"), NULL;
-    atomic_init(&s->refcount, 1);
-    s->data = data;
-    s->nbytes = nbytes;
-    s->device = device;
-    s->deleter = deleter;
-    s->deleter_ctx = ctx;
-    s->version = 0;
-    return s;
+    return storage_init(s, data, nbytes, device, deleter, ctx);
 }
 
 void tc_storage_retain(tc_storage *s) { atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed); }

@@ -8,9 +8,8 @@
 
 PyTypeObject *tp_tensor_class = &TPTensorBase_Type;
 
-PyObject *tp_wrap(tc_tensor *t) {
-    if (!t) return tp_raise_core_error();
-    PyTypeObject *type = tp_tensor_class;
+/* An instance of `type` owning t (the reference is released on failure too). */
+static PyObject *wrap_as(PyTypeObject *type, tc_tensor *t) {
     TPTensor *self = (TPTensor *)type->tp_alloc(type, 0);
     if (!self) {
         tc_tensor_release(t);
@@ -19,6 +18,8 @@ PyObject *tp_wrap(tc_tensor *t) {
     self->t = t;
     return (PyObject *)self;
 }
+
+PyObject *tp_wrap(tc_tensor *t) { return t ? wrap_as(tp_tensor_class, t) : tp_raise_core_error(); }
 
 static void tensor_dealloc(PyObject *self) {
     tc_tensor_release(((TPTensor *)self)->t);
@@ -400,13 +401,7 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     tc_tensor *t = n ? tc_empty((int32_t)n, sizes, tc_default_dtype(), (tc_device){TC_DEVICE_CPU, 0})
                      : tc_empty(1, (int64_t[]){0}, tc_default_dtype(), (tc_device){TC_DEVICE_CPU, 0});
     if (!t) return tp_raise_core_error();
-    TPTensor *self = (TPTensor *)type->tp_alloc(type, 0);
-    if (!self) {
-        tc_tensor_release(t);
-        return NULL;
-    }
-    self->t = t;
-    return (PyObject *)self;
+    return wrap_as(type, t);
 }
 
 PyTypeObject TPTensorBase_Type = {

@@ -92,36 +92,6 @@ class Tensor(_C._TensorBase):
     def cuda(self, device=None):
         return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
 
-    def float(self):
-        return self.to(torch.float32)
-
-    def double(self):
-        return self.to(torch.float64)
-
-    def half(self):
-        return self.to(torch.float16)
-
-    def bfloat16(self):
-        return self.to(torch.bfloat16)
-
-    def long(self):
-        return self.to(torch.int64)
-
-    def int(self):
-        return self.to(torch.int32)
-
-    def short(self):
-        return self.to(torch.int16)
-
-    def char(self):
-        return self.to(torch.int8)
-
-    def byte(self):
-        return self.to(torch.uint8)
-
-    def bool(self):
-        return self.to(torch.bool)
-
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
@@ -148,6 +118,15 @@ class Tensor(_C._TensorBase):
 
     def __reduce_ex__(self, protocol):
         return (torch.tensor, (self.tolist(), self.dtype))
+
+
+# t.float(), t.long(), ...: conversions named after their dtype.
+for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('half', torch.float16),
+                      ('bfloat16', torch.bfloat16), ('long', torch.int64), ('int', torch.int32),
+                      ('short', torch.int16), ('char', torch.int8), ('byte', torch.uint8), ('bool', torch.bool)):
+    setattr(Tensor, _name, (lambda dtype: lambda self: self.to(dtype))(_dtype))
+    getattr(Tensor, _name).__name__ = _name
+del _name, _dtype
 
 
 def _move(t, target, dtype):

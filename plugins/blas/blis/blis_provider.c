@@ -258,12 +258,8 @@ static int blis_init(const tc_core_api *core, char *err, size_t err_len) {
              bli_info_get_version_str(), bli_arch_string(got), why,
              bli_info_get_enable_openmp() ? "OpenMP" : blis_threaded ? "pthreads" : "none");
 
-    int threads = core && core->get_num_threads ? core->get_num_threads() : 0;
-    if (threads < 1) {
-        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = ncpu < 1 ? 1 : (ncpu > INT_MAX ? INT_MAX : (int)ncpu);
-    }
-    blis_set_num_threads(threads);
+    /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
+    blis_set_num_threads(core->get_num_threads());
 
     if (!core || !core->register_blas || core->register_blas(&blis_provider) != TC_OK)
         return blis_fail(err, err_len, "the core refused the BLIS provider");

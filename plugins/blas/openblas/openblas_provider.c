@@ -147,12 +147,8 @@ static int openblas_init(const tc_core_api *core, char *err, size_t err_len) {
              "OpenBLAS%s%s, core: %s (%s), config: %s", version[0] ? " " : "", version, corename(),
              why, cfg);
 
-    int threads = core && core->get_num_threads ? core->get_num_threads() : 0;
-    if (threads < 1) {
-        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = ncpu < 1 ? 1 : (ncpu > INT_MAX ? INT_MAX : (int)ncpu);
-    }
-    openblas_set_threads(threads);
+    /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
+    openblas_set_threads(core->get_num_threads());
 
     if (!core || !core->register_blas || core->register_blas(&openblas_provider) != TC_OK)
         return openblas_fail(err, err_len, "the core refused the OpenBLAS provider");
