@@ -1,0 +1,55 @@
+/*
+ * cpu.h - what the files of the CPU plugin share: the core's function table, the shape of the
+ * per-file kernel tables that plugin.c registers, and the threading policy.
+ *
+ * Every name here has hidden visibility (the build passes -fvisibility=hidden); the plugin's only
+ * export is tc_plugin_entry.
+ */
+#ifndef CPU_CPU_H
+#define CPU_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "torch_core/tc_abi.h"
+
+/* The table the core handed to init; set before any kernel can run, cleared by shutdown. */
+extern const tc_core_api *cpu_core;
+
+/* One registration: kernel `op` (a kernel= name of core/ops.table) for one dtype. */
+typedef struct cpu_kernel_entry {
+    const char *op;
+    int32_t dtype;
+    tc_kernel_fn fn;
+} cpu_kernel_entry;
+
+/* Each kernel file exports its table and its length; plugin.c walks them all. */
+#define CPU_DECLARE_TABLE(name)                                                                    \
+    extern const cpu_kernel_entry cpu_##name##_kernels[];                                          \
+    extern const size_t cpu_##name##_kernels_count
+CPU_DECLARE_TABLE(copy);
+CPU_DECLARE_TABLE(binary);
+CPU_DECLARE_TABLE(compare);
+CPU_DECLARE_TABLE(unary);
+CPU_DECLARE_TABLE(reduce);
+CPU_DECLARE_TABLE(reduce_dim);
+CPU_DECLARE_TABLE(mm);
+CPU_DECLARE_TABLE(fill);
+#undef CPU_DECLARE_TABLE
+
+#define CPU_TABLE_COUNT(table) const size_t table##_count = sizeof(table) / sizeof(table[0])
+
+/* The least work (in elements) worth giving a thread: below it, waking an OpenMP team costs more
+ * than it saves. */
+#define CPU_GRAIN ((int64_t)32768)
+
+/* How many threads to use for `work` elements: what torch.set_num_threads asked for
+ * (core->get_num_threads), but no more than one per CPU_GRAIN elements, so under two grains the
+ * kernel stays on the calling thread. */
+int cpu_threads_for(int64_t work);
+
+/* Raises RuntimeError when a kernel was called with fewer views than its contract promises: a core
+ * bug, but one that would otherwise read out of bounds. */
+int cpu_check_args(const tc_kernel_args *args, int n_inputs, int n_outputs, const char *op);
+
+#endif

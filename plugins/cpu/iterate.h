@@ -1,0 +1,55 @@
+/*
+ * iterate.h - N-d strided iteration for the CPU kernels.
+ *
+ * A kernel describes its operands as a cpu_layout: one size per dimension and one stride per
+ * operand and dimension (in elements, innermost dimension last). Size-1 dimensions are dropped,
+ * dimensions are ordered so the first operand (the output) is walked in memory order, and adjacent
+ * dimensions that are contiguous for every operand are merged, so a contiguous tensor of any shape
+ * becomes one long row. Elementwise kernels then only write a 1-D loop (cpu_loop_fn) that sees a
+ * row of n elements and one stride per operand; stride 1 everywhere and stride 0 (a broadcast
+ * scalar) are the fast paths worth specialising. Reductions use the layout helpers directly.
+ */
+#ifndef CPU_ITERATE_H
+#define CPU_ITERATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "torch_core/tc_abi.h"
+
+/* Dimensions of size > 1 multiply to at most 2^63, so no tensor has more than 63 of them. */
+#define CPU_MAX_DIMS 64
+#define CPU_MAX_OPS 4
+
+typedef struct cpu_layout {
+    int ndim;
+    int nops;
+    int64_t size[CPU_MAX_DIMS];
+    int64_t stride[CPU_MAX_OPS][CPU_MAX_DIMS];
+} cpu_layout;
+
+/* Appends an outer-to-inner dimension; strides[op] for each of l->nops operands. Returns TC_FAIL
+ * (with the error set) when the layout is full, which a real tensor cannot reach. */
+int cpu_layout_push(cpu_layout *l, int64_t size, const int64_t *strides);
+
+/* Reorders dimensions so operand `key` has descending strides (stable: ties keep their order). */
+void cpu_layout_sort(cpu_layout *l, int key);
+
+/* Merges each pair of neighbouring dimensions that every operand walks as one. */
+void cpu_layout_coalesce(cpu_layout *l);
+
+int64_t cpu_layout_numel(const cpu_layout *l);
+
+/* Element offset, for operand `op`, of the element with row-major linear index `index`. */
+int64_t cpu_layout_offset(const cpu_layout *l, int op, int64_t index);
+
+/* The 1-D inner loop of an elementwise kernel: n elements; ptrs[op] points at the first element of
+ * operand op and strides[op] is its stride in elements. */
+typedef void (*cpu_loop_fn)(int64_t n, char *const *ptrs, const int64_t *strides, void *ctx);
+
+/* Runs `loop` over every element of nops same-shaped views. views[0] is the output: its sizes are
+ * the shape and its memory order the walking order. Splits the work over OpenMP threads above the
+ * grain (cpu_threads_for); `loop` must then be safe to call concurrently on disjoint rows. */
+int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * plugin.c - the CPU plugin's descriptor, probe and registration.
+ *
+ * The same sources build three plugins, one per x86-64 level (CPU_ISA_LEVEL 2, 3, 4), all named
+ * "cpu"; the core keeps the highest-scoring one whose probe passes. This file and cpu_features.c
+ * are compiled for the baseline ISA, never with the variant's -march, because probe runs on CPUs
+ * that may lack the variant's instructions: only after probe has passed does code compiled for the
+ * variant (the kernel files) run.
+ */
+#include <stdio.h>
+
+#include "cpu.h"
+#include "cpu_features.h"
+
+#ifndef CPU_ISA_LEVEL
+#error "build with -DCPU_ISA_LEVEL=2, 3 or 4"
+#endif
+
+#define CPU_STR(x) CPU_STR_(x)
+#define CPU_STR_(x) #x
+
+const tc_core_api *cpu_core;
+
+static int cpu_probe(const tc_core_api *core, char *reason, size_t reason_len) {
+    (void)core;
+    const tc_isa_level have = tc_cpu_isa_level();
+    if (have < CPU_ISA_LEVEL) {
+        snprintf(reason, reason_len, "needs %s; this CPU supports %s",
+                 tc_cpu_isa_name((tc_isa_level)CPU_ISA_LEVEL), tc_cpu_isa_name(have));
+        return 0;
+    }
+    return 10 * CPU_ISA_LEVEL;
+}
+
+static const struct {
+    const cpu_kernel_entry *entries;
+    const size_t *count;
+} tables[] = {
+    {cpu_copy_kernels, &cpu_copy_kernels_count},       {cpu_binary_kernels, &cpu_binary_kernels_count},
+    {cpu_compare_kernels, &cpu_compare_kernels_count}, {cpu_unary_kernels, &cpu_unary_kernels_count},
+    {cpu_reduce_kernels, &cpu_reduce_kernels_count},   {cpu_reduce_dim_kernels, &cpu_reduce_dim_kernels_count},
+    {cpu_mm_kernels, &cpu_mm_kernels_count},           {cpu_fill_kernels, &cpu_fill_kernels_count},
+};
+
+static int cpu_init(const tc_core_api *core, char *err, size_t err_len) {
+    if (core->abi_major != TC_ABI_MAJOR || core->struct_size < sizeof(tc_core_api)) {
+        snprintf(err, err_len, "core ABI %u.%u (table of %u bytes) is older than this plugin's %d.%d",
+                 core->abi_major, core->abi_minor, core->struct_size, TC_ABI_MAJOR, TC_ABI_MINOR);
+        return TC_FAIL;
+    }
+    cpu_core = core;
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        for (size_t i = 0; i < *tables[t].count; i++) {
+            const cpu_kernel_entry *e = &tables[t].entries[i];
+            if (core->register_kernel(e->op, TC_DEVICE_CPU, TC_STRIDED, e->dtype, e->fn) != TC_OK) {
+                snprintf(err, err_len, "registering kernel %s for dtype %d failed", e->op, (int)e->dtype);
+                return TC_FAIL;
+            }
+        }
+    }
+    return TC_OK;
+}
+
+static void cpu_shutdown(void) { cpu_core = NULL; }
+
+static const tc_plugin_desc descriptor = {
+    TC_PLUGIN_DESCRIPTOR_INIT,
+    .name = "cpu",
+    .kind = TC_PLUGIN_KIND_DEVICE,
+    .version = "1.0.0 (x86-64-v" CPU_STR(CPU_ISA_LEVEL) ")",
+    .probe = cpu_probe,
+    .init = cpu_init,
+    .shutdown = cpu_shutdown,
+};
+
+TC_EXPORT const tc_plugin_desc *tc_plugin_entry(void) { return &descriptor; }

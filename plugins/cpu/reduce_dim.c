@@ -1,0 +1,149 @@
+/*
+ * reduce_dim.c - max_dim and min_dim: the extreme value along one dim and the index of its first
+ * occurrence (int64). A NaN counts as more extreme than anything, and the first NaN wins, as in
+ * PyTorch.
+ *
+ * Two plans, after merging the other dims as iterate.h does:
+ *   scan: one output element at a time, walking the dim with its stride (the dim is innermost, or
+ *         the other dims are not contiguous);
+ *   cols: the other dims end in a contiguous run (max(dim=0) of a matrix): whole rows along the
+ *         dim update a tile of running extremes and indices, so memory is read in order.
+ */
+
+#include "cpu.h"
+#include "dtype.h"
+#include "iterate.h"
+
+#define ARG_TILE 256
+
+typedef struct argred_ops {
+    /* n >= 1 elements at p with stride s: best value to *val (as the dtype), its index to *idx */
+    void (*scan)(const char *p, int64_t n, int64_t s, char *val, int64_t *idx);
+    /* w <= ARG_TILE contiguous columns, rows 0..n-1 at p + j*s (elements): the best of each column
+     * to vals[c*vs] and idxs[c*is] */
+    void (*cols)(const char *p, int64_t n, int64_t s, int64_t w, char *vals, int64_t vs, int64_t *idxs,
+                 int64_t is);
+} argred_ops;
+
+/* BETTER_<op>(v, b): v replaces the running best b. */
+#define BETTER_max(v, b) ((v) > (b))
+#define BETTER_min(v, b) ((v) < (b))
+#define ISNAN_KB(x) 0
+#define ISNAN_KU(x) 0
+#define ISNAN_KI(x) 0
+#define ISNAN_KF(x) ((x) != (x))
+
+#define ARG_STAMP(OP, S, ISNAN)                                                                    \
+    static void OP##_##S##_scan(const char *vp, int64_t n, int64_t s, char *val, int64_t *idx) {    \
+        const CPU_T_##S *p = (const CPU_T_##S *)vp;                                                \
+        CPU_C_##S best = cpu_ld_##S(p[0]);                                                         \
+        int64_t bi = 0;                                                                            \
+        if (!ISNAN(best)) {                                                                        \
+            for (int64_t j = 1; j < n; j++) {                                                      \
+                const CPU_C_##S v = cpu_ld_##S(p[j * s]);                                          \
+                if (ISNAN(v)) {                                                                    \
+                    best = v;                                                                      \
+                    bi = j;                                                                        \
+                    break;                                                                         \
+                }                                                                                  \
+                if (BETTER_##OP(v, best)) {                                                        \
+                    best = v;                                                                      \
+                    bi = j;                                                                        \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        *(CPU_T_##S *)val = cpu_st_##S(best);                                                      \
+        *idx = bi;                                                                                 \
+    }                                                                                              \
+    static void OP##_##S##_cols(const char *vp, int64_t n, int64_t s, int64_t w, char *vals,       \
+                                int64_t vs, int64_t *idxs, int64_t is) {                           \
+        const CPU_T_##S *p = (const CPU_T_##S *)vp;                                                \
+        CPU_C_##S best[ARG_TILE];                                                                  \
+        int64_t bi[ARG_TILE];                                                                      \
+        for (int64_t c = 0; c < w; c++) {                                                          \
+            best[c] = cpu_ld_##S(p[c]);                                                            \
+            bi[c] = 0;                                                                             \
+        }                                                                                          \
+        for (int64_t j = 1; j < n; j++) {                                                          \
+            const CPU_T_##S *row = p + j * s;                                                      \
+            for (int64_t c = 0; c < w; c++) {                                                      \
+                const CPU_C_##S v = cpu_ld_##S(row[c]), b = best[c];                               \
+                /* a NaN best is final; a NaN v beats any other best */                            \
+                const int take = (BETTER_##OP(v, b) | ISNAN(v)) & !ISNAN(b);                       \
+                best[c] = take ? v : b;                                                            \
+                bi[c] = take ? j : bi[c];                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        CPU_T_##S *o = (CPU_T_##S *)vals;                                                          \
+        for (int64_t c = 0; c < w; c++) {                                                          \
+            o[c * vs] = cpu_st_##S(best[c]);                                                       \
+            idxs[c * is] = bi[c];                                                                  \
+        }                                                                                          \
+    }                                                                                              \
+    static const argred_ops OP##_##S##_ops = {OP##_##S##_scan, OP##_##S##_cols};                   \
+    static int k_##OP##_dim_##S(const tc_kernel_args *args) {                                      \
+        return argreduce_run(args, &OP##_##S##_ops, #OP "_dim");                                   \
+    }
+
+static int argreduce_run(const tc_kernel_args *args, const argred_ops *ops, const char *name) {
+    if (cpu_check_args(args, 1, 2, name) != TC_OK) return TC_FAIL;
+    const tc_view *in = &args->inputs[0], *vals = &args->outputs[0], *idxs = &args->outputs[1];
+    if (args->n_ints < 1) return cpu_core->set_error(TC_ERR_RUNTIME, "cpu %s: missing dim", name);
+    if (vals->ndim != in->ndim || idxs->ndim != in->ndim)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "cpu %s: outputs have %d and %d dims, input %d", name,
+                                   vals->ndim, idxs->ndim, in->ndim);
+    int64_t dim = args->ints[0];
+    if (dim < 0) dim += in->ndim;
+    if (in->ndim == 0 && (dim == 0 || dim == -1)) dim = -1; /* a 0-dim tensor: its one element */
+    else if (dim < 0 || dim >= in->ndim)
+        return cpu_core->set_error(TC_ERR_INDEX, "cpu %s: dim %lld out of range for %d dims", name,
+                                   (long long)args->ints[0], in->ndim);
+    int64_t numel = 1;
+    for (int d = 0; d < in->ndim; d++) numel *= in->sizes[d];
+    if (numel == 0) return TC_OK;
+
+    const int64_t n = dim >= 0 ? in->sizes[dim] : 1, s = dim >= 0 ? in->strides[dim] : 1;
+    const size_t in_es = cpu_dtype_size(in->dtype), val_es = cpu_dtype_size(vals->dtype);
+    cpu_layout l = {.ndim = 0, .nops = 3}; /* operands: in, values, indices */
+    for (int d = 0; d < in->ndim; d++) {
+        if (d == dim || in->sizes[d] == 1) continue;
+        const int64_t strides[3] = {in->strides[d], vals->strides[d], idxs->strides[d]};
+        if (cpu_layout_push(&l, in->sizes[d], strides) != TC_OK) return TC_FAIL;
+    }
+    cpu_layout_sort(&l, 0);
+    cpu_layout_coalesce(&l);
+    const char *ip = in->data;
+    char *vp = vals->data;
+    int64_t *xp = idxs->data;
+    const int nt = cpu_threads_for(numel);
+    const int last = l.ndim - 1;
+
+    if (last >= 0 && l.stride[0][last] == 1 && l.size[last] >= 16 && n > 1) {
+        const int64_t w = l.size[last], vs = l.stride[1][last], is = l.stride[2][last];
+        l.ndim--; /* the remaining dims index the rows of tiles */
+        const int64_t ntiles = (w + ARG_TILE - 1) / ARG_TILE, tasks = cpu_layout_numel(&l) * ntiles;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+        for (int64_t t = 0; t < tasks; t++) {
+            const int64_t k = t / ntiles, c0 = (t % ntiles) * ARG_TILE;
+            const int64_t wn = w - c0 < ARG_TILE ? w - c0 : ARG_TILE;
+            ops->cols(ip + (size_t)(cpu_layout_offset(&l, 0, k) + c0) * in_es, n, s, wn,
+                      vp + (size_t)(cpu_layout_offset(&l, 1, k) + c0 * vs) * val_es, vs,
+                      xp + cpu_layout_offset(&l, 2, k) + c0 * is, is);
+        }
+        return TC_OK;
+    }
+    const int64_t positions = cpu_layout_numel(&l);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    for (int64_t k = 0; k < positions; k++)
+        ops->scan(ip + (size_t)cpu_layout_offset(&l, 0, k) * in_es, n, s,
+                  vp + (size_t)cpu_layout_offset(&l, 1, k) * val_es, xp + cpu_layout_offset(&l, 2, k));
+    return TC_OK;
+}
+
+#define STAMP(OP, S) ARG_STAMP(OP, S, CPU_CAT(ISNAN_, CPU_K_##S))
+CPU_DTYPES_ALL(STAMP, max)
+CPU_DTYPES_ALL(STAMP, min)
+
+#define ENTRY(OP, S) {#OP "_dim", CPU_DT_##S, k_##OP##_dim_##S},
+const cpu_kernel_entry cpu_reduce_dim_kernels[] = {CPU_DTYPES_ALL(ENTRY, max) CPU_DTYPES_ALL(ENTRY, min)};
+CPU_TABLE_COUNT(cpu_reduce_dim_kernels);

@@ -1,0 +1,1294 @@
+/*
+ * test_cpu_kernels.c - the CPU plugin's kernels, called directly through the plugin ABI.
+ *
+ * Usage: test_cpu_kernels <package_dir>   (the plugins are in <package_dir>/plugins/)
+ *
+ * Loads each of the three ISA variants of the CPU plugin that this machine can run (the others are
+ * skipped with their probe's reason), hands its init a fake tc_core_api built here (a kernel table,
+ * an error slot, an optional reference BLAS), and checks every kernel on small hand-built views:
+ * dtypes including float16/bfloat16/bool, non-contiguous and broadcast operands, 0-dim and empty
+ * tensors, error paths. Prints one line per failed check and "N passed, M failed" (one count per
+ * test per variant); exits nonzero on any failure.
+ */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "torch_core/tc_abi.h"
+
+/* ---- the fake core ---------------------------------------------------------------------------- */
+
+#define MAX_KERNELS 1024
+
+typedef struct kernel_slot {
+    char op[32];
+    int32_t dtype;
+    tc_kernel_fn fn;
+} kernel_slot;
+
+static kernel_slot g_kernels[MAX_KERNELS];
+static int g_nkernels;
+static int g_register_errors;
+static char g_error[512];
+static int g_error_kind;
+static int g_threads = 2;
+static const tc_blas_provider *g_blas;
+static long g_live_allocs;
+
+static int fake_set_error(int kind, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_error, sizeof g_error, fmt, ap);
+    va_end(ap);
+    g_error_kind = kind;
+    return TC_FAIL;
+}
+
+static int32_t fake_op_id(const char *name) {
+    (void)name;
+    return -1;
+}
+
+static int fake_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype,
+                                tc_kernel_fn fn) {
+    if (device_type != TC_DEVICE_CPU || layout != TC_STRIDED || dtype < 0 || dtype >= TC_NUM_DTYPES || !fn ||
+        strlen(op) >= sizeof g_kernels[0].op || g_nkernels == MAX_KERNELS) {
+        g_register_errors++;
+        return TC_FAIL;
+    }
+    for (int i = 0; i < g_nkernels; i++)
+        if (strcmp(g_kernels[i].op, op) == 0 && g_kernels[i].dtype == dtype) {
+            g_register_errors++; /* registered twice */
+            return TC_FAIL;
+        }
+    snprintf(g_kernels[g_nkernels].op, sizeof g_kernels[0].op, "%s", op);
+    g_kernels[g_nkernels].dtype = dtype;
+    g_kernels[g_nkernels].fn = fn;
+    g_nkernels++;
+    return TC_OK;
+}
+
+static int32_t fake_register_device_type(const tc_device_type_desc *desc) {
+    (void)desc;
+    return TC_FAIL;
+}
+
+static int fake_register_allocator(int32_t device_type, const tc_allocator *allocator) {
+    (void)device_type;
+    (void)allocator;
+    return TC_FAIL;
+}
+
+static int fake_register_blas(const tc_blas_provider *provider) {
+    (void)provider;
+    return TC_FAIL;
+}
+
+static const tc_blas_provider *fake_blas_current(void) { return g_blas; }
+static int fake_get_num_threads(void) { return g_threads; }
+
+static void *fake_host_alloc(size_t nbytes) {
+    void *p = aligned_alloc(64, (nbytes + 63) / 64 * 64 + 64);
+    if (p) __atomic_add_fetch(&g_live_allocs, 1, __ATOMIC_RELAXED);
+    return p;
+}
+
+static void fake_host_free(void *ptr, size_t nbytes) {
+    (void)nbytes;
+    if (ptr) __atomic_sub_fetch(&g_live_allocs, 1, __ATOMIC_RELAXED);
+    free(ptr);
+}
+
+static const size_t g_dtype_sizes[TC_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+static const char *const g_dtype_names[TC_NUM_DTYPES] = {"bool",    "uint8",    "int8",    "int16",  "int32",
+                                                         "int64",   "float16",  "bfloat16", "float32", "float64"};
+
+static size_t fake_dtype_size(int32_t dtype) {
+    return dtype >= 0 && dtype < TC_NUM_DTYPES ? g_dtype_sizes[dtype] : 0;
+}
+
+static const char *fake_dtype_name(int32_t dtype) {
+    return dtype >= 0 && dtype < TC_NUM_DTYPES ? g_dtype_names[dtype] : "?";
+}
+
+static const tc_core_api g_core = {
+    .struct_size = sizeof(tc_core_api),
+    .abi_major = TC_ABI_MAJOR,
+    .abi_minor = TC_ABI_MINOR,
+    .set_error = fake_set_error,
+    .op_id = fake_op_id,
+    .register_kernel = fake_register_kernel,
+    .register_device_type = fake_register_device_type,
+    .register_allocator = fake_register_allocator,
+    .register_blas = fake_register_blas,
+    .blas_current = fake_blas_current,
+    .get_num_threads = fake_get_num_threads,
+    .host_alloc = fake_host_alloc,
+    .host_free = fake_host_free,
+    .dtype_size = fake_dtype_size,
+    .dtype_name = fake_dtype_name,
+};
+
+/* A reference BLAS that also checks the leading dimensions it is handed. */
+static int g_blas_calls, g_blas_bad_args;
+
+#define REF_GEMM(NAME, T)                                                                          \
+    static void NAME(int ta, int tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a, int64_t lda, \
+                     const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {                         \
+        g_blas_calls++;                                                                            \
+        if (m <= 0 || n <= 0 || k <= 0 || lda < (ta ? m : k) || ldb < (tb ? k : n) || ldc < n) {   \
+            g_blas_bad_args++;                                                                     \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t i = 0; i < m; i++)                                                            \
+            for (int64_t j = 0; j < n; j++) {                                                      \
+                double s = 0;                                                                      \
+                for (int64_t p = 0; p < k; p++)                                                    \
+                    s += (double)(ta ? a[p * lda + i] : a[i * lda + p]) *                          \
+                         (double)(tb ? b[j * ldb + p] : b[p * ldb + j]);                           \
+                c[i * ldc + j] = (T)(alpha * s + (beta == 0 ? 0 : beta * c[i * ldc + j]));         \
+            }                                                                                      \
+    }
+REF_GEMM(ref_sgemm, float)
+REF_GEMM(ref_dgemm, double)
+
+static const tc_blas_provider g_ref_blas = {
+    .struct_size = sizeof(tc_blas_provider), .name = "reference", .sgemm = ref_sgemm, .dgemm = ref_dgemm};
+
+/* ---- tensors ---------------------------------------------------------------------------------- */
+
+#define MAX_NDIM 8
+
+typedef struct tensor {
+    tc_view v;
+    int64_t sizes[MAX_NDIM], strides[MAX_NDIM];
+    void *owned; /* NULL for views */
+    struct tensor *next;
+} tensor;
+
+static tensor *g_tensors; /* everything made by the current test, freed after it */
+
+#define DIMS(...) (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]) { __VA_ARGS__ }
+
+static tensor *new_tensor(int dtype, int ndim, const int64_t *sizes, const int64_t *strides, void *data) {
+    tensor *t = calloc(1, sizeof *t);
+    if (!t) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    for (int d = 0; d < ndim; d++) {
+        t->sizes[d] = sizes[d];
+        t->strides[d] = strides[d];
+    }
+    t->v = (tc_view){.data = data, .sizes = t->sizes, .strides = t->strides, .ndim = ndim, .dtype = dtype};
+    t->next = g_tensors;
+    g_tensors = t;
+    return t;
+}
+
+static int64_t numel_of(int ndim, const int64_t *sizes) {
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) n *= sizes[d];
+    return n;
+}
+
+/* A contiguous tensor filled with 0xA5 bytes, so unwritten elements show. */
+static tensor *T(int dtype, int ndim, const int64_t *sizes) {
+    int64_t strides[MAX_NDIM], st = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = st;
+        st *= sizes[d];
+    }
+    size_t bytes = (size_t)numel_of(ndim, sizes) * g_dtype_sizes[dtype];
+    void *data = malloc(bytes ? bytes : 1);
+    if (!data) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    memset(data, 0xA5, bytes);
+    tensor *t = new_tensor(dtype, ndim, sizes, strides, data);
+    t->owned = data;
+    return t;
+}
+
+/* A view of `base`'s storage: element offset and strides in elements. */
+static tensor *V(const tensor *base, int64_t offset, int ndim, const int64_t *sizes, const int64_t *strides) {
+    char *data = (char *)base->v.data + (size_t)offset * g_dtype_sizes[base->v.dtype];
+    return new_tensor(base->v.dtype, ndim, sizes, strides, data);
+}
+
+static void free_tensors(void) {
+    while (g_tensors) {
+        tensor *t = g_tensors;
+        g_tensors = t->next;
+        free(t->owned);
+        free(t);
+    }
+}
+
+static float bf16_to_f32(uint16_t b) {
+    uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint16_t f32_to_bf16(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+static void *elem(const tensor *t, int64_t i) {
+    int64_t off = 0;
+    for (int d = t->v.ndim - 1; d >= 0; d--) {
+        off += (i % t->sizes[d]) * t->strides[d];
+        i /= t->sizes[d];
+    }
+    return (char *)t->v.data + (size_t)off * g_dtype_sizes[t->v.dtype];
+}
+
+/* Element i (row-major over the sizes) as a double / as an int64. */
+static double at(const tensor *t, int64_t i) {
+    void *p = elem(t, i);
+    switch (t->v.dtype) {
+    case TC_BOOL: return *(uint8_t *)p;
+    case TC_UINT8: return *(uint8_t *)p;
+    case TC_INT8: return *(int8_t *)p;
+    case TC_INT16: return *(int16_t *)p;
+    case TC_INT32: return *(int32_t *)p;
+    case TC_INT64: return (double)*(int64_t *)p;
+    case TC_FLOAT16: return *(_Float16 *)p;
+    case TC_BFLOAT16: return bf16_to_f32(*(uint16_t *)p);
+    case TC_FLOAT32: return *(float *)p;
+    default: return *(double *)p;
+    }
+}
+
+static int64_t ati(const tensor *t, int64_t i) {
+    void *p = elem(t, i);
+    switch (t->v.dtype) {
+    case TC_INT64: return *(int64_t *)p;
+    default: return (int64_t)at(t, i);
+    }
+}
+
+static void set(tensor *t, int64_t i, double v) {
+    void *p = elem(t, i);
+    switch (t->v.dtype) {
+    case TC_BOOL: *(uint8_t *)p = v != 0; break;
+    case TC_UINT8: *(uint8_t *)p = (uint8_t)(int64_t)v; break;
+    case TC_INT8: *(int8_t *)p = (int8_t)(int64_t)v; break;
+    case TC_INT16: *(int16_t *)p = (int16_t)(int64_t)v; break;
+    case TC_INT32: *(int32_t *)p = (int32_t)(int64_t)v; break;
+    case TC_INT64: *(int64_t *)p = (int64_t)v; break;
+    case TC_FLOAT16: *(_Float16 *)p = (_Float16)v; break;
+    case TC_BFLOAT16: *(uint16_t *)p = f32_to_bf16((float)v); break;
+    case TC_FLOAT32: *(float *)p = (float)v; break;
+    default: *(double *)p = v; break;
+    }
+}
+
+static void seti(tensor *t, int64_t i, int64_t v) {
+    if (t->v.dtype == TC_INT64) *(int64_t *)elem(t, i) = v;
+    else set(t, i, (double)v);
+}
+
+static int64_t numel(const tensor *t) { return numel_of(t->v.ndim, t->sizes); }
+
+static void fill(tensor *t, const double *vals) {
+    for (int64_t i = 0; i < numel(t); i++) set(t, i, vals[i]);
+}
+
+/* A contiguous tensor with the given values. */
+static tensor *TV(int dtype, int ndim, const int64_t *sizes, const double *vals) {
+    tensor *t = T(dtype, ndim, sizes);
+    fill(t, vals);
+    return t;
+}
+
+/* ---- checks ----------------------------------------------------------------------------------- */
+
+static const char *g_variant = "";
+static const char *g_test = "";
+static int g_check_failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            g_check_failures++;                                                                    \
+            printf("FAIL [%s] %s (line %d): ", g_variant, g_test, __LINE__);                       \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+static int same_double(double got, double want, double rtol, double atol) {
+    if (isnan(want)) return isnan(got);
+    if (isinf(want)) return got == want;
+    return fabs(got - want) <= atol + rtol * fabs(want);
+}
+
+#define CHECK_NEAR(got, want, rtol, atol, what)                                                    \
+    do {                                                                                           \
+        double got_ = (got), want_ = (want);                                                       \
+        CHECK(same_double(got_, want_, rtol, atol), "%s: got %.17g, want %.17g", what, got_, want_); \
+    } while (0)
+
+/* Every element of t against vals. */
+static void check_values(const tensor *t, const double *vals, double rtol, const char *what, int line) {
+    for (int64_t i = 0; i < numel(t); i++)
+        if (!same_double(at(t, i), vals[i], rtol, rtol)) {
+            g_check_failures++;
+            printf("FAIL [%s] %s (line %d): %s[%lld]: got %.17g, want %.17g\n", g_variant, g_test, line, what,
+                   (long long)i, at(t, i), vals[i]);
+            return;
+        }
+}
+#define CHECK_VALUES(t, rtol, what, ...) check_values(t, (const double[]){__VA_ARGS__}, rtol, what, __LINE__)
+
+/* ---- calling kernels -------------------------------------------------------------------------- */
+
+static tc_kernel_fn find_kernel(const char *op, int dtype) {
+    for (int i = 0; i < g_nkernels; i++)
+        if (strcmp(g_kernels[i].op, op) == 0 && g_kernels[i].dtype == dtype) return g_kernels[i].fn;
+    return NULL;
+}
+
+/* Runs kernel op for dtype; returns its result (or TC_FAIL with a check failure if it is missing). */
+static int run(const char *op, int dtype, int nin, tensor *const *in, int nout, tensor *const *out, int nsc,
+               const tc_scalar *sc, int nints, const int64_t *ints) {
+    tc_kernel_fn fn = find_kernel(op, dtype);
+    CHECK(fn != NULL, "no kernel %s for %s", op, g_dtype_names[dtype]);
+    if (!fn) return TC_FAIL;
+    tc_view ins[4], outs[4];
+    for (int i = 0; i < nin; i++) ins[i] = in[i]->v;
+    for (int i = 0; i < nout; i++) outs[i] = out[i]->v;
+    tc_kernel_args args = {.struct_size = sizeof args, .op = -1, .n_inputs = nin, .n_outputs = nout,
+                           .inputs = ins, .outputs = outs, .n_scalars = nsc, .n_ints = nints,
+                           .scalars = sc, .ints = ints};
+    g_error[0] = 0;
+    return fn(&args);
+}
+
+static int run1(const char *op, tensor *out, tensor *a) {
+    return run(op, out->v.dtype, 1, (tensor *[]){a}, 1, (tensor *[]){out}, 0, NULL, 0, NULL);
+}
+
+static int run2(const char *op, tensor *out, tensor *a, tensor *b) {
+    return run(op, a->v.dtype, 2, (tensor *[]){a, b}, 1, (tensor *[]){out}, 0, NULL, 0, NULL);
+}
+
+static int run2s(const char *op, tensor *out, tensor *a, tensor *b, tc_scalar alpha) {
+    return run(op, a->v.dtype, 2, (tensor *[]){a, b}, 1, (tensor *[]){out}, 1, &alpha, 0, NULL);
+}
+
+static tc_scalar SI(int64_t v) { return (tc_scalar){.is_float = 0, .v.i = v}; }
+static tc_scalar SF(double v) { return (tc_scalar){.is_float = 1, .v.f = v}; }
+
+#define CHECK_OK(call) CHECK((call) == TC_OK, "%s failed: %s", #call, g_error)
+
+/* ---- tests ------------------------------------------------------------------------------------ */
+
+static void test_registration(void) {
+    /* (op, dtypes) as a bitmask of tc_dtype; bool is bit 0. */
+    const unsigned all = 0x3ff, nobool = 0x3fe, floats = 0x3c0;
+    const struct {
+        const char *op;
+        unsigned dtypes;
+    } want[] = {{"copy", all},      {"add", all},        {"sub", nobool},  {"mul", all},
+                {"div", floats},    {"floor_divide", nobool}, {"remainder", nobool}, {"pow", nobool},
+                {"maximum", all},   {"minimum", all},    {"eq", all},      {"ne", all},
+                {"lt", all},        {"le", all},         {"gt", all},      {"ge", all},
+                {"neg", nobool},    {"abs", nobool},     {"relu", nobool}, {"exp", floats},
+                {"log", floats},    {"sqrt", floats},    {"sin", floats},  {"cos", floats},
+                {"tanh", floats},   {"sigmoid", floats}, {"sum", nobool},  {"max", all},
+                {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all},
+                {"arange", nobool}, {"linspace", nobool}};
+    int expected = 0;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        for (int d = 0; d < TC_NUM_DTYPES; d++) {
+            const int registered = find_kernel(want[i].op, d) != NULL, wanted = (want[i].dtypes >> d) & 1;
+            expected += wanted;
+            CHECK(registered == wanted, "%s for %s: registered %d, expected %d", want[i].op, g_dtype_names[d],
+                  registered, wanted);
+        }
+    CHECK(g_nkernels == expected, "%d kernels registered, expected %d", g_nkernels, expected);
+    CHECK(g_register_errors == 0, "%d registrations were rejected", g_register_errors);
+}
+
+static void test_copy(void) {
+    /* Every pair of dtypes on values every dtype holds exactly. */
+    const double vals[] = {0, 1, 2, 5, 100, 0, 1, 7};
+    for (int src = 0; src < TC_NUM_DTYPES; src++)
+        for (int dst = 0; dst < TC_NUM_DTYPES; dst++) {
+            tensor *a = TV(src, DIMS(2, 4), vals), *b = T(dst, DIMS(2, 4));
+            CHECK_OK(run1("copy", b, a));
+            for (int i = 0; i < 8; i++) {
+                const double want = dst == TC_BOOL ? (at(a, i) != 0) : at(a, i);
+                CHECK(at(b, i) == want, "copy %s->%s [%d]: got %g want %g", g_dtype_names[src],
+                      g_dtype_names[dst], i, at(b, i), want);
+            }
+        }
+    /* Casts: truncation, wrap-around, rounding, NaN does not crash. */
+    tensor *f = TV(TC_FLOAT32, DIMS(6), ((double[]){-3.7, 300.7, 2.9, -0.5, NAN, 1e30}));
+    tensor *i8 = T(TC_INT8, DIMS(6)), *u8 = T(TC_UINT8, DIMS(6)), *b = T(TC_BOOL, DIMS(6));
+    tensor *i64 = T(TC_INT64, DIMS(6));
+    CHECK_OK(run1("copy", i8, f));
+    CHECK(ati(i8, 0) == -3 && ati(i8, 2) == 2 && ati(i8, 3) == 0, "float->int8 truncation: %lld %lld %lld",
+          (long long)ati(i8, 0), (long long)ati(i8, 2), (long long)ati(i8, 3));
+    CHECK_OK(run1("copy", u8, f));
+    CHECK(ati(u8, 1) == 44, "300.7 -> uint8 wraps to 44, got %lld", (long long)ati(u8, 1));
+    CHECK_OK(run1("copy", i64, f));
+    CHECK(ati(i64, 5) == INT64_MAX, "1e30 -> int64 saturates, got %lld", (long long)ati(i64, 5));
+    CHECK_OK(run1("copy", b, f));
+    CHECK_VALUES(b, 0, "float->bool", 1, 1, 1, 1, 1, 1);
+    tensor *neg = TV(TC_INT32, DIMS(3), ((double[]){-1, 256, 65537}));
+    tensor *u3 = T(TC_UINT8, DIMS(3)), *h3 = T(TC_INT16, DIMS(3));
+    CHECK_OK(run1("copy", u3, neg));
+    CHECK_VALUES(u3, 0, "int32->uint8 wraps", 255, 0, 1);
+    CHECK_OK(run1("copy", h3, neg));
+    CHECK_VALUES(h3, 0, "int32->int16 wraps", -1, 256, 1);
+    /* bfloat16 rounds to nearest even; float16 too. */
+    tensor *r = TV(TC_FLOAT64, DIMS(4), ((double[]){1.00390625, 1.01171875, 65520.0, 1.0 + 1.0 / 2048}));
+    tensor *bf = T(TC_BFLOAT16, DIMS(4)), *hf = T(TC_FLOAT16, DIMS(4));
+    CHECK_OK(run1("copy", bf, r));
+    CHECK_VALUES(bf, 0, "f64->bf16", 1.0, 1.015625, 65536.0, 1.0);
+    CHECK_OK(run1("copy", hf, r));
+    CHECK_VALUES(hf, 0, "f64->f16", 1.00390625, 1.01171875, INFINITY, 1.0);
+    tensor *bnan = TV(TC_FLOAT32, DIMS(1), ((double[]){NAN})), *bfn = T(TC_BFLOAT16, DIMS(1));
+    CHECK_OK(run1("copy", bfn, bnan));
+    CHECK(isnan(at(bfn, 0)), "NaN -> bf16 stays NaN");
+    /* Transposed input, broadcast input, 0-dim, empty. */
+    tensor *m = TV(TC_INT32, DIMS(3, 4), ((double[]){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+    tensor *mt = V(m, 0, DIMS(4, 3), (int64_t[]){1, 4}), *o = T(TC_FLOAT32, DIMS(4, 3));
+    CHECK_OK(run1("copy", o, mt));
+    CHECK_VALUES(o, 0, "transposed copy", 0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11);
+    tensor *row = V(m, 4, DIMS(3, 4), (int64_t[]){0, 1}), *o2 = T(TC_INT64, DIMS(3, 4));
+    CHECK_OK(run1("copy", o2, row));
+    CHECK_VALUES(o2, 0, "broadcast copy", 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7);
+    tensor *s = TV(TC_FLOAT64, 0, NULL, ((double[]){2.5})), *so = T(TC_FLOAT16, 0, NULL);
+    CHECK_OK(run1("copy", so, s));
+    CHECK_VALUES(so, 0, "0-dim copy", 2.5);
+    tensor *e = T(TC_FLOAT32, DIMS(0, 3)), *eo = T(TC_INT8, DIMS(0, 3));
+    CHECK_OK(run1("copy", eo, e));
+    /* Same dtype keeps bits (a float16 NaN payload survives), and strided output. */
+    tensor *hb = T(TC_FLOAT16, DIMS(2)), *hb2 = T(TC_FLOAT16, DIMS(2));
+    ((uint16_t *)hb->v.data)[0] = 0x7d01; /* signalling NaN */
+    ((uint16_t *)hb->v.data)[1] = 0x3c00;
+    CHECK_OK(run1("copy", hb2, hb));
+    CHECK(memcmp(hb->v.data, hb2->v.data, 4) == 0, "same-dtype copy keeps bits");
+}
+
+static void test_add_sub(void) {
+    tensor *a = TV(TC_FLOAT32, DIMS(2, 3), ((double[]){1, 2, 3, 4, 5, 6}));
+    tensor *b = TV(TC_FLOAT32, DIMS(3), ((double[]){10, 20, 30}));
+    tensor *bb = V(b, 0, DIMS(2, 3), (int64_t[]){0, 1}); /* broadcast row */
+    tensor *c = T(TC_FLOAT32, DIMS(2, 3));
+    CHECK_OK(run2("add", c, a, bb));
+    CHECK_VALUES(c, 0, "add broadcast", 11, 22, 33, 14, 25, 36);
+    CHECK_OK(run2s("add", c, a, bb, SF(0.5)));
+    CHECK_VALUES(c, 0, "add alpha", 6, 12, 18, 9, 15, 21);
+    CHECK_OK(run2s("sub", c, a, bb, SI(2)));
+    CHECK_VALUES(c, 0, "sub alpha", -19, -38, -57, -16, -35, -54);
+    /* scalar (all strides 0) on either side */
+    tensor *s = TV(TC_FLOAT32, 0, NULL, ((double[]){100}));
+    tensor *sb = V(s, 0, DIMS(2, 3), (int64_t[]){0, 0});
+    CHECK_OK(run2("sub", c, sb, a));
+    CHECK_VALUES(c, 0, "scalar - tensor", 99, 98, 97, 96, 95, 94);
+    CHECK_OK(run2("sub", c, a, sb));
+    CHECK_VALUES(c, 0, "tensor - scalar", -99, -98, -97, -96, -95, -94);
+    /* transposed operands, in place: a.t() += a2.t() */
+    tensor *at_ = V(a, 0, DIMS(3, 2), (int64_t[]){1, 3});
+    tensor *a2 = TV(TC_FLOAT32, DIMS(2, 3), ((double[]){1, 1, 1, 2, 2, 2}));
+    tensor *a2t = V(a2, 0, DIMS(3, 2), (int64_t[]){1, 3});
+    CHECK_OK(run2("add", at_, at_, a2t));
+    CHECK_VALUES(a, 0, "in-place transposed add", 2, 3, 4, 6, 7, 8);
+    /* integers: integral alpha, wrap-around */
+    tensor *i = TV(TC_INT32, DIMS(3), ((double[]){INT32_MAX, -5, 7})), *j = TV(TC_INT32, DIMS(3), ((double[]){1, 2, 3}));
+    tensor *k = T(TC_INT32, DIMS(3));
+    CHECK_OK(run2("add", k, i, j));
+    CHECK_VALUES(k, 0, "int32 add wraps", INT32_MIN, -3, 10);
+    CHECK_OK(run2s("add", k, i, j, SI(-3)));
+    CHECK_VALUES(k, 0, "int32 add alpha", INT32_MAX - 3, -11, -2);
+    tensor *u = TV(TC_UINT8, DIMS(2), ((double[]){250, 3})), *u2 = TV(TC_UINT8, DIMS(2), ((double[]){10, 5}));
+    tensor *uo = T(TC_UINT8, DIMS(2));
+    CHECK_OK(run2("add", uo, u, u2));
+    CHECK_VALUES(uo, 0, "uint8 add wraps", 4, 8);
+    CHECK_OK(run2("sub", uo, u2, u));
+    CHECK_VALUES(uo, 0, "uint8 sub wraps", 16, 2);
+    tensor *l = TV(TC_INT64, DIMS(1), ((double[]){0})), *lo = T(TC_INT64, DIMS(1));
+    seti(l, 0, INT64_MAX);
+    CHECK_OK(run2("add", lo, l, l));
+    CHECK(ati(lo, 0) == -2, "int64 overflow wraps: %lld", (long long)ati(lo, 0));
+    /* bool add is or (alpha ignored) */
+    tensor *p = TV(TC_BOOL, DIMS(4), ((double[]){0, 0, 1, 1})), *q = TV(TC_BOOL, DIMS(4), ((double[]){0, 1, 0, 1}));
+    tensor *r = T(TC_BOOL, DIMS(4));
+    CHECK_OK(run2s("add", r, p, q, SI(1)));
+    CHECK_VALUES(r, 0, "bool add", 0, 1, 1, 1);
+    /* 16-bit floats compute in float */
+    tensor *h = TV(TC_FLOAT16, DIMS(3), ((double[]){1.5, -2, 1000})), *h2 = TV(TC_FLOAT16, DIMS(3), ((double[]){0.25, 0.5, 0.5}));
+    tensor *ho = T(TC_FLOAT16, DIMS(3));
+    CHECK_OK(run2s("add", ho, h, h2, SF(2)));
+    CHECK_VALUES(ho, 0, "f16 add", 2, -1, 1001);
+    tensor *g = TV(TC_BFLOAT16, DIMS(3), ((double[]){1.5, -2, 256})), *g2 = TV(TC_BFLOAT16, DIMS(3), ((double[]){0.25, 0.5, 0.5}));
+    tensor *go = T(TC_BFLOAT16, DIMS(3));
+    CHECK_OK(run2("sub", go, g, g2));
+    CHECK_VALUES(go, 0, "bf16 sub", 1.25, -2.5, 256); /* 255.5 rounds to even: 256 */
+    /* 0-dim and empty */
+    tensor *z = TV(TC_FLOAT64, 0, NULL, ((double[]){1.25})), *zo = T(TC_FLOAT64, 0, NULL);
+    CHECK_OK(run2("add", zo, z, z));
+    CHECK_VALUES(zo, 0, "0-dim add", 2.5);
+    tensor *e = T(TC_FLOAT32, DIMS(3, 0)), *eo = T(TC_FLOAT32, DIMS(3, 0));
+    CHECK_OK(run2("add", eo, e, e));
+}
+
+static void test_add_large(void) {
+    /* Above the grain, on two threads, with a non-contiguous (sliced) operand. */
+    const int64_t n = 300000;
+    tensor *a = T(TC_FLOAT32, DIMS(n)), *b = T(TC_FLOAT32, DIMS(2 * n)), *c = T(TC_FLOAT32, DIMS(n));
+    for (int64_t i = 0; i < n; i++) set(a, i, (double)(i % 1000));
+    for (int64_t i = 0; i < 2 * n; i++) set(b, i, (double)(i % 7));
+    tensor *bs = V(b, 1, DIMS(n), (int64_t[]){2});
+    CHECK_OK(run2("add", c, a, bs));
+    int bad = 0;
+    for (int64_t i = 0; i < n && !bad; i++)
+        if (at(c, i) != (double)(i % 1000) + (double)((2 * i + 1) % 7)) bad = 1;
+    CHECK(!bad, "large strided add");
+    /* 3-d with a broadcast middle dim and an in-place output */
+    tensor *x = T(TC_INT64, DIMS(50, 40, 30)), *y = T(TC_INT64, DIMS(50, 1, 30));
+    for (int64_t i = 0; i < numel(x); i++) seti(x, i, i);
+    for (int64_t i = 0; i < numel(y); i++) seti(y, i, 1000000 * i);
+    tensor *yb = V(y, 0, DIMS(50, 40, 30), (int64_t[]){30, 0, 1});
+    CHECK_OK(run2("add", x, x, yb));
+    bad = 0;
+    for (int64_t i = 0; i < numel(x) && !bad; i++) {
+        const int64_t i0 = i / 1200, i2 = i % 30;
+        if (ati(x, i) != i + 1000000 * (i0 * 30 + i2)) bad = 1;
+    }
+    CHECK(!bad, "large broadcast in-place add");
+}
+
+static void test_mul_div(void) {
+    tensor *a = TV(TC_FLOAT64, DIMS(4), ((double[]){1, -2, 3, 0})), *b = TV(TC_FLOAT64, DIMS(4), ((double[]){4, 4, 0, 0}));
+    tensor *c = T(TC_FLOAT64, DIMS(4));
+    CHECK_OK(run2("mul", c, a, b));
+    CHECK_VALUES(c, 0, "f64 mul", 4, -8, 0, 0);
+    CHECK_OK(run2("div", c, a, b));
+    CHECK_VALUES(c, 0, "f64 div", 0.25, -0.5, INFINITY, NAN);
+    tensor *h = TV(TC_BFLOAT16, DIMS(2), ((double[]){1, 3})), *h2 = TV(TC_BFLOAT16, DIMS(2), ((double[]){3, 2}));
+    tensor *ho = T(TC_BFLOAT16, DIMS(2));
+    CHECK_OK(run2("div", ho, h, h2));
+    CHECK_VALUES(ho, 0.004, "bf16 div", 1.0 / 3, 1.5);
+    tensor *i = TV(TC_INT8, DIMS(3), ((double[]){100, -3, 7})), *j = TV(TC_INT8, DIMS(3), ((double[]){3, 5, -1}));
+    tensor *k = T(TC_INT8, DIMS(3));
+    CHECK_OK(run2("mul", k, i, j));
+    CHECK_VALUES(k, 0, "int8 mul wraps", 44, -15, -7);
+    tensor *p = TV(TC_BOOL, DIMS(4), ((double[]){0, 0, 1, 1})), *q = TV(TC_BOOL, DIMS(4), ((double[]){0, 1, 0, 1}));
+    tensor *r = T(TC_BOOL, DIMS(4));
+    CHECK_OK(run2("mul", r, p, q));
+    CHECK_VALUES(r, 0, "bool mul", 0, 0, 0, 1);
+}
+
+static void test_floor_divide_remainder(void) {
+    tensor *a = TV(TC_INT32, DIMS(6), ((double[]){-7, 7, -7, 7, 0, -1}));
+    tensor *b = TV(TC_INT32, DIMS(6), ((double[]){2, -2, -2, 2, 3, 5}));
+    tensor *c = T(TC_INT32, DIMS(6));
+    CHECK_OK(run2("floor_divide", c, a, b));
+    CHECK_VALUES(c, 0, "int floor_divide", -4, -4, 3, 3, 0, -1);
+    CHECK_OK(run2("remainder", c, a, b));
+    CHECK_VALUES(c, 0, "int remainder", 1, -1, -1, 1, 0, 4);
+    tensor *m = TV(TC_INT64, DIMS(2), ((double[]){0, 5})), *n1 = TV(TC_INT64, DIMS(2), ((double[]){-1, -1}));
+    tensor *mo = T(TC_INT64, DIMS(2));
+    seti(m, 0, INT64_MIN);
+    CHECK_OK(run2("floor_divide", mo, m, n1));
+    CHECK(ati(mo, 0) == INT64_MIN && ati(mo, 1) == -5, "INT64_MIN // -1 wraps");
+    CHECK_OK(run2("remainder", mo, m, n1));
+    CHECK(ati(mo, 0) == 0 && ati(mo, 1) == 0, "x %% -1 == 0");
+    /* division by zero is an error */
+    tensor *z = TV(TC_INT32, DIMS(6), ((double[]){1, 1, 0, 1, 1, 1}));
+    CHECK(run2("floor_divide", c, a, z) == TC_FAIL, "int // 0 fails");
+    CHECK(strcmp(g_error, "ZeroDivisionError") == 0 && g_error_kind == TC_ERR_RUNTIME, "message: '%s'", g_error);
+    CHECK(run2("remainder", c, a, z) == TC_FAIL, "int %% 0 fails");
+    CHECK(strcmp(g_error, "ZeroDivisionError") == 0, "message: '%s'", g_error);
+    tensor *ua = TV(TC_UINT8, DIMS(2), ((double[]){200, 7})), *ub = TV(TC_UINT8, DIMS(2), ((double[]){7, 0}));
+    tensor *uo = T(TC_UINT8, DIMS(2));
+    CHECK(run2("floor_divide", uo, ua, ub) == TC_FAIL, "uint8 // 0 fails");
+    tensor *ub2 = TV(TC_UINT8, DIMS(2), ((double[]){7, 3}));
+    CHECK_OK(run2("floor_divide", uo, ua, ub2));
+    CHECK_VALUES(uo, 0, "uint8 floor_divide", 28, 2);
+    CHECK_OK(run2("remainder", uo, ua, ub2));
+    CHECK_VALUES(uo, 0, "uint8 remainder", 4, 1);
+    /* floats */
+    tensor *f = TV(TC_FLOAT32, DIMS(6), ((double[]){-7, 7.5, 5, -0.5, 1, -1}));
+    tensor *g = TV(TC_FLOAT32, DIMS(6), ((double[]){2, -2, 0, 4, 0, 0}));
+    tensor *h = T(TC_FLOAT32, DIMS(6));
+    CHECK_OK(run2("floor_divide", h, f, g));
+    CHECK_VALUES(h, 0, "float floor_divide", -4, -4, INFINITY, -1, INFINITY, -INFINITY);
+    CHECK_OK(run2("remainder", h, f, g));
+    CHECK_VALUES(h, 1e-7, "float remainder", 1, -0.5, NAN, 3.5, NAN, NAN);
+    tensor *d = TV(TC_FLOAT64, DIMS(3), ((double[]){-7.5, 0.0, 1e300})), *e = TV(TC_FLOAT64, DIMS(3), ((double[]){2, -3, 1e-300}));
+    tensor *o = T(TC_FLOAT64, DIMS(3));
+    CHECK_OK(run2("floor_divide", o, d, e));
+    CHECK_VALUES(o, 0, "f64 floor_divide", -4, 0, INFINITY);
+    CHECK(signbit(at(o, 1)), "0 // -3 is -0.0");
+    tensor *hh = TV(TC_FLOAT16, DIMS(2), ((double[]){-7.5, 9})), *hd = TV(TC_FLOAT16, DIMS(2), ((double[]){2, -4}));
+    tensor *ho = T(TC_FLOAT16, DIMS(2));
+    CHECK_OK(run2("remainder", ho, hh, hd));
+    CHECK_VALUES(ho, 0, "f16 remainder", 0.5, -3);
+}
+
+static void test_pow(void) {
+    tensor *a = TV(TC_INT64, DIMS(5), ((double[]){3, 2, 2, -3, 7})), *b = TV(TC_INT64, DIMS(5), ((double[]){4, 62, 64, 3, 0}));
+    tensor *c = T(TC_INT64, DIMS(5));
+    CHECK_OK(run2("pow", c, a, b));
+    CHECK(ati(c, 0) == 81 && ati(c, 1) == ((int64_t)1 << 62) && ati(c, 2) == 0 && ati(c, 3) == -27 && ati(c, 4) == 1,
+          "int64 pow: %lld %lld %lld %lld %lld", (long long)ati(c, 0), (long long)ati(c, 1), (long long)ati(c, 2),
+          (long long)ati(c, 3), (long long)ati(c, 4));
+    tensor *u = TV(TC_UINT8, DIMS(2), ((double[]){2, 3})), *ue = TV(TC_UINT8, DIMS(2), ((double[]){9, 5}));
+    tensor *uo = T(TC_UINT8, DIMS(2));
+    CHECK_OK(run2("pow", uo, u, ue));
+    CHECK_VALUES(uo, 0, "uint8 pow wraps", 0, 243);
+    tensor *n = TV(TC_INT32, DIMS(2), ((double[]){2, -1}));
+    tensor *no = T(TC_INT32, DIMS(2));
+    CHECK(run2("pow", no, n, n) == TC_FAIL, "negative integer power fails");
+    CHECK(strcmp(g_error, "Integers to negative integer powers are not allowed.") == 0 && g_error_kind == TC_ERR_RUNTIME,
+          "message: '%s'", g_error);
+    tensor *f = TV(TC_FLOAT32, DIMS(3), ((double[]){2, 4, -8})), *fe = TV(TC_FLOAT32, DIMS(3), ((double[]){0.5, -1, 1.0 / 3}));
+    tensor *fo = T(TC_FLOAT32, DIMS(3));
+    CHECK_OK(run2("pow", fo, f, fe));
+    CHECK_VALUES(fo, 1e-6, "f32 pow", sqrt(2.0), 0.25, NAN);
+    tensor *bf = TV(TC_BFLOAT16, DIMS(1), ((double[]){3})), *bo = T(TC_BFLOAT16, DIMS(1));
+    tensor *bfe = V(TV(TC_BFLOAT16, 0, NULL, ((double[]){2})), 0, DIMS(1), (int64_t[]){0});
+    CHECK_OK(run2("pow", bo, bf, bfe));
+    CHECK_VALUES(bo, 0, "bf16 pow", 9);
+}
+
+static void test_maximum_minimum(void) {
+    tensor *a = TV(TC_FLOAT32, DIMS(4), ((double[]){1, NAN, 3, -0.5})), *b = TV(TC_FLOAT32, DIMS(4), ((double[]){2, 1, NAN, -1}));
+    tensor *c = T(TC_FLOAT32, DIMS(4));
+    CHECK_OK(run2("maximum", c, a, b));
+    CHECK_VALUES(c, 0, "maximum NaN", 2, NAN, NAN, -0.5);
+    CHECK_OK(run2("minimum", c, a, b));
+    CHECK_VALUES(c, 0, "minimum NaN", 1, NAN, NAN, -1);
+    tensor *i = TV(TC_INT16, DIMS(3), ((double[]){-5, 7, 0})), *j = TV(TC_INT16, DIMS(3), ((double[]){3, -9, 0}));
+    tensor *k = T(TC_INT16, DIMS(3));
+    CHECK_OK(run2("maximum", k, i, j));
+    CHECK_VALUES(k, 0, "int16 maximum", 3, 7, 0);
+    CHECK_OK(run2("minimum", k, i, j));
+    CHECK_VALUES(k, 0, "int16 minimum", -5, -9, 0);
+    tensor *p = TV(TC_BOOL, DIMS(4), ((double[]){0, 0, 1, 1})), *q = TV(TC_BOOL, DIMS(4), ((double[]){0, 1, 0, 1}));
+    tensor *r = T(TC_BOOL, DIMS(4));
+    CHECK_OK(run2("maximum", r, p, q));
+    CHECK_VALUES(r, 0, "bool maximum", 0, 1, 1, 1);
+    CHECK_OK(run2("minimum", r, p, q));
+    CHECK_VALUES(r, 0, "bool minimum", 0, 0, 0, 1);
+    tensor *h = TV(TC_FLOAT16, DIMS(2), ((double[]){NAN, 2})), *hs = TV(TC_FLOAT16, 0, NULL, ((double[]){1}));
+    tensor *ho = T(TC_FLOAT16, DIMS(2));
+    CHECK_OK(run2("maximum", ho, h, V(hs, 0, DIMS(2), (int64_t[]){0})));
+    CHECK_VALUES(ho, 0, "f16 maximum with scalar", NAN, 2);
+}
+
+static void test_compare(void) {
+    const char *ops[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    /* pairs: (1,2) (2,2) (3,2) (NaN,2) */
+    const double want[6][4] = {{0, 1, 0, 0}, {1, 0, 1, 1}, {1, 0, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {0, 1, 1, 0}};
+    const int dtypes[] = {TC_FLOAT32, TC_FLOAT64, TC_FLOAT16, TC_BFLOAT16, TC_INT8, TC_UINT8, TC_INT64};
+    for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++) {
+        const int isfloat = dtypes[d] >= TC_FLOAT16;
+        tensor *a = TV(dtypes[d], DIMS(4), ((double[]){1, 2, 3, isfloat ? NAN : 1}));
+        tensor *s = TV(dtypes[d], 0, NULL, ((double[]){2}));
+        tensor *b = V(s, 0, DIMS(4), (int64_t[]){0});
+        tensor *c = T(TC_BOOL, DIMS(4));
+        for (int o = 0; o < 6; o++) {
+            CHECK_OK(run2(ops[o], c, a, b));
+            for (int i = 0; i < (isfloat ? 4 : 3); i++)
+                CHECK(at(c, i) == want[o][i], "%s %s [%d]: got %g want %g", ops[o], g_dtype_names[dtypes[d]], i,
+                      at(c, i), want[o][i]);
+            CHECK(((uint8_t *)c->v.data)[0] <= 1, "bool output is 0/1");
+        }
+    }
+    tensor *p = TV(TC_BOOL, DIMS(2, 2), ((double[]){0, 1, 0, 1})), *q = TV(TC_BOOL, DIMS(2, 2), ((double[]){0, 1, 1, 1}));
+    tensor *r = T(TC_BOOL, DIMS(2, 2));
+    CHECK_OK(run2("lt", r, p, V(q, 0, DIMS(2, 2), (int64_t[]){1, 2})));
+    CHECK_VALUES(r, 0, "bool lt transposed", 0, 0, 1, 0);
+    CHECK_OK(run2("ge", r, p, V(q, 0, DIMS(2, 2), (int64_t[]){1, 2})));
+    CHECK_VALUES(r, 0, "bool ge transposed", 1, 1, 0, 1);
+}
+
+static void test_unary(void) {
+    tensor *i = TV(TC_INT8, DIMS(4), ((double[]){-128, -5, 0, 7})), *io = T(TC_INT8, DIMS(4));
+    CHECK_OK(run1("neg", io, i));
+    CHECK_VALUES(io, 0, "int8 neg", -128, 5, 0, -7);
+    CHECK_OK(run1("abs", io, i));
+    CHECK_VALUES(io, 0, "int8 abs", -128, 5, 0, 7);
+    CHECK_OK(run1("relu", io, i));
+    CHECK_VALUES(io, 0, "int8 relu", 0, 0, 0, 7);
+    tensor *u = TV(TC_UINT8, DIMS(2), ((double[]){0, 200})), *uo = T(TC_UINT8, DIMS(2));
+    CHECK_OK(run1("neg", uo, u));
+    CHECK_VALUES(uo, 0, "uint8 neg wraps", 0, 56);
+    CHECK_OK(run1("abs", uo, u));
+    CHECK_VALUES(uo, 0, "uint8 abs", 0, 200);
+    tensor *f = TV(TC_FLOAT32, DIMS(5), ((double[]){-1.5, -0.0, NAN, 2, -INFINITY})), *fo = T(TC_FLOAT32, DIMS(5));
+    CHECK_OK(run1("relu", fo, f));
+    CHECK_VALUES(fo, 0, "f32 relu", 0, 0, NAN, 2, 0);
+    CHECK_OK(run1("abs", fo, f));
+    CHECK_VALUES(fo, 0, "f32 abs", 1.5, 0, NAN, 2, INFINITY);
+    CHECK(!signbit(at(fo, 1)), "abs(-0.0) is +0.0");
+    CHECK_OK(run1("neg", fo, f));
+    CHECK_VALUES(fo, 0, "f32 neg", 1.5, 0, NAN, -2, INFINITY);
+    /* transcendental functions against libm in double */
+    const char *names[] = {"exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"};
+    double (*refs[])(double) = {exp, log, sqrt, sin, cos, tanh, NULL};
+    const double xs[6] = {0.5, 1, 2.25, 3, 0.125, 7};
+    const int dtypes[] = {TC_FLOAT32, TC_FLOAT64, TC_FLOAT16, TC_BFLOAT16};
+    const double tol[] = {2e-6, 1e-14, 2e-3, 1e-2};
+    for (int d = 0; d < 4; d++) {
+        tensor *x = TV(dtypes[d], DIMS(2, 3), xs), *y = T(dtypes[d], DIMS(3, 2));
+        tensor *xt = V(x, 0, DIMS(3, 2), (int64_t[]){1, 3}); /* transposed input */
+        for (int o = 0; o < 7; o++) {
+            CHECK_OK(run1(names[o], y, xt));
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 2; c++) {
+                    const double xv = at(x, c * 3 + r);
+                    const double want = refs[o] ? refs[o](xv) : 1 / (1 + exp(-xv));
+                    CHECK(same_double(at(y, r * 2 + c), want, tol[d], tol[d]), "%s %s(%g): got %.9g want %.9g",
+                          names[o], g_dtype_names[dtypes[d]], xv, at(y, r * 2 + c), want);
+                }
+        }
+    }
+    tensor *s = TV(TC_FLOAT32, DIMS(4), ((double[]){-1000, 1000, -20, NAN})), *so = T(TC_FLOAT32, DIMS(4));
+    CHECK_OK(run1("sigmoid", so, s));
+    CHECK_VALUES(so, 1e-6, "sigmoid is stable", 0, 1, 1 / (1 + exp(20.0)), NAN);
+    tensor *l = TV(TC_FLOAT64, DIMS(2), ((double[]){0, -1})), *lo = T(TC_FLOAT64, DIMS(2));
+    CHECK_OK(run1("log", lo, l));
+    CHECK_VALUES(lo, 0, "log edge cases", -INFINITY, NAN);
+    /* in place, 0-dim */
+    tensor *z = TV(TC_FLOAT64, 0, NULL, ((double[]){4}));
+    CHECK_OK(run1("sqrt", z, z));
+    CHECK_VALUES(z, 0, "in-place 0-dim sqrt", 2);
+    tensor *big = T(TC_FLOAT32, DIMS(100000));
+    for (int64_t k = 0; k < 100000; k++) set(big, k, (double)(k % 100) / 10);
+    CHECK_OK(run1("exp", big, big));
+    int bad = 0;
+    for (int64_t k = 0; k < 100000 && !bad; k++) bad = !same_double(at(big, k), exp((double)(k % 100) / 10), 1e-6, 0);
+    CHECK(!bad, "large in-place exp");
+}
+
+static double ref_sum(const tensor *t) {
+    double s = 0;
+    for (int64_t i = 0; i < numel(t); i++) s += at(t, i);
+    return s;
+}
+
+static int red(const char *op, tensor *out, tensor *in) {
+    return run(op, in->v.dtype, 1, (tensor *[]){in}, 1, (tensor *[]){out}, 0, NULL, 0, NULL);
+}
+
+static void test_sum(void) {
+    tensor *a = TV(TC_FLOAT32, DIMS(2, 3), ((double[]){1, 2, 3, 4, 5, 6}));
+    tensor *r1 = T(TC_FLOAT32, DIMS(2, 1)), *r0 = T(TC_FLOAT32, DIMS(1, 3)), *rall = T(TC_FLOAT32, DIMS(1, 1));
+    CHECK_OK(red("sum", r1, a));
+    CHECK_VALUES(r1, 0, "sum dim 1", 6, 15);
+    CHECK_OK(red("sum", r0, a));
+    CHECK_VALUES(r0, 0, "sum dim 0", 5, 7, 9);
+    CHECK_OK(red("sum", rall, a));
+    CHECK_VALUES(rall, 0, "sum all", 21);
+    /* transposed input */
+    tensor *at_ = V(a, 0, DIMS(3, 2), (int64_t[]){1, 3}), *t1 = T(TC_FLOAT32, DIMS(3, 1));
+    CHECK_OK(red("sum", t1, at_));
+    CHECK_VALUES(t1, 0, "sum of transposed, dim 1", 5, 7, 9);
+    /* middle dim of a 3-d tensor, and outer+inner dims together */
+    tensor *b = T(TC_INT64, DIMS(4, 5, 6));
+    for (int64_t i = 0; i < 120; i++) seti(b, i, i);
+    tensor *bm = T(TC_INT64, DIMS(4, 1, 6)), *bo = T(TC_INT64, DIMS(1, 5, 1));
+    CHECK_OK(red("sum", bm, b));
+    int bad = 0;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 6; k++) {
+            int64_t s = 0;
+            for (int j = 0; j < 5; j++) s += i * 30 + j * 6 + k;
+            if (ati(bm, i * 6 + k) != s) bad = 1;
+        }
+    CHECK(!bad, "sum over the middle dim");
+    CHECK_OK(red("sum", bo, b));
+    for (int j = 0; j < 5; j++) {
+        int64_t s = 0;
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < 6; k++) s += i * 30 + j * 6 + k;
+        CHECK(ati(bo, j) == s, "sum over dims 0 and 2 [%d]: %lld vs %lld", j, (long long)ati(bo, j), (long long)s);
+    }
+    /* outer plan: sum(dim=0) with >= 16 contiguous columns, and non-contiguous output */
+    tensor *c = T(TC_FLOAT64, DIMS(40, 50)), *cbuf = T(TC_FLOAT64, DIMS(100));
+    for (int64_t i = 0; i < 2000; i++) set(c, i, (double)(i % 37) - 10);
+    tensor *co = V(cbuf, 0, DIMS(1, 50), (int64_t[]){100, 2});
+    CHECK_OK(red("sum", co, c));
+    bad = 0;
+    for (int j = 0; j < 50; j++) {
+        double s = 0;
+        for (int i = 0; i < 40; i++) s += at(c, i * 50 + j);
+        if (at(co, j) != s) bad = 1;
+    }
+    CHECK(!bad, "sum dim 0 (outer plan), strided output");
+    /* integer wrap and small dtypes */
+    tensor *i8 = TV(TC_INT8, DIMS(4), ((double[]){100, 100, 100, -1})), *i8o = T(TC_INT8, DIMS(1));
+    CHECK_OK(red("sum", i8o, i8));
+    CHECK_VALUES(i8o, 0, "int8 sum wraps", 43);
+    tensor *u8 = TV(TC_UINT8, DIMS(3), ((double[]){200, 100, 1})), *u8o = T(TC_UINT8, DIMS(1));
+    CHECK_OK(red("sum", u8o, u8));
+    CHECK_VALUES(u8o, 0, "uint8 sum wraps", 45);
+    tensor *h = T(TC_FLOAT16, DIMS(3000)), *ho = T(TC_FLOAT16, DIMS(1));
+    for (int64_t i = 0; i < 3000; i++) set(h, i, 1.0);
+    CHECK_OK(red("sum", ho, h));
+    CHECK_VALUES(ho, 0, "f16 sum accumulates in float", 3000);
+    tensor *g = T(TC_BFLOAT16, DIMS(2, 600)), *go = T(TC_BFLOAT16, DIMS(1, 600));
+    for (int64_t i = 0; i < 1200; i++) set(g, i, 0.5);
+    CHECK_OK(red("sum", go, g));
+    for (int j = 0; j < 600; j++) CHECK(at(go, j) == 1, "bf16 sum dim 0 [%d]: %g", j, at(go, j));
+    /* empty input: zeros; empty output: nothing; 0-dim */
+    tensor *e = T(TC_FLOAT32, DIMS(3, 0)), *eo = T(TC_FLOAT32, DIMS(3, 1));
+    CHECK_OK(red("sum", eo, e));
+    CHECK_VALUES(eo, 0, "sum over an empty dim", 0, 0, 0);
+    tensor *z = TV(TC_INT32, 0, NULL, ((double[]){-7})), *zo = T(TC_INT32, 0, NULL);
+    CHECK_OK(red("sum", zo, z));
+    CHECK_VALUES(zo, 0, "0-dim sum", -7);
+    /* broadcast input (stride 0) */
+    tensor *s = TV(TC_FLOAT32, DIMS(5), ((double[]){1, 2, 3, 4, 5})), *so = T(TC_FLOAT32, DIMS(1, 5));
+    CHECK_OK(red("sum", so, V(s, 0, DIMS(1000, 5), (int64_t[]){0, 1})));
+    CHECK_VALUES(so, 0, "sum of a broadcast", 1000, 2000, 3000, 4000, 5000);
+}
+
+static void test_sum_large(void) {
+    /* float32 accuracy over 4M elements: a naive float loop would be off by ~1e-3 relative. */
+    const int64_t n = 4 * 1024 * 1024;
+    tensor *a = T(TC_FLOAT32, DIMS(n)), *o = T(TC_FLOAT32, DIMS(1));
+    uint32_t x = 12345;
+    for (int64_t i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        ((float *)a->v.data)[i] = 0.1f + (float)(x >> 8) / (float)(1 << 24);
+    }
+    const double want = ref_sum(a);
+    CHECK_OK(red("sum", o, a));
+    CHECK_NEAR(at(o, 0), want, 1e-6, 0, "4M float32 sum");
+    for (int t = 1; t <= 3; t++) { /* thread count must not matter beyond rounding */
+        g_threads = t;
+        CHECK_OK(red("sum", o, a));
+        CHECK_NEAR(at(o, 0), want, 1e-6, 0, "4M float32 sum, threads");
+    }
+    g_threads = 2;
+    /* sum(dim=0) of [2048, 2048]: outer plan over several column tiles and threads */
+    tensor *m = V(a, 0, DIMS(2048, 2048), (int64_t[]){2048, 1}), *mo = T(TC_FLOAT32, DIMS(1, 2048));
+    CHECK_OK(red("sum", mo, m));
+    int bad = 0;
+    for (int j = 0; j < 2048 && !bad; j += 37) {
+        double s = 0;
+        for (int i = 0; i < 2048; i++) s += at(m, (int64_t)i * 2048 + j);
+        bad = !same_double(at(mo, j), s, 1e-6, 0);
+    }
+    CHECK(!bad, "sum dim 0 of [2048, 2048]");
+    /* one output tile, many rows: rows split across threads */
+    tensor *w = V(a, 0, DIMS(65536, 20), (int64_t[]){20, 1}), *wo = T(TC_FLOAT32, DIMS(1, 20));
+    CHECK_OK(red("sum", wo, w));
+    for (int j = 0; j < 20; j++) {
+        double s = 0;
+        for (int64_t i = 0; i < 65536; i++) s += at(w, i * 20 + j);
+        CHECK_NEAR(at(wo, j), s, 1e-6, 0, "sum dim 0 of [65536, 20]");
+    }
+    /* narrow rows (inner plan with a strided row): [1M, 3] over dim 0 */
+    tensor *nr = V(a, 0, DIMS(1000000, 3), (int64_t[]){3, 1}), *nro = T(TC_FLOAT32, DIMS(1, 3));
+    CHECK_OK(red("sum", nro, nr));
+    for (int j = 0; j < 3; j++) {
+        double s = 0;
+        for (int64_t i = 0; i < 1000000; i++) s += at(nr, i * 3 + j);
+        CHECK_NEAR(at(nro, j), s, 1e-6, 0, "sum dim 0 of [1M, 3]");
+    }
+    /* many short rows: sum(dim=1) of [200000, 7] */
+    tensor *sr = V(a, 0, DIMS(200000, 7), (int64_t[]){7, 1}), *sro = T(TC_FLOAT64, DIMS(200000, 1));
+    tensor *srd = T(TC_FLOAT64, DIMS(200000, 7));
+    CHECK_OK(run1("copy", srd, sr));
+    CHECK_OK(red("sum", sro, srd));
+    bad = 0;
+    for (int64_t i = 0; i < 200000 && !bad; i += 1001) {
+        double s = 0;
+        for (int j = 0; j < 7; j++) s += at(srd, i * 7 + j);
+        bad = !same_double(at(sro, i), s, 1e-12, 0);
+    }
+    CHECK(!bad, "sum dim 1 of [200000, 7]");
+}
+
+static void test_max_min(void) {
+    tensor *a = TV(TC_FLOAT32, DIMS(2, 3), ((double[]){1, 5, -2, 4, NAN, 0}));
+    tensor *r1 = T(TC_FLOAT32, DIMS(2, 1)), *r0 = T(TC_FLOAT32, DIMS(1, 3)), *rall = T(TC_FLOAT32, DIMS(1, 1));
+    CHECK_OK(red("max", r1, a));
+    CHECK_VALUES(r1, 0, "max dim 1 NaN", 5, NAN);
+    CHECK_OK(red("min", r0, a));
+    CHECK_VALUES(r0, 0, "min dim 0 NaN", 1, NAN, -2);
+    CHECK_OK(red("max", rall, a));
+    CHECK_VALUES(rall, 0, "max all NaN", NAN);
+    tensor *i = TV(TC_INT16, DIMS(5), ((double[]){-300, 7, 32767, -32768, 0})), *io = T(TC_INT16, DIMS(1));
+    CHECK_OK(red("max", io, i));
+    CHECK_VALUES(io, 0, "int16 max", 32767);
+    CHECK_OK(red("min", io, i));
+    CHECK_VALUES(io, 0, "int16 min", -32768);
+    tensor *b = TV(TC_BOOL, DIMS(2, 2), ((double[]){0, 1, 0, 0})), *bo = T(TC_BOOL, DIMS(2, 1));
+    CHECK_OK(red("max", bo, b));
+    CHECK_VALUES(bo, 0, "bool max", 1, 0);
+    CHECK_OK(red("min", bo, b));
+    CHECK_VALUES(bo, 0, "bool min", 0, 0);
+    /* large, outer plan, with one NaN; and the all-negative float case */
+    tensor *m = T(TC_FLOAT64, DIMS(300, 200)), *mo = T(TC_FLOAT64, DIMS(1, 200));
+    for (int64_t k = 0; k < 60000; k++) set(m, k, -1e300 + (double)(k % 1000));
+    set(m, 150 * 200 + 17, NAN);
+    CHECK_OK(red("min", mo, m));
+    CHECK(isnan(at(mo, 17)) && at(mo, 16) == -1e300, "min dim 0 large: %g %g", at(mo, 17), at(mo, 16));
+    tensor *l = T(TC_FLOAT32, DIMS(100000)), *lo = T(TC_FLOAT32, DIMS(1));
+    for (int64_t k = 0; k < 100000; k++) set(l, k, -(double)k - 1);
+    CHECK_OK(red("max", lo, l));
+    CHECK_VALUES(lo, 0, "max of negatives, threads", -1);
+    tensor *h = TV(TC_BFLOAT16, DIMS(3), ((double[]){1, -INFINITY, 2})), *ho = T(TC_BFLOAT16, DIMS(1));
+    CHECK_OK(red("min", ho, h));
+    CHECK_VALUES(ho, 0, "bf16 min", -INFINITY);
+    tensor *u = TV(TC_UINT8, DIMS(3), ((double[]){3, 255, 0})), *uo = T(TC_UINT8, DIMS(1));
+    CHECK_OK(red("max", uo, u));
+    CHECK_VALUES(uo, 0, "uint8 max", 255);
+}
+
+static int red_dim(const char *op, tensor *vals, tensor *idx, tensor *in, int64_t dim) {
+    return run(op, in->v.dtype, 1, (tensor *[]){in}, 2, (tensor *[]){vals, idx}, 0, NULL, 1, &dim);
+}
+
+static void test_max_min_dim(void) {
+    tensor *a = TV(TC_FLOAT32, DIMS(3, 4), ((double[]){1, 5, 5, 2, NAN, 3, NAN, 9, -1, -1, -2, -2}));
+    tensor *v = T(TC_FLOAT32, DIMS(3, 1)), *ix = T(TC_INT64, DIMS(3, 1));
+    CHECK_OK(red_dim("max_dim", v, ix, a, 1));
+    CHECK_VALUES(v, 0, "max_dim values", 5, NAN, -1);
+    CHECK_VALUES(ix, 0, "max_dim first index, first NaN", 1, 0, 0);
+    CHECK_OK(red_dim("min_dim", v, ix, a, -1));
+    CHECK_VALUES(v, 0, "min_dim values", 1, NAN, -2);
+    CHECK_VALUES(ix, 0, "min_dim indices", 0, 0, 2);
+    tensor *v0 = T(TC_FLOAT32, DIMS(1, 4)), *i0 = T(TC_INT64, DIMS(1, 4));
+    CHECK_OK(red_dim("max_dim", v0, i0, a, 0));
+    CHECK_VALUES(v0, 0, "max_dim dim 0", NAN, 5, NAN, 9);
+    CHECK_VALUES(i0, 0, "max_dim dim 0 indices", 1, 0, 1, 1);
+    /* cols plan: dim 0 with >= 16 contiguous columns; NaN after a max, NaN first */
+    tensor *m = T(TC_FLOAT64, DIMS(5, 40)), *mv = T(TC_FLOAT64, DIMS(1, 40)), *mi = T(TC_INT64, DIMS(1, 40));
+    for (int64_t k = 0; k < 200; k++) set(m, k, (double)((k * 7) % 11));
+    set(m, 3 * 40 + 2, NAN);
+    set(m, 0 * 40 + 5, NAN);
+    set(m, 4 * 40 + 5, NAN);
+    CHECK_OK(red_dim("max_dim", mv, mi, m, 0));
+    int bad = 0;
+    for (int j = 0; j < 40; j++) {
+        double best = at(m, j);
+        int64_t bi = 0;
+        for (int r = 1; r < 5 && !isnan(best); r++) {
+            double x = at(m, r * 40 + j);
+            if (isnan(x) || x > best) {
+                best = x;
+                bi = r;
+            }
+        }
+        if (!same_double(at(mv, j), best, 0, 0) || ati(mi, j) != bi) {
+            bad = 1;
+            printf("  col %d: got %g@%lld want %g@%lld\n", j, at(mv, j), (long long)ati(mi, j), best, (long long)bi);
+        }
+    }
+    CHECK(!bad, "max_dim over dim 0, cols plan");
+    CHECK(isnan(at(mv, 2)) && ati(mi, 2) == 3 && isnan(at(mv, 5)) && ati(mi, 5) == 0, "NaN positions");
+    /* ints, ties -> first; bool; uint8 */
+    tensor *i = TV(TC_INT32, DIMS(2, 3), ((double[]){4, 9, 9, -3, -3, -7}));
+    tensor *iv = T(TC_INT32, DIMS(2, 1)), *ii = T(TC_INT64, DIMS(2, 1));
+    CHECK_OK(red_dim("max_dim", iv, ii, i, 1));
+    CHECK_VALUES(iv, 0, "int max_dim", 9, -3);
+    CHECK_VALUES(ii, 0, "int max_dim ties", 1, 0);
+    tensor *b = TV(TC_BOOL, DIMS(4), ((double[]){0, 1, 1, 0})), *bv = T(TC_BOOL, DIMS(1)), *bi = T(TC_INT64, DIMS(1));
+    CHECK_OK(red_dim("max_dim", bv, bi, b, 0));
+    CHECK(at(bv, 0) == 1 && ati(bi, 0) == 1, "bool max_dim");
+    CHECK_OK(red_dim("min_dim", bv, bi, b, 0));
+    CHECK(at(bv, 0) == 0 && ati(bi, 0) == 0, "bool min_dim");
+    tensor *h = TV(TC_FLOAT16, DIMS(3), ((double[]){2, NAN, NAN})), *hv = T(TC_FLOAT16, DIMS(1)), *hi = T(TC_INT64, DIMS(1));
+    CHECK_OK(red_dim("min_dim", hv, hi, h, 0));
+    CHECK(isnan(at(hv, 0)) && ati(hi, 0) == 1, "f16 min_dim first NaN");
+    /* 0-dim input, transposed input */
+    tensor *z = TV(TC_INT8, 0, NULL, ((double[]){-4})), *zv = T(TC_INT8, 0, NULL), *zi = T(TC_INT64, 0, NULL);
+    CHECK_OK(red_dim("max_dim", zv, zi, z, 0));
+    CHECK(ati(zv, 0) == -4 && ati(zi, 0) == 0, "0-dim max_dim");
+    tensor *t = V(i, 0, DIMS(3, 2), (int64_t[]){1, 3}), *tv = T(TC_INT32, DIMS(3, 1)), *ti = T(TC_INT64, DIMS(3, 1));
+    CHECK_OK(red_dim("min_dim", tv, ti, t, 1));
+    CHECK_VALUES(tv, 0, "min_dim of transposed", -3, -3, -7);
+    CHECK_VALUES(ti, 0, "min_dim of transposed indices", 1, 1, 1);
+    /* large: argmax of each row of [300, 500] and of each column, on threads */
+    tensor *L = T(TC_FLOAT32, DIMS(300, 500)), *lv = T(TC_FLOAT32, DIMS(300, 1)), *li = T(TC_INT64, DIMS(300, 1));
+    for (int64_t k = 0; k < 150000; k++) set(L, k, (double)((k * 7919) % 10007));
+    CHECK_OK(red_dim("max_dim", lv, li, L, 1));
+    bad = 0;
+    for (int r = 0; r < 300 && !bad; r++) {
+        int64_t best = 0;
+        for (int c = 1; c < 500; c++)
+            if (at(L, r * 500 + c) > at(L, r * 500 + best)) best = c;
+        bad = ati(li, r) != best || at(lv, r) != at(L, r * 500 + best);
+    }
+    CHECK(!bad, "large max_dim rows");
+    tensor *cv = T(TC_FLOAT32, DIMS(1, 500)), *ci = T(TC_INT64, DIMS(1, 500));
+    CHECK_OK(red_dim("min_dim", cv, ci, L, 0));
+    bad = 0;
+    for (int c = 0; c < 500 && !bad; c++) {
+        int64_t best = 0;
+        for (int r = 1; r < 300; r++)
+            if (at(L, r * 500 + c) < at(L, best * 500 + c)) best = r;
+        bad = ati(ci, c) != best;
+    }
+    CHECK(!bad, "large min_dim columns");
+}
+
+/* c = a @ b in double from the tensors' values, then compared elementwise. */
+static void check_mm(tensor *a, tensor *b, tensor *c, double rtol, const char *what) {
+    const int64_t m = a->sizes[0], k = a->sizes[1], n = b->sizes[1];
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double s = 0;
+            for (int64_t p = 0; p < k; p++) s += at(a, i * k + p) * at(b, p * n + j);
+            if (c->v.dtype == TC_BOOL) s = s != 0;
+            if (!same_double(at(c, i * n + j), s, rtol, rtol)) {
+                g_check_failures++;
+                printf("FAIL [%s] %s: %s c[%lld,%lld] = %.9g, want %.9g\n", g_variant, g_test, what, (long long)i,
+                       (long long)j, at(c, i * n + j), s);
+                return;
+            }
+        }
+}
+
+static int mm(tensor *c, tensor *a, tensor *b) { return run2("mm", c, a, b); }
+
+static void test_mm_float(void) {
+    for (int use_blas = 0; use_blas < 2; use_blas++) {
+        g_blas = use_blas ? &g_ref_blas : NULL;
+        g_blas_calls = g_blas_bad_args = 0;
+        for (int dt = TC_FLOAT32; dt <= TC_FLOAT64; dt++) {
+            tensor *base = T(dt, DIMS(8, 9));
+            for (int64_t i = 0; i < 72; i++) set(base, i, (double)((i * 5) % 13) - 6);
+            tensor *a = V(base, 0, DIMS(3, 4), (int64_t[]){9, 1});        /* row-major, lda 9 */
+            tensor *b = V(base, 1, DIMS(4, 5), (int64_t[]){9, 1});
+            tensor *at_ = V(base, 0, DIMS(3, 4), (int64_t[]){1, 9});      /* transposed */
+            tensor *bt = V(base, 2, DIMS(4, 5), (int64_t[]){1, 9});
+            tensor *as = V(base, 0, DIMS(3, 4), (int64_t[]){18, 2});      /* needs packing */
+            tensor *bb = V(base, 0, DIMS(4, 5), (int64_t[]){0, 1});       /* broadcast rows: packing */
+            tensor *c = T(dt, DIMS(3, 5));
+            tensor *pairs[][2] = {{a, b}, {at_, b}, {a, bt}, {at_, bt}, {as, b}, {a, bb}, {as, bt}};
+            for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+                CHECK_OK(mm(c, pairs[p][0], pairs[p][1]));
+                check_mm(pairs[p][0], pairs[p][1], c, 1e-6, use_blas ? "mm blas" : "mm loop");
+            }
+            /* size-1 dims with meaningless strides */
+            tensor *row = V(base, 3, DIMS(1, 4), (int64_t[]){0, 1}), *col = V(base, 3, DIMS(4, 1), (int64_t[]){9, 0});
+            tensor *c11 = T(dt, DIMS(1, 1)), *c44 = T(dt, DIMS(4, 4));
+            CHECK_OK(mm(c11, row, col));
+            check_mm(row, col, c11, 1e-6, "mm 1x4 @ 4x1");
+            CHECK_OK(mm(c44, col, row));
+            check_mm(col, row, c44, 1e-6, "mm 4x1 @ 1x4");
+            tensor *rowt = V(base, 3, DIMS(1, 4), (int64_t[]){1, 9});
+            CHECK_OK(mm(c11, rowt, col));
+            check_mm(rowt, col, c11, 1e-6, "mm transposed row");
+            /* k == 0 gives zeros; m == 0 does nothing */
+            tensor *e1 = T(dt, DIMS(3, 0)), *e2 = T(dt, DIMS(0, 5));
+            CHECK_OK(mm(c, e1, e2));
+            CHECK_VALUES(c, 0, "mm k=0", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            tensor *e3 = T(dt, DIMS(0, 4)), *c0 = T(dt, DIMS(0, 5));
+            CHECK_OK(mm(c0, e3, b));
+        }
+        if (use_blas) {
+            CHECK(g_blas_calls > 0, "the BLAS provider was used");
+            CHECK(g_blas_bad_args == 0, "%d BLAS calls had invalid sizes or leading dimensions", g_blas_bad_args);
+        }
+    }
+    g_blas = NULL;
+    /* a larger product on threads, transposed a */
+    tensor *a = T(TC_FLOAT32, DIMS(70, 90)), *b = T(TC_FLOAT32, DIMS(70, 300)), *c = T(TC_FLOAT32, DIMS(90, 300));
+    for (int64_t i = 0; i < numel(a); i++) set(a, i, (double)(i % 17) / 4 - 2);
+    for (int64_t i = 0; i < numel(b); i++) set(b, i, (double)(i % 13) / 8 - 0.75);
+    tensor *at_ = V(a, 0, DIMS(90, 70), (int64_t[]){1, 90});
+    CHECK_OK(mm(c, at_, b));
+    check_mm(at_, b, c, 1e-5, "mm 90x70 @ 70x300");
+    CHECK(g_live_allocs == 0, "%ld scratch allocations leaked", g_live_allocs);
+}
+
+static void test_mm_other(void) {
+    tensor *a = TV(TC_INT32, DIMS(2, 3), ((double[]){1, 2, 3, 4, 5, 6})), *b = TV(TC_INT32, DIMS(3, 2), ((double[]){7, 8, 9, 10, 11, 12}));
+    tensor *c = T(TC_INT32, DIMS(2, 2));
+    CHECK_OK(mm(c, a, b));
+    CHECK_VALUES(c, 0, "int32 mm", 58, 64, 139, 154);
+    tensor *bt = V(a, 0, DIMS(3, 2), (int64_t[]){1, 3});
+    CHECK_OK(mm(c, a, bt));
+    CHECK_VALUES(c, 0, "int32 mm transposed b", 14, 32, 32, 77);
+    tensor *i8a = TV(TC_INT8, DIMS(1, 2), ((double[]){100, 100})), *i8b = TV(TC_INT8, DIMS(2, 1), ((double[]){2, 1}));
+    tensor *i8c = T(TC_INT8, DIMS(1, 1));
+    CHECK_OK(mm(i8c, i8a, i8b));
+    CHECK_VALUES(i8c, 0, "int8 mm wraps", 44);
+    tensor *p = TV(TC_BOOL, DIMS(2, 2), ((double[]){1, 0, 0, 0})), *q = TV(TC_BOOL, DIMS(2, 2), ((double[]){0, 1, 1, 1}));
+    tensor *r = T(TC_BOOL, DIMS(2, 2));
+    CHECK_OK(mm(r, p, q));
+    CHECK_VALUES(r, 0, "bool mm", 0, 1, 0, 0);
+    const int dts[] = {TC_FLOAT16, TC_BFLOAT16, TC_INT64, TC_UINT8, TC_INT16};
+    for (int d = 0; d < 5; d++) {
+        tensor *x = T(dts[d], DIMS(5, 300)), *y = T(dts[d], DIMS(300, 7)), *z = T(dts[d], DIMS(5, 7));
+        for (int64_t i = 0; i < numel(x); i++) set(x, i, (double)(i % 3));
+        for (int64_t i = 0; i < numel(y); i++) set(y, i, (double)(i % 2));
+        CHECK_OK(mm(z, x, V(y, 0, DIMS(300, 7), (int64_t[]){7, 1})));
+        if (dts[d] == TC_UINT8) continue; /* sums above 255 wrap; checked by int8 above */
+        check_mm(x, y, z, dts[d] == TC_BFLOAT16 ? 4e-3 : 1e-3, g_dtype_names[dts[d]]);
+    }
+    tensor *e1 = T(TC_INT64, DIMS(2, 0)), *e2 = T(TC_INT64, DIMS(0, 2)), *ec = T(TC_INT64, DIMS(2, 2));
+    CHECK_OK(mm(ec, e1, e2));
+    CHECK_VALUES(ec, 0, "int64 mm k=0", 0, 0, 0, 0);
+}
+
+static int fill_op(const char *op, tensor *out, tc_scalar a, tc_scalar b) {
+    const tc_scalar sc[2] = {a, b};
+    return run(op, out->v.dtype, 0, NULL, 1, (tensor *[]){out}, 2, sc, 0, NULL);
+}
+
+static void test_arange_linspace(void) {
+    tensor *i = T(TC_INT64, DIMS(4));
+    CHECK_OK(fill_op("arange", i, SI(2), SI(3)));
+    CHECK_VALUES(i, 0, "int64 arange", 2, 5, 8, 11);
+    CHECK_OK(fill_op("arange", i, SI(5), SI(-2)));
+    CHECK_VALUES(i, 0, "int64 arange down", 5, 3, 1, -1);
+    tensor *f = T(TC_FLOAT32, DIMS(5));
+    CHECK_OK(fill_op("arange", f, SF(0.5), SF(0.25)));
+    CHECK_VALUES(f, 0, "f32 arange", 0.5, 0.75, 1, 1.25, 1.5);
+    CHECK_OK(fill_op("arange", f, SI(1), SF(0.1)));
+    CHECK_VALUES(f, 1e-7, "f32 arange mixed scalars", 1, 1.1, 1.2, 1.3, 1.4);
+    tensor *h = T(TC_FLOAT16, DIMS(3));
+    CHECK_OK(fill_op("arange", h, SI(2047), SI(1)));
+    CHECK_VALUES(h, 0, "f16 arange", 2047, 2048, 2048); /* 2049 rounds to even */
+    tensor *u = T(TC_UINT8, DIMS(3));
+    CHECK_OK(fill_op("arange", u, SI(254), SI(1)));
+    CHECK_VALUES(u, 0, "uint8 arange wraps", 254, 255, 0);
+    tensor *ii = T(TC_INT32, DIMS(3));
+    CHECK_OK(fill_op("arange", ii, SF(0.5), SF(1.5)));
+    CHECK_VALUES(ii, 0, "int32 arange from doubles truncates", 0, 2, 3);
+    tensor *l = T(TC_FLOAT32, DIMS(5));
+    CHECK_OK(fill_op("linspace", l, SF(0), SF(1)));
+    CHECK_VALUES(l, 0, "f32 linspace", 0, 0.25, 0.5, 0.75, 1);
+    tensor *d = T(TC_FLOAT64, DIMS(7));
+    CHECK_OK(fill_op("linspace", d, SF(-1.3), SF(2.9)));
+    CHECK(at(d, 0) == -1.3 && at(d, 6) == 2.9, "linspace hits both ends exactly");
+    CHECK_NEAR(at(d, 3), 0.8, 1e-15, 1e-15, "linspace middle");
+    tensor *li = T(TC_INT32, DIMS(4));
+    CHECK_OK(fill_op("linspace", li, SI(0), SI(10)));
+    CHECK_VALUES(li, 0, "int32 linspace truncates", 0, 3, 6, 10);
+    tensor *one = T(TC_BFLOAT16, DIMS(1));
+    CHECK_OK(fill_op("linspace", one, SF(3.5), SF(9)));
+    CHECK_VALUES(one, 0, "linspace n=1", 3.5);
+    tensor *strided = T(TC_INT16, DIMS(6)), *sv = V(strided, 1, DIMS(3), (int64_t[]){2});
+    set(strided, 0, 0);
+    set(strided, 2, 0);
+    set(strided, 4, 0);
+    CHECK_OK(fill_op("arange", sv, SI(7), SI(7)));
+    CHECK_VALUES(strided, 0, "arange into a strided output", 0, 7, 0, 14, 0, 21);
+    tensor *e = T(TC_FLOAT32, DIMS(0));
+    CHECK_OK(fill_op("arange", e, SI(0), SI(1)));
+}
+
+/* ---- driver ----------------------------------------------------------------------------------- */
+
+typedef struct test_case {
+    const char *name;
+    void (*fn)(void);
+} test_case;
+
+static const test_case g_tests[] = {
+    {"registration", test_registration},
+    {"copy", test_copy},
+    {"add_sub", test_add_sub},
+    {"add_large", test_add_large},
+    {"mul_div", test_mul_div},
+    {"floor_divide_remainder", test_floor_divide_remainder},
+    {"pow", test_pow},
+    {"maximum_minimum", test_maximum_minimum},
+    {"compare", test_compare},
+    {"unary", test_unary},
+    {"sum", test_sum},
+    {"sum_large", test_sum_large},
+    {"max_min", test_max_min},
+    {"max_min_dim", test_max_min_dim},
+    {"mm_float", test_mm_float},
+    {"mm_other", test_mm_other},
+    {"arange_linspace", test_arange_linspace},
+};
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s <package_dir>\n", argv[0]);
+        return 2;
+    }
+    const struct {
+        const char *file;
+        int level, score;
+    } variants[] = {{"libtorch_cpu.so", 2, 20}, {"libtorch_cpu_avx2.so", 3, 30}, {"libtorch_cpu_avx512.so", 4, 40}};
+    int passed = 0, failed = 0, ran_variants = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/plugins/%s", argv[1], variants[v].file);
+        g_variant = variants[v].file;
+        g_test = "load";
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            printf("FAIL [%s] load: %s\n", variants[v].file, dlerror());
+            failed++;
+            continue;
+        }
+        tc_plugin_entry_fn entry = (tc_plugin_entry_fn)dlsym(h, TC_PLUGIN_ENTRY_NAME);
+        const tc_plugin_desc *desc = entry ? entry() : NULL;
+        g_check_failures = 0;
+        CHECK(desc != NULL, "no %s", TC_PLUGIN_ENTRY_NAME);
+        if (!desc) {
+            failed++;
+            continue;
+        }
+        char version[32];
+        snprintf(version, sizeof version, "1.0.0 (x86-64-v%d)", variants[v].level);
+        CHECK(desc->struct_size == sizeof(tc_plugin_desc) && desc->abi_major == TC_ABI_MAJOR, "descriptor header");
+        CHECK(strcmp(desc->name, "cpu") == 0 && strcmp(desc->kind, TC_PLUGIN_KIND_DEVICE) == 0, "name/kind: %s/%s",
+              desc->name, desc->kind);
+        CHECK(strcmp(desc->version, version) == 0, "version '%s', want '%s'", desc->version, version);
+        char reason[256] = "";
+        const int score = desc->probe(&g_core, reason, sizeof reason);
+        if (score == 0) {
+            CHECK(strstr(reason, "needs x86-64-v") != NULL, "probe reason '%s'", reason);
+            printf("skip [%s]: %s\n", variants[v].file, reason);
+            g_check_failures ? failed++ : passed++;
+            continue;
+        }
+        CHECK(score == variants[v].score, "probe score %d, want %d", score, variants[v].score);
+        g_nkernels = 0;
+        g_register_errors = 0;
+        char err[256] = "";
+        CHECK(desc->init(&g_core, err, sizeof err) == TC_OK, "init: %s", err);
+        g_check_failures ? failed++ : passed++;
+        ran_variants++;
+        for (size_t t = 0; t < sizeof g_tests / sizeof g_tests[0]; t++) {
+            g_test = g_tests[t].name;
+            g_check_failures = 0;
+            g_threads = 2;
+            g_blas = NULL;
+            g_tests[t].fn();
+            free_tensors();
+            g_check_failures ? failed++ : passed++;
+        }
+        if (desc->shutdown) desc->shutdown();
+        /* Not dlclose'd: unloading a library whose OpenMP worker threads are alive is unsafe. */
+    }
+    if (ran_variants == 0) {
+        printf("FAIL no CPU plugin variant could run here\n");
+        failed++;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
