@@ -176,7 +176,8 @@ _Static_assert(sizeof(tc_device_type_desc) == 40, "tc_device_type_desc is ABI");
 
 /* Row-major GEMM in the manner of cblas: C[m,n] = alpha * op(A) @ op(B) + beta * C, where op
  * transposes when trans is nonzero; lda/ldb/ldc are row strides in elements (the column stride is 1).
- * All sizes are > 0 and fit the provider's integer type (the caller checks). */
+ * Sizes are > 0 and may be any int64_t: a provider whose library has narrower integers splits the
+ * product itself. A one-row operand may have any leading dimension; beta == 0 never reads C. */
 typedef struct tc_blas_provider {
     uint32_t struct_size;
     uint32_t reserved;
