@@ -10,7 +10,7 @@ import sys
 
 CATEGORIES = ['binary', 'unary', 'reduce', 'reduce_dim', 'arg', 'mm', 'matmul', 'copy', 'factory', 'view']
 RULES = ['promote', 'float', 'compare', 'same', 'sum', 'mean', 'none']
-FLAGS = ['inplace', 'method', 'function', 'float_only', 'no_bool']
+FLAGS = ['inplace', 'method', 'function', 'float_only', 'no_bool', 'number_self']
 
 # schema type -> (parser kind, nullable)
 ARG_TYPES = {

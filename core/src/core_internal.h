@@ -33,6 +33,10 @@ TC_INTERNAL int32_t tc_device_type_count(void);
 
 /* ---- scalars ---- */
 TC_INTERNAL double tc_scalar_to_double(tc_scalar s);
+/* Reads one host element of `dtype` (a valid dtype) as a scalar. */
+TC_INTERNAL tc_scalar tc_scalar_load(const void *src, int32_t dtype);
+/* The value `s` becomes once stored in `dtype` (wrapped, truncated or rounded), as a scalar. */
+TC_INTERNAL tc_scalar tc_scalar_cast(tc_scalar s, int32_t dtype);
 
 /* ---- storage ---- */
 TC_INTERNAL tc_storage *tc_storage_new(size_t nbytes, tc_device device);

@@ -51,7 +51,7 @@ int32_t tc_promote_types(int32_t a, int32_t b) {
 int32_t tc_default_dtype(void) { return atomic_load(&default_dtype); }
 
 int tc_set_default_dtype(int32_t dtype) {
-    if (!valid(dtype) || !tc_dtype_is_floating(dtype) || dtype == TC_BFLOAT16)
+    if (!valid(dtype) || !tc_dtype_is_floating(dtype)) /* bfloat16 included, as PyTorch 1.13 allows */
         return tc_set_error(TC_ERR_TYPE, "only floating-point types are supported as the default type");
     atomic_store(&default_dtype, dtype);
     return TC_OK;

@@ -21,16 +21,40 @@ static tc_device output_device(tc_tensor *const *ts, int n) {
     return ts[0]->device;
 }
 
-static int reject_bool(int32_t op, int32_t dtype) {
+static int reject_bool(int32_t op, tc_tensor *const *ts, int n, int32_t dtype) {
+    if (op == TC_OP_sub) {
+        /* PyTorch refuses a bool operand of `-` whatever the other one is (2 - mask, x - True): the
+         * promoted dtype is not bool then, so look at the operands themselves. */
+        int bools = 0;
+        for (int i = 0; i < n; i++) bools += ts[i]->dtype == TC_BOOL;
+        if (bools == n)
+            return tc_set_error(TC_ERR_RUNTIME, "Subtraction, the `-` operator, with two bool tensors is not "
+                                                "supported. Use the `^` or `logical_xor()` operator instead.");
+        if (bools)
+            return tc_set_error(TC_ERR_RUNTIME, "Subtraction, the `-` operator, with a bool tensor is not "
+                                                "supported. If you are trying to invert a mask, use the `~` or "
+                                                "`logical_not()` operator instead.");
+        return TC_OK;
+    }
     if (dtype != TC_BOOL || !(tc_op_infos[op].flags & TC_OPF_NO_BOOL)) return TC_OK;
-    if (op == TC_OP_sub)
-        return tc_set_error(TC_ERR_RUNTIME, "Subtraction, the `-` operator, with two bool tensors is not "
-                                            "supported. Use the `^` or `logical_xor()` operator instead.");
     if (op == TC_OP_neg)
         return tc_set_error(TC_ERR_RUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. "
                                             "If you are trying to invert a mask, use the `~` or "
                                             "`logical_not()` operator instead.");
     return tc_set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for 'bool'", tc_op_infos[op].name);
+}
+
+/* PyTorch refuses an integer tensor raised to a negative integer *scalar* (x ** -1) before computing,
+ * but computes with a tensor of exponents (1 for a base of 1, +-1 for -1, 0 otherwise). The kernel
+ * cannot tell a wrapped Python number from a tensor, so the scalar case is decided here. */
+static int check_pow_exponent(int32_t op, tc_tensor *const *ts, int32_t compute) {
+    if (op != TC_OP_pow || tc_dtype_is_floating(compute) || !(ts[1]->flags & TC_TENSOR_WRAPPED_NUMBER))
+        return TC_OK;
+    tc_scalar e;
+    if (tc_tensor_get(ts[1], 0, &e)) return TC_FAIL;
+    if (!e.is_float && e.v.i < 0)
+        return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+    return TC_OK;
 }
 
 /* Result and compute dtypes of an elementwise op. */
@@ -48,7 +72,8 @@ static int elementwise_dtypes(int32_t op, tc_tensor *const *ts, int n, int32_t *
     default:
         *compute = *result = common;
     }
-    return reject_bool(op, *compute);
+    if (reject_bool(op, ts, n, *compute)) return TC_FAIL;
+    return n == 2 ? check_pow_exponent(op, ts, *compute) : TC_OK;
 }
 
 tc_tensor *tc_to_dtype(tc_tensor *t, int32_t dtype) {
@@ -86,7 +111,38 @@ static bool may_overlap(const tc_tensor *a, const tc_tensor *b) {
              memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0);
 }
 
-int tc_copy_into(tc_tensor *dst, tc_tensor *src) {
+/* A written-to tensor whose elements share memory (a 0 stride over a dim of more than one, as after
+ * expand) would be written several times per element, with an order-dependent result. */
+static int check_internal_overlap(const tc_tensor *t) {
+    for (int32_t d = 0; d < t->ndim; d++)
+        if (t->strides[d] == 0 && t->sizes[d] > 1)
+            return tc_set_error(TC_ERR_RUNTIME, "unsupported operation: more than one element of the written-to "
+                                                "tensor refers to a single memory location. Please clone() the "
+                                                "tensor before performing the operation.");
+    return TC_OK;
+}
+
+/* A copy of `t` in fresh memory when it may share memory with `dst` other than element for element,
+ * else `t` itself; new reference. In-place writes read their inputs through this, so that
+ * x[1:] = x[:-1] and x.add_(x.t()) see the values from before the write, whatever order the kernel
+ * walks in (PyTorch refuses these; reading first gives the result the expression means). */
+static tc_tensor *unaliased(const tc_tensor *dst, tc_tensor *t) {
+    if (!may_overlap(dst, t)) {
+        tc_tensor_retain(t);
+        return t;
+    }
+    tc_tensor *copy = tc_empty(t->ndim, t->sizes, t->dtype, t->device);
+    if (copy && tc_dispatch_run(TC_KERNEL_copy, t->dtype, &t, 1, &copy, 1, NULL, 0, NULL, 0, false)) {
+        tc_tensor_release(copy);
+        return NULL;
+    }
+    if (copy) copy->flags = t->flags & TC_TENSOR_WRAPPED_NUMBER;
+    return copy;
+}
+
+/* fill_ and x[i] = number write one value, so elements sharing memory are harmless there (PyTorch
+ * allows it too); copy_ and in-place ops check. */
+static int copy_into(tc_tensor *dst, tc_tensor *src, bool check_overlap) {
     int32_t n;
     int64_t shape[TC_MAX_DIMS];
     if (tc_shape_broadcast(dst->ndim, dst->sizes, src->ndim, src->sizes, &n, shape)) return TC_FAIL;
@@ -100,27 +156,25 @@ int tc_copy_into(tc_tensor *dst, tc_tensor *src) {
     if (src->device.type != dst->device.type && !(src->ndim == 0 && src->device.type == TC_DEVICE_CPU))
         return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "copy between %s and %s is not available",
                             tc_device_type_name(src->device.type), tc_device_type_name(dst->device.type));
-    tc_tensor *source = src;
-    if (may_overlap(dst, src)) { /* e.g. x[1:] = x[:-1]: read everything before writing */
-        source = tc_empty(src->ndim, src->sizes, src->dtype, src->device);
-        if (!source) return TC_FAIL;
-        if (tc_dispatch_run(TC_KERNEL_copy, src->dtype, &src, 1, &source, 1, NULL, 0, NULL, 0, false)) {
-            tc_tensor_release(source);
-            return TC_FAIL;
-        }
-    } else {
-        tc_tensor_retain(source);
-    }
+    if (check_overlap && check_internal_overlap(dst)) return TC_FAIL;
+    tc_tensor *source = unaliased(dst, src); /* e.g. x[1:] = x[:-1]: read everything before writing */
+    if (!source) return TC_FAIL;
     int rc = tc_dispatch_run(TC_KERNEL_copy, dst->dtype, &source, 1, &dst, 1, NULL, 0, NULL, 0, true);
     tc_tensor_release(source);
     if (rc == TC_OK) tc_tensor_bump_version(dst);
     return rc;
 }
 
+int tc_copy_into(tc_tensor *dst, tc_tensor *src) { return copy_into(dst, src, true); }
+
 int tc_fill(tc_tensor *dst, tc_scalar value) {
+    /* full(), fill_(), x[i] = v: PyTorch refuses a value the dtype cannot hold instead of wrapping */
+    if (!tc_scalar_fits(value, dst->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                            tc_dtype_name(dst->dtype));
     tc_tensor *s = tc_scalar_tensor(value, dst->dtype, cpu_device);
     if (!s) return TC_FAIL;
-    int rc = tc_copy_into(dst, s);
+    int rc = copy_into(dst, s, false);
     tc_tensor_release(s);
     return rc;
 }
@@ -152,10 +206,17 @@ static tc_tensor *run_elementwise(int32_t op, tc_tensor **operands, int n, const
         if (!can_cast(result, self->dtype))
             return tc_set_error(TC_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
                                 tc_dtype_name(result), tc_dtype_name(self->dtype)), NULL;
+        if (check_internal_overlap(self)) return NULL;
     }
     tc_tensor *cast[TC_CALL_MAX_TENSORS] = {0};
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (!(cast[i] = tc_to_dtype(operands[i], compute))) goto fail;
+        if (inplace && cast[i] != self) { /* x.add_(x.t()): read the operand before self is written */
+            tc_tensor *safe = unaliased(self, cast[i]);
+            tc_tensor_release(cast[i]);
+            if (!(cast[i] = safe)) goto fail;
+        }
+    }
     if (inplace && result == self->dtype) {
         out = self;
         tc_tensor_retain(out);

@@ -9,21 +9,41 @@ static int fill_formula(int32_t kernel, tc_tensor *out, tc_scalar a, tc_scalar b
     return tc_dispatch_run(kernel, out->dtype, NULL, 0, &out, 1, scalars, 2, NULL, 0, false);
 }
 
+/* The type PyTorch computes arange in (its CPU acc_type): int64 for integer dtypes, float for the
+ * 16-bit floats, double otherwise. Bounds and step are converted to it first, so that
+ * arange(0, 5, 0.5, dtype=int64) has a step of 0 (an error) rather than a fractional one. */
+static int32_t arange_acc_dtype(int32_t dtype) {
+    if (!tc_dtype_is_floating(dtype)) return TC_INT64;
+    return dtype == TC_FLOAT16 || dtype == TC_BFLOAT16 ? TC_FLOAT32 : TC_FLOAT64;
+}
+
 tc_tensor *tc_arange(tc_scalar start, tc_scalar end, tc_scalar step, int32_t dtype, tc_device device) {
-    double s = tc_scalar_to_double(start), e = tc_scalar_to_double(end), st = tc_scalar_to_double(step);
     if (dtype < 0)
         dtype = start.is_float || end.is_float || step.is_float ? tc_default_dtype() : TC_INT64;
+    int32_t acc = arange_acc_dtype(dtype);
+    tc_scalar in[3] = {start, end, step};
+    for (int i = 0; i < 3; i++)
+        if (!tc_scalar_fits(in[i], acc))
+            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                                tc_dtype_name(acc)), NULL;
+    tc_scalar xstart = tc_scalar_cast(start, acc), xend = tc_scalar_cast(end, acc), xstep = tc_scalar_cast(step, acc);
+    double s = tc_scalar_to_double(xstart), e = tc_scalar_to_double(xend), st = tc_scalar_to_double(xstep);
+    if (!(st > 0 || st < 0)) return tc_set_error(TC_ERR_RUNTIME, "step must be nonzero"), NULL; /* or NaN */
     if (!isfinite(s) || !isfinite(e)) return tc_set_error(TC_ERR_RUNTIME, "unsupported range: %g -> %g", s, e), NULL;
-    if (st == 0) return tc_set_error(TC_ERR_RUNTIME, "step must be nonzero"), NULL;
     if ((st > 0 && e < s) || (st < 0 && e > s))
         return tc_set_error(TC_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign"), NULL;
-    double count = ceil((e - s) / st);
-    if (!(count < 9.0e18)) return tc_set_error(TC_ERR_RUNTIME, "arange: too many elements"), NULL;
-    int64_t n = (int64_t)count;
-    if (!start.is_float && !end.is_float && !step.is_float) /* exact integer count */
-        n = (end.v.i - start.v.i + step.v.i + (step.v.i > 0 ? -1 : 1)) / step.v.i;
+    /* The length comes from the unconverted bounds in double, as in PyTorch, except for int64, which
+     * uses the converted bounds' exact difference when it fits (doubles lose integers above 2^53). */
+    int64_t diff = 0;
+    bool exact = dtype == TC_INT64 && !__builtin_sub_overflow(xend.v.i, xstart.v.i, &diff);
+    double count = exact ? ceil((double)diff / st)
+                         : ceil((tc_scalar_to_double(end) - tc_scalar_to_double(start)) / tc_scalar_to_double(step));
+    if (!(count >= 0 && count < 9.2e18))
+        return tc_set_error(TC_ERR_RUNTIME, "invalid size, possible overflow?"), NULL;
+    /* diff and step have the same sign here and the quotient fits, so this is a ceiling division */
+    int64_t n = exact ? diff / xstep.v.i + (diff % xstep.v.i != 0) : (int64_t)count;
     tc_tensor *out = tc_empty(1, &n, dtype, device);
-    if (out && fill_formula(TC_KERNEL_arange, out, start, step)) {
+    if (out && fill_formula(TC_KERNEL_arange, out, xstart, xstep)) {
         tc_tensor_release(out);
         return NULL;
     }
@@ -33,6 +53,13 @@ tc_tensor *tc_arange(tc_scalar start, tc_scalar end, tc_scalar step, int32_t dty
 tc_tensor *tc_linspace(tc_scalar start, tc_scalar end, int64_t steps, int32_t dtype, tc_device device) {
     if (steps < 0) return tc_set_error(TC_ERR_RUNTIME, "number of steps must be non-negative"), NULL;
     if (dtype < 0) dtype = tc_default_dtype();
+    /* PyTorch converts the bounds to the output dtype first (checked: linspace(0, 300, 5, dtype=uint8)
+     * fails), so that a uint8 range from -1 starts at 255 and a float16 one at a float16 value. */
+    if (!tc_scalar_fits(start, dtype) || !tc_scalar_fits(end, dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                            tc_dtype_name(dtype)), NULL;
+    start = tc_scalar_cast(start, dtype);
+    end = tc_scalar_cast(end, dtype);
     tc_tensor *out = tc_empty(1, &steps, dtype, device);
     if (out && fill_formula(TC_KERNEL_linspace, out, start, end)) {
         tc_tensor_release(out);

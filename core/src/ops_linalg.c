@@ -38,10 +38,15 @@ static tc_tensor *mm(tc_tensor *a, tc_tensor *b) {
 /* Batched case: broadcast the batch dims, then one mm per batch on views of a contiguous output. */
 static tc_tensor *batched(tc_tensor *a, tc_tensor *b) {
     int64_t m = a->sizes[a->ndim - 2], k = a->sizes[a->ndim - 1], n = b->sizes[b->ndim - 1];
-    if (b->sizes[b->ndim - 2] != k)
+    if (b->sizes[b->ndim - 2] != k) {
+        /* PyTorch's words for bmm: [batch, k] wanted, [batch, rows of b] found */
+        int64_t batch_a = 1, batch_b = 1;
+        for (int32_t d = 0; d < a->ndim - 2; d++) batch_a *= a->sizes[d];
+        for (int32_t d = 0; d < b->ndim - 2; d++) batch_b *= b->sizes[d];
         return tc_set_error(TC_ERR_RUNTIME, "Expected size for first two dimensions of batch2 tensor to be: "
-                                            "[%lld, %lld] but got: [%lld, %lld].", (long long)k, (long long)n,
-                            (long long)b->sizes[b->ndim - 2], (long long)n), NULL;
+                                            "[%lld, %lld] but got: [%lld, %lld].", (long long)batch_a, (long long)k,
+                            (long long)batch_b, (long long)b->sizes[b->ndim - 2]), NULL;
+    }
     if (a->dtype != b->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "expected scalar type %s but found %s", tc_dtype_name(a->dtype),
                             tc_dtype_name(b->dtype)), NULL;

@@ -165,8 +165,8 @@ static int arg_extreme(int32_t op, tc_tensor *self, const tc_call *call, tc_tens
         outs[0] = pair[1];
         return 1;
     }
-    if (tc_tensor_numel(self) == 0)
-        return tc_set_error(TC_ERR_RUNTIME, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
+    if (tc_tensor_numel(self) == 0) /* IndexError here, unlike max()'s RuntimeError: PyTorch's types */
+        return tc_set_error(TC_ERR_INDEX, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
                             tc_op_infos[op].name);
     int64_t n = tc_tensor_numel(self);
     tc_tensor *flat = tc_reshape(self, 1, &n);
@@ -198,6 +198,7 @@ int tc_ops_reduce(int32_t op, const tc_call *call, tc_tensor **outs) {
         }
         return outs[0] ? 1 : TC_FAIL;
     case TC_CAT_REDUCE_DIM:
+        if (call->n_ints < 1) return tc_set_error(TC_ERR_VALUE, "%s: expected a dim", tc_op_infos[op].name);
         return extreme_dim(op, self, call->ints[0], call->n_bools && call->bools[0], outs);
     case TC_CAT_ARG:
         return arg_extreme(op, self, call, outs);

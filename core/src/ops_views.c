@@ -55,7 +55,7 @@ tc_tensor *tc_slice(tc_tensor *t, int32_t dim, int64_t start, int64_t stop, int6
     int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
     memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
     memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
-    sizes[dim] = (stop - start + step - 1) / step;
+    sizes[dim] = stop > start ? (stop - start - 1) / step + 1 : 0; /* no `+ step - 1`: step may be huge */
     strides[dim] = t->strides[dim] * step;
     return tc_tensor_restride(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]);
 }
@@ -243,6 +243,12 @@ int tc_ops_views(int32_t op, const tc_call *call, tc_tensor **outs) {
     const int64_t *ints = call->ints;
     tc_tensor *r = NULL;
     int32_t dim;
+    /* the ints each op reads below; a C caller of tc_op_call may have given fewer */
+    int needed = op == TC_OP_transpose || op == TC_OP_flatten ? 2
+                 : op == TC_OP_squeeze_dim || op == TC_OP_unsqueeze ? 1 : 0;
+    if (call->n_ints < needed)
+        return tc_set_error(TC_ERR_VALUE, "%s: expected %d int arguments, got %d", tc_op_infos[op].name, needed,
+                            call->n_ints);
     switch (op) {
     case TC_OP_view: r = tc_view_shape(t, call->n_ints, ints); break;
     case TC_OP_reshape: r = tc_reshape(t, call->n_ints, ints); break;

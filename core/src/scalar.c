@@ -40,3 +40,67 @@ void tc_scalar_store(tc_scalar s, int32_t dtype, void *dst) {
     default: break;
     }
 }
+
+/* PyTorch's checked conversion (c10::checked_convert) of a Python number filled into a tensor:
+ * integers must lie in the dtype's range, except that a negative integer may wrap into an unsigned
+ * dtype down to -max (uint8 accepts -255..255, as in `a - b` computed as `a + 255 * b`); floats
+ * must lie in the range too, where infinities and NaN pass for floating dtypes only. bool takes
+ * anything. */
+bool tc_scalar_fits(tc_scalar s, int32_t dtype) {
+    static const double float_max[TC_NUM_DTYPES] = {
+        [TC_FLOAT16] = 65504.0, [TC_BFLOAT16] = 3.3895313892515355e38, [TC_FLOAT32] = 3.4028234663852886e38};
+    static const int64_t int_min[TC_NUM_DTYPES] = {
+        [TC_UINT8] = 0, [TC_INT8] = INT8_MIN, [TC_INT16] = INT16_MIN, [TC_INT32] = INT32_MIN, [TC_INT64] = INT64_MIN};
+    static const int64_t int_max[TC_NUM_DTYPES] = {
+        [TC_UINT8] = UINT8_MAX, [TC_INT8] = INT8_MAX, [TC_INT16] = INT16_MAX, [TC_INT32] = INT32_MAX,
+        [TC_INT64] = INT64_MAX};
+    if (dtype == TC_BOOL || dtype == TC_FLOAT64) return true;
+    if (tc_dtype_is_floating(dtype)) {
+        double f = tc_scalar_to_double(s);
+        return isnan(f) || isinf(f) || fabs(f) <= float_max[dtype];
+    }
+    if (!tc_dtype_is_integral(dtype)) return true;
+    if (s.is_float) {
+        double f = s.v.f;
+        /* int64's max is not a double: 2^63 itself is already out of range */
+        return !isnan(f) && f >= (double)int_min[dtype] &&
+               (dtype == TC_INT64 ? f < 9223372036854775808.0 : f <= (double)int_max[dtype]);
+    }
+    int64_t i = s.v.i;
+    if (dtype == TC_UINT8) return i <= UINT8_MAX && (i >= 0 || 0 - (uint64_t)i <= UINT8_MAX);
+    return i >= int_min[dtype] && i <= int_max[dtype];
+}
+
+tc_scalar tc_scalar_load(const void *src, int32_t dtype) {
+    tc_scalar s = {.is_float = tc_dtype_is_floating(dtype)};
+    switch (dtype) {
+    case TC_BOOL: s.v.i = *(const uint8_t *)src != 0; break;
+    case TC_UINT8: s.v.i = *(const uint8_t *)src; break;
+    case TC_INT8: s.v.i = *(const int8_t *)src; break;
+    case TC_INT16: s.v.i = *(const int16_t *)src; break;
+    case TC_INT32: s.v.i = *(const int32_t *)src; break;
+    case TC_INT64: s.v.i = *(const int64_t *)src; break;
+    case TC_FLOAT16: s.v.f = (double)*(const _Float16 *)src; break;
+    case TC_BFLOAT16: {
+        uint32_t bits = (uint32_t)*(const uint16_t *)src << 16;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        s.v.f = f;
+        break;
+    }
+    case TC_FLOAT32: s.v.f = *(const float *)src; break;
+    case TC_FLOAT64: s.v.f = *(const double *)src; break;
+    default: break;
+    }
+    return s;
+}
+
+tc_scalar tc_scalar_cast(tc_scalar s, int32_t dtype) {
+    union {
+        double f;
+        int64_t i;
+        char bytes[8];
+    } buf;
+    tc_scalar_store(s, dtype, buf.bytes);
+    return tc_scalar_load(buf.bytes, dtype);
+}

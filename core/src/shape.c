@@ -43,9 +43,15 @@ void tc_shape_format(int32_t ndim, const int64_t *sizes, char *buf, size_t len) 
     if (used < len) snprintf(buf + used, len - used, "]");
 }
 
+/* `out` may be `a` or `b` (callers fold a list of shapes into one buffer): the result is built in a
+ * local array, because writing out[i] in place would clobber a[i] before a later, right-aligned
+ * position reads it when the ranks differ. */
 int tc_shape_broadcast(int32_t na, const int64_t *a, int32_t nb, const int64_t *b, int32_t *nout,
                        int64_t *out) {
     int32_t n = na > nb ? na : nb;
+    int64_t result[TC_MAX_DIMS];
+    if (n > TC_MAX_DIMS)
+        return tc_set_error(TC_ERR_RUNTIME, "tensors may have at most %d dimensions, got %d", TC_MAX_DIMS, n);
     for (int32_t i = 0; i < n; i++) {
         int32_t ia = na - n + i, ib = nb - n + i;
         int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
@@ -58,8 +64,9 @@ int tc_shape_broadcast(int32_t na, const int64_t *a, int32_t nb, const int64_t *
                                 "non-singleton dimension %d (shapes %s and %s)",
                                 (long long)sa, (long long)sb, i, fa, fb);
         }
-        out[i] = sa == 1 ? sb : sa;
+        result[i] = sa == 1 ? sb : sa;
     }
+    memcpy(out, result, sizeof(int64_t) * (size_t)n);
     *nout = n;
     return TC_OK;
 }

@@ -67,9 +67,11 @@ int64_t tc_tensor_numel(const tc_tensor *t) {
 }
 
 bool tc_tensor_is_contiguous(const tc_tensor *t) {
+    /* an empty tensor is contiguous whatever its strides, wherever its 0-size dim is */
+    for (int32_t i = 0; i < t->ndim; i++)
+        if (t->sizes[i] == 0) return true;
     int64_t expected = 1;
     for (int32_t i = t->ndim - 1; i >= 0; i--) {
-        if (t->sizes[i] == 0) return true;
         if (t->sizes[i] != 1 && t->strides[i] != expected) return false;
         expected *= t->sizes[i];
     }
@@ -93,8 +95,12 @@ tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes, 
 }
 
 tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
-    int64_t strides[TC_MAX_DIMS];
+    int64_t strides[TC_MAX_DIMS], numel;
     if (ndim < t->ndim) return tc_set_error(TC_ERR_RUNTIME, "cannot expand to fewer dimensions"), NULL;
+    if (ndim > TC_MAX_DIMS)
+        return tc_set_error(TC_ERR_RUNTIME, "tensors may have at most %d dimensions, got %d", TC_MAX_DIMS, ndim), NULL;
+    /* the only view that grows the element count: every tensor's numel must stay an int64 */
+    if (tc_shape_numel(ndim, sizes, &numel)) return NULL;
     for (int32_t i = 0; i < ndim; i++) {
         int32_t j = t->ndim - ndim + i;
         int64_t size = j >= 0 ? t->sizes[j] : 1;
@@ -140,27 +146,7 @@ int tc_tensor_get(const tc_tensor *t, int64_t flat, tc_scalar *out) {
         offset += (flat % size) * t->strides[d];
         flat /= size;
     }
-    const char *p = (const char *)tc_tensor_data(t) + offset * (int64_t)tc_dtype_size(t->dtype);
-    out->reserved = 0;
-    out->is_float = tc_dtype_is_floating(t->dtype);
-    switch (t->dtype) {
-    case TC_BOOL: out->v.i = *(const uint8_t *)p != 0; break;
-    case TC_UINT8: out->v.i = *(const uint8_t *)p; break;
-    case TC_INT8: out->v.i = *(const int8_t *)p; break;
-    case TC_INT16: out->v.i = *(const int16_t *)p; break;
-    case TC_INT32: out->v.i = *(const int32_t *)p; break;
-    case TC_INT64: out->v.i = *(const int64_t *)p; break;
-    case TC_FLOAT16: out->v.f = (double)*(const _Float16 *)p; break;
-    case TC_BFLOAT16: {
-        uint32_t bits = (uint32_t)*(const uint16_t *)p << 16;
-        float f;
-        memcpy(&f, &bits, sizeof f);
-        out->v.f = f;
-        break;
-    }
-    case TC_FLOAT32: out->v.f = *(const float *)p; break;
-    case TC_FLOAT64: out->v.f = *(const double *)p; break;
-    default: return tc_set_error(TC_ERR_TYPE, "invalid dtype");
-    }
+    if (t->dtype < 0 || t->dtype >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype");
+    *out = tc_scalar_load((const char *)tc_tensor_data(t) + offset * (int64_t)tc_dtype_size(t->dtype), t->dtype);
     return TC_OK;
 }

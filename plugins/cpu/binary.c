@@ -65,11 +65,10 @@ static inline uint64_t pow_u(uint64_t base, uint64_t exp) {
     return result;
 }
 
-static inline int64_t pow_i(int64_t base, int64_t exp, int *err) {
-    if (exp < 0) {
-        *err |= CPU_ERR_NEGATIVE_POWER;
-        return 0;
-    }
+/* A negative exponent gives the integer part of the true power, as PyTorch does: 1 for base 1,
+ * +-1 for base -1, 0 otherwise. (The core rejects a negative Python-number exponent first.) */
+static inline int64_t pow_i(int64_t base, int64_t exp) {
+    if (exp < 0) return base == 1 ? 1 : base == -1 ? ((exp & 1) ? -1 : 1) : 0;
     return (int64_t)pow_u((uint64_t)base, (uint64_t)exp);
 }
 
@@ -124,7 +123,7 @@ DEF_FLOAT_HELPERS(double, d)
 #define BODY_remainder_KF(C, U, x, y) FLOAT_FN(remainder, x)((x), (y))
 
 #define BODY_pow_KU(C, U, x, y) pow_u((x), (y))
-#define BODY_pow_KI(C, U, x, y) pow_i((x), (y), &err)
+#define BODY_pow_KI(C, U, x, y) pow_i((x), (y))
 #define BODY_pow_KF(C, U, x, y) pow((x), (y))
 
 /* NaN propagates from either side; `|` rather than `||` keeps the select branch-free. */

@@ -23,7 +23,6 @@
 
 /* Failures a binary body can report; never raised inside a loop, which may run on a worker thread. */
 #define CPU_ERR_ZERO_DIVISION 1
-#define CPU_ERR_NEGATIVE_POWER 2
 
 typedef struct cpu_binary_ctx {
     double alpha_f;  /* the scalar for floating dtypes */

@@ -12,21 +12,36 @@
 static PyObject *return_types[TC_NUM_OPS];
 static PyStructSequence_Field pair_fields[] = {{"values", NULL}, {"indices", NULL}, {NULL, NULL}};
 
+/* PyTorch writes one field per line: "torch.return_types.max(\nvalues=...,\nindices=...)". */
+static PyObject *pair_repr(PyObject *self) {
+    return PyUnicode_FromFormat("%s(\nvalues=%R,\nindices=%R)", Py_TYPE(self)->tp_name,
+                                PyStructSequence_GET_ITEM(self, 0), PyStructSequence_GET_ITEM(self, 1));
+}
+
 /* torch.return_types.<name>: a named (values, indices) pair, created on first use. */
 static PyObject *pair_type(int32_t op) {
     if (return_types[op]) return return_types[op];
     static char names[TC_NUM_OPS][64];
     snprintf(names[op], sizeof names[op], "torch.return_types.%s", tc_op_infos[op].name);
     PyStructSequence_Desc desc = {names[op], NULL, pair_fields, 2};
-    return_types[op] = (PyObject *)PyStructSequence_NewType(&desc);
+    PyTypeObject *type = PyStructSequence_NewType(&desc);
+    if (type) type->tp_repr = pair_repr;
+    return_types[op] = (PyObject *)type;
     return return_types[op];
+}
+
+int tp_is_numpy_bool(PyObject *o) {
+    /* numpy.bool_ is no int subclass but has __index__ (deprecated): recognise it before that */
+    return strcmp(Py_TYPE(o)->tp_name, "numpy.bool_") == 0;
 }
 
 int tp_parse_scalar(PyObject *o, tc_scalar *out) {
     out->reserved = 0;
-    if (PyBool_Check(o)) {
+    if (PyBool_Check(o) || tp_is_numpy_bool(o)) {
+        int truth = PyObject_IsTrue(o);
+        if (truth < 0) return -1;
         out->is_float = 0;
-        out->v.i = o == Py_True;
+        out->v.i = truth;
         return 0;
     }
     if (PyLong_Check(o)) {
@@ -68,10 +83,23 @@ int tp_parse_scalar(PyObject *o, tc_scalar *out) {
 }
 
 tc_tensor *tp_wrap_number(PyObject *o) {
-    if (!(PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o))) return NULL;
+    int32_t dtype;
+    if (PyBool_Check(o) || tp_is_numpy_bool(o))
+        dtype = TC_BOOL;
+    else if (PyLong_Check(o))
+        dtype = TC_INT64;
+    else if (PyFloat_Check(o))
+        dtype = TC_FLOAT64;
+    else if (tp_is_tensor(o) || PySequence_Check(o)) /* numpy arrays included */
+        return NULL;
+    else if (PyIndex_Check(o)) /* numpy integers: numbers, as PyTorch treats them */
+        dtype = TC_INT64;
+    else if (PyNumber_Check(o) && PyObject_HasAttrString(o, "__float__")) /* numpy.float32 and the like */
+        dtype = TC_FLOAT64;
+    else
+        return NULL;
     tc_scalar s;
     if (tp_parse_scalar(o, &s)) return NULL;
-    int32_t dtype = PyBool_Check(o) ? TC_BOOL : PyLong_Check(o) ? TC_INT64 : TC_FLOAT64;
     tc_tensor *t = tc_scalar_tensor(s, dtype, (tc_device){TC_DEVICE_CPU, 0});
     if (!t) {
         tp_raise_core_error();
@@ -145,12 +173,18 @@ static int bind(const tp_signature *sig, PyObject *self, PyObject *const *args, 
     memset(b->values, 0, sizeof b->values);
     int p = 0;
     if (self) b->values[p++] = self;
+    /* As in PyTorch, x.view(2, 3) spreads an int list over positional arguments only in a method
+     * whose one positional parameter is that list: x.sum(0, True) is dim=0, keepdim=True. */
+    int positional = 0;
+    for (int i = p; i < sig->n_args; i++) positional += !(sig->args[i].flags & TP_KWONLY);
+    int varargs_ok = self && positional == 1;
     Py_ssize_t a = 0;
     for (; a < nargs && p < sig->n_args; a++, p++) {
         const tp_arg *arg = &sig->args[p];
         if (arg->flags & TP_KWONLY) return -1;
         /* x.view(2, 3): an int list given as separate positional ints */
-        if (arg->kind == TP_INTLIST && nargs - a > 1 && PyIndex_Check(args[a]) && !tp_is_tensor(args[a])) {
+        if (varargs_ok && arg->kind == TP_INTLIST && nargs - a > 1 && PyIndex_Check(args[a]) &&
+            !tp_is_tensor(args[a])) {
             PyObject *t = PyTuple_New(nargs - a);
             if (!t) return -1;
             for (Py_ssize_t i = a; i < nargs; i++) {
@@ -172,8 +206,11 @@ static int bind(const tp_signature *sig, PyObject *self, PyObject *const *args, 
         int found = -1;
         for (int i = self ? 1 : 0; i < sig->n_args && found < 0; i++) {
             const char *pname = sig->args[i].name;
+            /* PyTorch's aliases: input= for self, and numpy's axis= / keepdims= */
             if (PyUnicode_CompareWithASCIIString(name, pname) == 0 ||
-                (i == 0 && PyUnicode_CompareWithASCIIString(name, "input") == 0))
+                (i == 0 && PyUnicode_CompareWithASCIIString(name, "input") == 0) ||
+                (strcmp(pname, "dim") == 0 && PyUnicode_CompareWithASCIIString(name, "axis") == 0) ||
+                (strcmp(pname, "keepdim") == 0 && PyUnicode_CompareWithASCIIString(name, "keepdims") == 0))
                 found = i;
         }
         if (found < 0 || b->values[found]) return -1;
@@ -208,12 +245,19 @@ static int convert(const tp_signature *sig, binding *b, tc_call *call) {
         PyObject *v = b->values[i];
         int is_none = !v || v == Py_None;
         const char *dflt = arg->has_default ? arg->default_text : NULL;
+        if (v == Py_None && !(arg->flags & TP_OPTIONAL)) { /* x.max(dim=None): only `T?` takes None */
+            note_bad(b, arg, v, i);
+            return -1;
+        }
         switch (arg->kind) {
         case TP_TENSOR: {
             tc_tensor *t = NULL;
+            /* a number stands for a later tensor operand (x.add(1)), and for the first one too in
+             * the ops PyTorch allows it for (torch.pow(2, x), torch.add(1, x)) */
+            int number_ok = tensor_index > 0 || (tc_op_infos[sig->op].flags & TC_OPF_NUMBER_SELF);
             if (v && tp_is_tensor(v)) {
                 t = tp_unwrap(v);
-            } else if (v && tensor_index > 0 && (t = tp_wrap_number(v))) {
+            } else if (v && number_ok && (t = tp_wrap_number(v))) {
                 b->owned[b->n_owned++] = t;
             } else {
                 if (PyErr_Occurred()) return -2;

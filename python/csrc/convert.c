@@ -6,8 +6,9 @@
 PyObject *tp_item(PyObject *self, PyObject *unused) {
     tc_tensor *t = tp_unwrap(self);
     int64_t n = tc_tensor_numel(t);
-    if (n != 1)
-        return PyErr_Format(PyExc_RuntimeError, "a Tensor with %lld elements cannot be converted to Scalar", (long long)n);
+    if (n != 1) /* PyTorch's type and words; the count helps */
+        return PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars "
+                                              "(this one has %lld)", (long long)n);
     tc_scalar s;
     if (tc_tensor_get(t, 0, &s)) return tp_raise_core_error();
     return tp_scalar_to_python(s, t->dtype);
@@ -63,36 +64,58 @@ typedef struct {
     int kind;
 } data_shape;
 
-static int is_sequence(PyObject *o) { return PyList_Check(o) || PyTuple_Check(o); }
+/* Lists and tuples, and any other sequence (range, numpy arrays inside a list) except text, bytes
+ * and tensors, which have their own branches. */
+static int is_sequence(PyObject *o) {
+    if (PyList_Check(o) || PyTuple_Check(o)) return 1;
+    if (tp_is_tensor(o) || PyUnicode_Check(o) || PyBytes_Check(o) || PyByteArray_Check(o) || !PySequence_Check(o))
+        return 0;
+    if (PySequence_Size(o) < 0) { /* e.g. a 0-d numpy array: a number, not a sequence */
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
 
 /* Shape from the first element at each depth; the fill pass checks every other element. */
 static int infer_shape(PyObject *data, data_shape *shape) {
     shape->ndim = 0;
-    PyObject *cur = data;
+    PyObject *cur = Py_NewRef(data);
+    int rc = 0;
     while (is_sequence(cur) || tp_is_tensor(cur)) {
         if (shape->ndim == TC_MAX_DIMS) {
             PyErr_SetString(PyExc_ValueError, "too many dimensions in the data");
-            return -1;
+            rc = -1;
+            break;
         }
         if (tp_is_tensor(cur)) {
             tc_tensor *t = tp_unwrap(cur);
             if (shape->ndim + t->ndim > TC_MAX_DIMS) {
                 PyErr_SetString(PyExc_ValueError, "too many dimensions in the data");
-                return -1;
+                rc = -1;
+                break;
             }
             for (int32_t d = 0; d < t->ndim; d++) shape->sizes[shape->ndim++] = t->sizes[d];
             break;
         }
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(cur);
+        PyObject *seq = PySequence_Fast(cur, "not a sequence");
+        if (!seq) {
+            rc = -1;
+            break;
+        }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
         shape->sizes[shape->ndim++] = n;
-        if (n == 0) break;
-        cur = PySequence_Fast_GET_ITEM(cur, 0);
+        PyObject *next = n ? Py_NewRef(PySequence_Fast_GET_ITEM(seq, 0)) : NULL;
+        Py_DECREF(seq);
+        if (!next) break;
+        Py_SETREF(cur, next);
     }
-    return 0;
+    Py_DECREF(cur);
+    return rc;
 }
 
 static int scalar_kind(PyObject *o, int *kind) {
-    if (PyBool_Check(o)) *kind = KIND_BOOL;
+    if (PyBool_Check(o) || tp_is_numpy_bool(o)) *kind = KIND_BOOL;
     else if (PyLong_Check(o) || (PyIndex_Check(o) && !PyFloat_Check(o))) *kind = KIND_INT;
     else if (PyFloat_Check(o) || PyNumber_Check(o)) *kind = KIND_FLOAT;
     else return -1;
@@ -113,7 +136,7 @@ static int fill(fill_state *st, PyObject *o, int32_t dim) {
     if (dim == shape->ndim) {
         if (is_sequence(o) || tp_is_tensor(o)) {
             if (tp_is_tensor(o) && tp_unwrap(o)->ndim == 0) goto scalar;
-            PyErr_Format(PyExc_ValueError, "expected a number at dim %d but got a sequence", dim);
+            PyErr_Format(PyExc_TypeError, "expected a number at dim %d but got a sequence", dim);
             return -1;
         }
     scalar:;
@@ -129,6 +152,13 @@ static int fill(fill_state *st, PyObject *o, int32_t dim) {
         if (!st->write) return 0;
         tc_scalar s;
         if (tp_parse_scalar(o, &s)) return -1;
+        /* PyTorch checks the range for integer dtypes only: tensor([300], dtype=uint8) fails, while
+         * tensor([1e10], dtype=float16) gives inf */
+        if (tc_dtype_is_integral(st->dtype) && !tc_scalar_fits(s, st->dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                         tc_dtype_name(st->dtype));
+            return -1;
+        }
         tc_scalar_store(s, st->dtype, st->out);
         st->out += st->itemsize;
         return 0;
@@ -153,20 +183,23 @@ static int fill(fill_state *st, PyObject *o, int32_t dim) {
         }
         return 0;
     }
-    if (!is_sequence(o)) {
-        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got a %s)",
+    if (!is_sequence(o)) { /* a type problem (TypeError), unlike a length mismatch (ValueError) */
+        PyErr_Format(PyExc_TypeError, "expected sequence of length %lld at dim %d (got a %s)",
                      (long long)shape->sizes[dim], dim, Py_TYPE(o)->tp_name);
         return -1;
     }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    PyObject *seq = PySequence_Fast(o, "not a sequence");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int rc = 0;
     if (n != shape->sizes[dim]) {
         PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
                      (long long)shape->sizes[dim], dim, n);
-        return -1;
+        rc = -1;
     }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (fill(st, PySequence_Fast_GET_ITEM(o, i), dim + 1)) return -1;
-    return 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < n; i++) rc = fill(st, PySequence_Fast_GET_ITEM(seq, i), dim + 1);
+    Py_DECREF(seq);
+    return rc;
 }
 
 /* _C._tensor_from_data(data, dtype or None): a new CPU tensor holding a copy of nested data. */

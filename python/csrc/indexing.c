@@ -26,7 +26,11 @@ static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
         return NULL;
     }
     if (specified > t->ndim) {
-        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
+        if (t->ndim == 0) /* PyTorch's hint for the common mistake */
+            PyErr_SetString(PyExc_IndexError, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+        else
+            PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
         return NULL;
     }
     tc_tensor_retain(t);
@@ -96,7 +100,14 @@ int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     if (!v) return -1;
     int rc;
     if (tp_is_tensor(value)) {
-        rc = tc_copy_into(v, tp_unwrap(value));
+        /* PyTorch drops the value's leading size-1 dims first (slicePrefix1sDims), so x[0, 0] = a
+         * one-element [1] tensor and x[0] = a [1, n] row both work */
+        tc_tensor *src = tp_unwrap(value);
+        int32_t lead = 0;
+        while (lead < src->ndim && src->sizes[lead] == 1) lead++;
+        src = tc_as_strided(src, src->ndim - lead, src->sizes + lead, src->strides + lead, src->offset);
+        rc = src ? tc_copy_into(v, src) : TC_FAIL;
+        tc_tensor_release(src);
     } else {
         tc_scalar s;
         if (tp_parse_scalar(value, &s)) {

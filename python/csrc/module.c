@@ -301,7 +301,8 @@ static PyObject *py_blas_names(PyObject *m, PyObject *unused) {
 static PyObject *py_blas_num_threads(PyObject *m, PyObject *unused) { return PyLong_FromLong(tc_blas_num_threads()); }
 
 static PyObject *py_set_num_threads(PyObject *m, PyObject *arg) {
-    if (!PyLong_Check(arg)) return PyErr_Format(PyExc_TypeError, "set_num_threads expects an int, got %s", Py_TYPE(arg)->tp_name);
+    if (!PyLong_Check(arg) || PyBool_Check(arg)) /* RuntimeError, as PyTorch raises */
+        return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(arg)->tp_name);
     long n = PyLong_AsLong(arg);
     if (n == -1 && PyErr_Occurred()) return NULL;
     if (n > 1 << 16) return PyErr_Format(PyExc_RuntimeError, "Number of threads is too large: %ld", n);
@@ -328,6 +329,15 @@ static PyObject *py_device_count(PyObject *m, PyObject *name) {
     if (!s) return NULL;
     int32_t id = tc_device_type_id(s);
     return PyLong_FromLong(id < 0 ? 0 : tc_device_count(id));
+}
+
+/* Whether torch.device may name this type: cpu, cuda (which may merely be absent here), or a type a
+ * plugin registered or failed to (then using it explains why it is unavailable). */
+static PyObject *py_is_device_type(PyObject *m, PyObject *name) {
+    const char *s = PyUnicode_AsUTF8(name);
+    if (!s) return NULL;
+    return PyBool_FromLong(strcmp(s, "cpu") == 0 || strcmp(s, "cuda") == 0 || tc_device_type_id(s) >= 0 ||
+                           tc_device_unavailable_reason(s) != NULL);
 }
 
 static PyObject *py_device_unavailable_reason(PyObject *m, PyObject *name) {
@@ -379,6 +389,7 @@ static PyMethodDef module_functions[] = {
     {"set_default_dtype", py_set_default_dtype, METH_O, NULL},
     {"_device_count", py_device_count, METH_O, NULL},
     {"_device_unavailable_reason", py_device_unavailable_reason, METH_O, NULL},
+    {"_is_device_type", py_is_device_type, METH_O, NULL},
     {"_allocator_stats", py_allocator_stats, METH_O, NULL},
     {"_empty_cache", py_empty_cache, METH_O, NULL},
     {NULL, NULL, 0, NULL},

@@ -4,6 +4,8 @@
  */
 #include "tp.h"
 
+#include <string.h>
+
 #include "bindings.inc"
 
 PyTypeObject *tp_tensor_class = &TPTensorBase_Type;
@@ -39,7 +41,19 @@ static int operand(PyObject *o, tc_tensor **t, tc_tensor **owned) {
         *t = *owned;
         return 0;
     }
-    return PyErr_Occurred() ? -1 : 1; /* 1: not ours, NotImplemented */
+    if (PyErr_Occurred()) return -1;
+    if (strcmp(Py_TYPE(o)->tp_name, "numpy.ndarray") == 0) {
+        /* t + array is a tensor, as in PyTorch (numpy would otherwise turn t into an array) */
+        PyObject *factories = PyImport_ImportModule("torch._factories");
+        PyObject *converted = factories ? PyObject_CallMethod(factories, "from_numpy", "O", o) : NULL;
+        Py_XDECREF(factories);
+        if (!converted) return -1;
+        *owned = *t = tp_unwrap(converted);
+        tc_tensor_retain(*owned);
+        Py_DECREF(converted);
+        return 0;
+    }
+    return 1; /* not ours: NotImplemented */
 }
 
 static PyObject *binary(int32_t op, PyObject *a, PyObject *b, int inplace) {
@@ -83,7 +97,7 @@ BINARY(mul, TC_OP_mul)
 BINARY(truediv, TC_OP_div)
 BINARY(floordiv, TC_OP_floor_divide)
 BINARY(mod, TC_OP_remainder)
-BINARY(matmul, TC_OP_matmul)
+static PyObject *nb_matmul(PyObject *a, PyObject *b) { return binary(TC_OP_matmul, a, b, 0); }
 
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
@@ -103,11 +117,13 @@ static PyObject *nb_pos(PyObject *a) { return Py_NewRef(a); }
 static int single_value(PyObject *self, const char *what, tc_scalar *out) {
     tc_tensor *t = tp_unwrap(self);
     int64_t n = tc_tensor_numel(t);
-    if (n != 1) {
+    if (n != 1) { /* PyTorch's exception types: RuntimeError for bool(), ValueError for int()/float() */
         if (what[0] == 'B')
-            PyErr_SetString(PyExc_RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
+            PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s is ambiguous",
+                         n ? "more than one value" : "no values");
         else
-            PyErr_Format(PyExc_RuntimeError, "a Tensor with %lld elements cannot be converted to Scalar", (long long)n);
+            PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars "
+                                           "(this one has %lld)", (long long)n);
         return -1;
     }
     if (tc_tensor_get(t, 0, out)) return tp_raise_core_error(), -1;
@@ -163,7 +179,7 @@ PyNumberMethods tp_tensor_as_number = {
     .nb_inplace_true_divide = nb_inplace_truediv,
     .nb_index = nb_index,
     .nb_matrix_multiply = nb_matmul,
-    .nb_inplace_matrix_multiply = nb_inplace_matmul,
+    /* no in-place matmul: `x @= y` rebinds x to x @ y, as in PyTorch (the product has its own shape) */
 };
 
 PyObject *tp_richcompare(PyObject *a, PyObject *b, int op) {
@@ -255,7 +271,11 @@ static int optional_dim(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     }
     long long d = PyLong_AsLongLong(arg);
     if (d == -1 && PyErr_Occurred()) return -1;
-    int32_t range = ndim > 0 ? ndim : 1;
+    if (ndim == 0) { /* PyTorch: a 0-d tensor has no dim to ask about, not even 0 */
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", d);
+        return -1;
+    }
+    int32_t range = ndim;
     if (d < -range || d >= range) {
         PyErr_Format(PyExc_IndexError, "Dimension out of range (expected to be in range of [%d, %d], but got %lld)",
                      -range, range - 1, d);
@@ -271,7 +291,7 @@ static PyObject *meth_size(PyObject *self, PyObject *const *args, Py_ssize_t nar
     int given;
     if (optional_dim(args, nargs, kwnames, "size", t->ndim, &dim, &given)) return NULL;
     if (!given) return tp_size_new(t->ndim, t->sizes);
-    return PyLong_FromLongLong(t->ndim ? t->sizes[dim] : 1);
+    return PyLong_FromLongLong(t->sizes[dim]);
 }
 
 static PyObject *meth_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -279,7 +299,7 @@ static PyObject *meth_stride(PyObject *self, PyObject *const *args, Py_ssize_t n
     int32_t dim;
     int given;
     if (optional_dim(args, nargs, kwnames, "stride", t->ndim, &dim, &given)) return NULL;
-    if (given) return PyLong_FromLongLong(t->ndim ? t->strides[dim] : 1);
+    if (given) return PyLong_FromLongLong(t->strides[dim]);
     PyObject *r = PyTuple_New(t->ndim);
     for (int32_t i = 0; r && i < t->ndim; i++) {
         PyObject *v = PyLong_FromLongLong(t->strides[i]);

@@ -1,4 +1,5 @@
 """torch.device: a (type, index) pair, as PyTorch spells it."""
+from torch import _C
 
 
 class device:
@@ -8,6 +9,8 @@ class device:
         if isinstance(type, device):
             self.type, self.index = type.type, type.index
             return
+        if isinstance(type, int) and not isinstance(type, bool) and index is None:
+            type, index = 'cuda', type  # torch.device(1) is cuda:1, as in PyTorch
         if not isinstance(type, str):
             raise TypeError('device() received an invalid combination of arguments - got (%s)'
                             % builtins_type_name(type))
@@ -21,7 +24,8 @@ class device:
             index = int(text)
         if index is not None and (not isinstance(index, int) or index < 0):
             raise RuntimeError('Device index must not be negative')
-        if type not in ('cpu', 'cuda') and not type.isidentifier():
+        if not _C._is_device_type(type):
+            # cpu, cuda, or a type some plugin registers (or failed to, then using it says why)
             raise RuntimeError('Expected one of cpu, cuda device type at start of device string: ' + type)
         self.type, self.index = type, index
 

@@ -6,8 +6,13 @@ import torch
 from torch import _C
 
 
-def _size(size, name):
-    # zeros(2, 3), zeros((2, 3)), zeros([2, 3]) and zeros(torch.Size([2, 3])) all mean the same.
+def _size(size, name, kwargs=None):
+    # zeros(2, 3), zeros((2, 3)), zeros([2, 3]), zeros(torch.Size([2, 3])) and zeros(size=(2, 3)) all
+    # mean the same.
+    if kwargs and 'size' in kwargs:
+        if size:
+            raise TypeError("%s() got multiple values for argument 'size'" % name)
+        size = (kwargs.pop('size'),)
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
@@ -48,18 +53,21 @@ def is_tensor(obj):
 
 
 def empty(*size, dtype=None, device=None, **kwargs):
+    size = _size(size, 'empty', kwargs)
     _check_kwargs('empty', kwargs)
-    return _C._empty(_size(size, 'empty'), dtype, device)
+    return _C._empty(size, dtype, device)
 
 
 def zeros(*size, dtype=None, device=None, **kwargs):
+    size = _size(size, 'zeros', kwargs)
     _check_kwargs('zeros', kwargs)
-    return _C._full(_size(size, 'zeros'), 0, dtype or _C.get_default_dtype(), device)
+    return _C._full(size, 0, dtype or _C.get_default_dtype(), device)
 
 
 def ones(*size, dtype=None, device=None, **kwargs):
+    size = _size(size, 'ones', kwargs)
     _check_kwargs('ones', kwargs)
-    return _C._full(_size(size, 'ones'), 1, dtype or _C.get_default_dtype(), device)
+    return _C._full(size, 1, dtype or _C.get_default_dtype(), device)
 
 
 def full(size, fill_value, dtype=None, device=None, **kwargs):
@@ -137,7 +145,10 @@ def from_numpy(array):
     info = array.__array_interface__
     typestr = info['typestr']
     dtype = _NUMPY_DTYPES.get(typestr[1:])
-    if dtype is None or typestr[0] == '>':
+    if typestr[0] == '>' and dtype is not None and array.dtype.itemsize > 1:
+        raise ValueError('given numpy array has byte order different from the native byte order. Conversion '
+                         'between byte orders is currently not supported.')
+    if dtype is None:
         raise TypeError("can't convert np.ndarray of type %s. The only supported types are: float64, float32, "
                         "float16, int64, int32, int16, int8, uint8, and bool." % array.dtype)
     itemsize = array.dtype.itemsize

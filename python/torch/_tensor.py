@@ -5,6 +5,10 @@ from torch import _tensor_str
 
 
 class Tensor(_C._TensorBase):
+    # numpy defers binary operators to us (np.float64(2) * t is a tensor, not an array), as in PyTorch
+    __array_priority__ = 1000
+    __module__ = 'torch'  # <class 'torch.Tensor'>, as PyTorch shows it
+
     def __new__(cls, *args, **kwargs):
         if kwargs or (args and not all(isinstance(a, int) for a in args)):
             if len(args) == 1 and not kwargs:
@@ -63,16 +67,24 @@ class Tensor(_C._TensorBase):
         kwargs.pop('non_blocking', None)
         if kwargs:
             raise TypeError('to() got an unexpected keyword argument %r' % next(iter(kwargs)))
-        for a in args:
-            if isinstance(a, torch.dtype):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype, device = a.dtype, a.device
-            elif isinstance(a, (str, torch.device, int)):
-                device = a
-            else:
-                raise TypeError('to() received an invalid combination of arguments - got (%s)'
-                                % type(a).__name__)
+        # PyTorch's three forms, each optionally followed by the bools non_blocking and copy:
+        # to(dtype), to(device, dtype=None), to(other tensor)
+        rest = list(args)
+        if rest and isinstance(rest[0], torch.dtype):
+            dtype = rest.pop(0)
+        elif rest and isinstance(rest[0], Tensor):
+            other = rest.pop(0)
+            dtype, device = other.dtype, other.device
+        elif rest and (isinstance(rest[0], (str, torch.device)) or
+                       (isinstance(rest[0], int) and not isinstance(rest[0], bool))):
+            device = rest.pop(0)
+            if rest and isinstance(rest[0], torch.dtype):
+                dtype = rest.pop(0)
+        if len(rest) > 2 or not all(isinstance(a, bool) for a in rest):
+            raise TypeError('to() received an invalid combination of arguments - got (%s)'
+                            % ', '.join(type(a).__name__ for a in args))
+        if len(rest) == 2:
+            copy = rest[1]
         if device is not None:
             target = torch.device(device) if not isinstance(device, int) else torch.device('cuda', device)
             if target.type != self.device.type or (target.index not in (None, self.device.index)):
@@ -95,14 +107,15 @@ class Tensor(_C._TensorBase):
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
-    def new_empty(self, size, dtype=None, device=None):
-        return torch.empty(size, dtype=dtype or self.dtype, device=device or self.device)
+    # new_empty(2, 3) and new_empty((2, 3)) both give a 2x3 tensor, as the factories do
+    def new_empty(self, *size, dtype=None, device=None):
+        return torch.empty(*size, dtype=dtype or self.dtype, device=device or self.device)
 
-    def new_zeros(self, size, dtype=None, device=None):
-        return torch.zeros(size, dtype=dtype or self.dtype, device=device or self.device)
+    def new_zeros(self, *size, dtype=None, device=None):
+        return torch.zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
 
-    def new_ones(self, size, dtype=None, device=None):
-        return torch.ones(size, dtype=dtype or self.dtype, device=device or self.device)
+    def new_ones(self, *size, dtype=None, device=None):
+        return torch.ones(*size, dtype=dtype or self.dtype, device=device or self.device)
 
     def new_full(self, size, fill_value, dtype=None, device=None):
         return torch.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)

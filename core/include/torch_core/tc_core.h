@@ -95,9 +95,12 @@ TC_EXPORT void tc_tensor_release(tc_tensor *t);
 TC_EXPORT int64_t tc_tensor_numel(const tc_tensor *t);
 TC_EXPORT bool tc_tensor_is_contiguous(const tc_tensor *t);
 TC_EXPORT void *tc_tensor_data(const tc_tensor *t); /* storage data + offset */
-/* Reads element `flat_index` (row-major over the tensor's sizes) of a CPU tensor as a scalar. */
 /* Converts a scalar to `dtype` and writes it to host memory at dst (out-of-range floats saturate). */
 TC_EXPORT void tc_scalar_store(tc_scalar value, int32_t dtype, void *dst);
+/* Whether value fits dtype by PyTorch's checked conversion (used when filling tensors with Python
+ * numbers; arithmetic with wrapped numbers wraps instead). */
+TC_EXPORT bool tc_scalar_fits(tc_scalar value, int32_t dtype);
+/* Reads element `flat_index` (row-major over the tensor's sizes) of a CPU tensor as a scalar. */
 TC_EXPORT int tc_tensor_get(const tc_tensor *t, int64_t flat_index, tc_scalar *out);
 TC_EXPORT void tc_tensor_bump_version(tc_tensor *t);
 
