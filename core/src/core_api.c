@@ -63,13 +63,8 @@ static int outside_init(const char *what) {
 
 static int api_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
     if (!stage.plugin) return outside_init("register_kernel");
-    int32_t known = -1;
-    for (int32_t k = 0; op && k < TC_NUM_KERNELS && known < 0; k++)
-        if (strcmp(tc_kernel_names[k], op) == 0) known = k;
-    if (known < 0) return tc_set_error(TC_ERR_VALUE, "register_kernel: the core has no op '%s'", op ? op : "(null)");
-    if (device_type < 0 || device_type >= TC_MAX_DEVICE_TYPES || layout < 0 || layout >= TC_NUM_LAYOUTS ||
-        (dtype != TC_ANY_DTYPE && (dtype < 0 || dtype >= TC_NUM_DTYPES)) || !fn)
-        return tc_set_error(TC_ERR_VALUE, "register_kernel(%s): bad device type, layout, dtype or function", op);
+    int32_t known = tc_dispatch_check(op, device_type, layout, dtype, fn);
+    if (known < 0) return TC_FAIL;
     if (stage.n_kernels == MAX_STAGED_KERNELS) return tc_set_error(TC_ERR_RUNTIME, "too many kernels in one plugin");
     if (!stage.kernels && !(stage.kernels = malloc(sizeof(staged_kernel) * MAX_STAGED_KERNELS)))
         return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
@@ -108,12 +103,6 @@ static int api_register_blas(const tc_blas_provider *provider) {
     return TC_OK;
 }
 
-static int32_t api_op_id(const char *name) {
-    for (int32_t k = 0; name && k < TC_NUM_KERNELS; k++)
-        if (strcmp(tc_kernel_names[k], name) == 0) return k;
-    return -1;
-}
-
 static void *api_host_alloc(size_t n) {
     const tc_allocator *a = tc_alloc_cpu();
     return a->alloc(a->ctx, n, 0, NULL);
@@ -138,7 +127,7 @@ static const tc_core_api api = {
     .abi_major = TC_ABI_MAJOR,
     .abi_minor = TC_ABI_MINOR,
     .set_error = api_set_error,
-    .op_id = api_op_id,
+    .op_id = tc_dispatch_kernel_id,
     .register_kernel = api_register_kernel,
     .register_device_type = api_register_device_type,
     .register_allocator = api_register_allocator,

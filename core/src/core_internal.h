@@ -52,6 +52,11 @@ TC_INTERNAL int tc_shape_wrap_dim(int64_t dim, int32_t ndim, int32_t *out);
 TC_INTERNAL void tc_shape_format(int32_t ndim, const int64_t *sizes, char *buf, size_t len);
 
 /* ---- dispatch ---- */
+/* Kernel id of a kernel name (ops.table's kernel= names), -1 if unknown (no error set). */
+TC_INTERNAL int32_t tc_dispatch_kernel_id(const char *name);
+/* Validates a registration; the kernel id, or TC_FAIL with a ValueError naming what is wrong. */
+TC_INTERNAL int32_t tc_dispatch_check(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype,
+                                      tc_kernel_fn fn);
 TC_INTERNAL int tc_dispatch_register(const char *kernel, int32_t device_type, int32_t layout,
                                      int32_t dtype, tc_kernel_fn fn);
 /* The kernel for (kernel id, device, layout, dtype); NULL with a RuntimeError that lists what is

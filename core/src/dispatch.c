@@ -11,15 +11,15 @@
 
 static tc_kernel_fn kernels[TC_NUM_KERNELS][N_BACKENDS][TC_NUM_DTYPES + 1];
 
-static int32_t kernel_id(const char *name) {
-    for (int32_t k = 0; k < TC_NUM_KERNELS; k++)
+int32_t tc_dispatch_kernel_id(const char *name) {
+    for (int32_t k = 0; name && k < TC_NUM_KERNELS; k++)
         if (strcmp(tc_kernel_names[k], name) == 0) return k;
     return -1;
 }
 
-int tc_dispatch_register(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype,
-                         tc_kernel_fn fn) {
-    int32_t k = kernel ? kernel_id(kernel) : -1;
+int32_t tc_dispatch_check(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype,
+                          tc_kernel_fn fn) {
+    int32_t k = tc_dispatch_kernel_id(kernel);
     if (k < 0) return tc_set_error(TC_ERR_VALUE, "register_kernel: the core has no op '%s'", kernel ? kernel : "(null)");
     if (device_type < 0 || device_type >= TC_MAX_DEVICE_TYPES || layout < 0 || layout >= TC_NUM_LAYOUTS)
         return tc_set_error(TC_ERR_VALUE, "register_kernel(%s): bad device type %d or layout %d", kernel,
@@ -27,6 +27,13 @@ int tc_dispatch_register(const char *kernel, int32_t device_type, int32_t layout
     if (dtype != TC_ANY_DTYPE && (dtype < 0 || dtype >= TC_NUM_DTYPES))
         return tc_set_error(TC_ERR_VALUE, "register_kernel(%s): bad dtype %d", kernel, dtype);
     if (!fn) return tc_set_error(TC_ERR_VALUE, "register_kernel(%s): NULL kernel", kernel);
+    return k;
+}
+
+int tc_dispatch_register(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype,
+                         tc_kernel_fn fn) {
+    int32_t k = tc_dispatch_check(kernel, device_type, layout, dtype, fn);
+    if (k < 0) return TC_FAIL;
     kernels[k][device_type * TC_NUM_LAYOUTS + layout][dtype == TC_ANY_DTYPE ? TC_NUM_DTYPES : dtype] = fn;
     return TC_OK;
 }

@@ -324,7 +324,7 @@ static PyObject *meth_is_contiguous(PyObject *self, PyObject *unused) {
 
 static PyObject *meth_data_ptr(PyObject *self, PyObject *unused) {
     tc_tensor *t = tp_unwrap(self);
-    return PyLong_FromVoidPtr(tc_tensor_numel(t) ? tc_tensor_data(t) : tc_tensor_data(t));
+    return PyLong_FromVoidPtr(tc_tensor_data(t));
 }
 
 static PyObject *meth_element_size(PyObject *self, PyObject *unused) {

@@ -85,6 +85,5 @@ PyObject *tp_item(PyObject *self, PyObject *unused);
 extern PyNumberMethods tp_tensor_as_number;
 PyObject *tp_richcompare(PyObject *a, PyObject *b, int op);
 int tp_tensor_type_init(PyObject *module);
-int tp_factories_init(PyObject *module);
 
 #endif

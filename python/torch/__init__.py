@@ -9,6 +9,7 @@ from torch._C import (  # noqa: F401  (the dtype objects)
     get_default_dtype, set_default_dtype, get_num_threads, set_num_threads,
 )
 from torch._device import device
+from torch._layout import layout, strided
 from torch._tensor import Tensor
 from torch._factories import (  # noqa: F401
     tensor, empty, zeros, ones, full, arange, linspace, eye, empty_like, zeros_like, ones_like,
@@ -20,7 +21,6 @@ __version__ = '0.1.0'
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
-cfloat = None  # complex dtypes are not provided yet
 
 _C._set_tensor_class(Tensor)
 _C._set_device_class(device)

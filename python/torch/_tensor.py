@@ -57,7 +57,7 @@ class Tensor(_C._TensorBase):
 
     @property
     def layout(self):
-        return 'torch.strided'
+        return torch.strided
 
     def to(self, *args, **kwargs):
         """to(dtype), to(device[, dtype]), to(other); a copy only when something changes."""
