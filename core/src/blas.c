@@ -21,6 +21,16 @@ int tc_blas_register(const tc_blas_provider *p) {
     return TC_OK;
 }
 
+void tc_blas_unregister(const tc_blas_provider *p) {
+    for (int32_t i = 0; i < n_providers; i++) {
+        if (providers[i] != p) continue;
+        memmove(&providers[i], &providers[i + 1], sizeof(providers[0]) * (size_t)(n_providers - i - 1));
+        n_providers--;
+        if (atomic_load(&current) == p) atomic_store(&current, NULL);
+        return;
+    }
+}
+
 static const tc_blas_provider *find(const char *name) {
     for (int32_t i = 0; i < n_providers; i++)
         if (strcmp(providers[i]->name, name) == 0) return providers[i];

@@ -1,4 +1,10 @@
-/* The versioned table of core functions handed to every plugin's probe and init. */
+/*
+ * The versioned table of core functions handed to every plugin's probe and init, and the staging of
+ * what a plugin registers. Registrations made during init are only recorded; tc_api_commit first
+ * checks every one of them against the live registries (and against each other) and only then
+ * applies them, undoing what it applied if a step still fails, so a plugin either gets everything it
+ * asked for or leaves nothing behind that could point into its unloaded code.
+ */
 #include "core_internal.h"
 
 #include <stdarg.h>
@@ -6,102 +12,276 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_STAGED_KERNELS 4096
-#define MAX_STAGED_OTHER 8
-
 typedef struct staged_kernel {
-    const char *name;
-    int32_t device_type, layout, dtype;
+    int32_t kernel; /* -1 for a fallback */
+    int32_t backend, dtype;
     tc_kernel_fn fn;
 } staged_kernel;
 
+typedef struct staged_allocator {
+    int32_t device_type;
+    const tc_allocator *allocator;
+} staged_allocator;
+
+typedef struct staged_op {
+    char *schema;
+    tc_meta_fn meta;
+    int32_t predicted_id;
+} staged_op;
+
+/* A growable array of one staged kind. */
+typedef struct stage_list {
+    void *items;
+    int32_t n, cap;
+    size_t item_size;
+} stage_list;
+
+static int list_push(stage_list *l, const void *item) {
+    if (l->n == l->cap) {
+        int32_t cap = l->cap ? l->cap * 2 : 16;
+        void *items = realloc(l->items, l->item_size * (size_t)cap);
+        if (!items) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory staging a registration");
+        l->items = items;
+        l->cap = cap;
+    }
+    memcpy((char *)l->items + l->item_size * (size_t)l->n++, item, l->item_size);
+    return TC_OK;
+}
+
+#define LIST_AT(l, type, i) (&((type *)(l).items)[i])
+
 static struct {
     const char *plugin; /* non-NULL while a plugin's init runs */
-    staged_kernel *kernels;
-    int n_kernels;
-    const tc_device_type_desc *devices[MAX_STAGED_OTHER];
-    int n_devices;
-    struct {
-        int32_t device_type;
-        const tc_allocator *allocator;
-    } allocators[MAX_STAGED_OTHER];
-    int n_allocators;
-    const tc_blas_provider *blas[MAX_STAGED_OTHER];
-    int n_blas;
-    int32_t next_device_type;
+    int32_t abi_minor;  /* the layout its kernels expect their arguments in */
+    int32_t first_device_type;
+    stage_list kernels, devices, allocators, blas, layouts, ops;
 } stage;
 
-void tc_api_begin(const char *plugin) {
-    memset(&stage, 0, sizeof stage);
+void tc_api_begin(const char *plugin, int32_t abi_minor) {
+    tc_api_abort();
     stage.plugin = plugin;
-    stage.next_device_type = tc_device_type_count();
+    stage.abi_minor = abi_minor;
+    stage.first_device_type = tc_device_type_count();
+    stage.kernels.item_size = sizeof(staged_kernel);
+    stage.devices.item_size = sizeof(tc_device_type_desc);
+    stage.allocators.item_size = sizeof(staged_allocator);
+    stage.blas.item_size = sizeof(const tc_blas_provider *);
+    stage.layouts.item_size = sizeof(char *);
+    stage.ops.item_size = sizeof(staged_op);
 }
 
 void tc_api_abort(void) {
-    free(stage.kernels);
-    memset(&stage, 0, sizeof stage);
+    for (int32_t i = 0; i < stage.layouts.n; i++) free(*LIST_AT(stage.layouts, char *, i));
+    for (int32_t i = 0; i < stage.ops.n; i++) free(LIST_AT(stage.ops, staged_op, i)->schema);
+    stage_list *lists[] = {&stage.kernels, &stage.devices, &stage.allocators, &stage.blas, &stage.layouts, &stage.ops};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        free(lists[i]->items);
+        memset(lists[i], 0, sizeof *lists[i]);
+    }
+    stage.plugin = NULL;
+}
+
+/* ---- validation: nothing is applied unless everything fits ---- */
+
+static int validate(void) {
+    const char *who = stage.plugin;
+    for (int32_t i = 0; i < stage.devices.n; i++) {
+        const tc_device_type_desc *d = LIST_AT(stage.devices, tc_device_type_desc, i);
+        if (tc_device_type_id(d->name) >= 0)
+            return tc_set_error(TC_ERR_VALUE, "device type '%s' is already registered", d->name);
+        for (int32_t j = 0; j < i; j++)
+            if (strcmp(LIST_AT(stage.devices, tc_device_type_desc, j)->name, d->name) == 0)
+                return tc_set_error(TC_ERR_VALUE, "plugin '%s' registers device type '%s' twice", who, d->name);
+    }
+    if (stage.first_device_type + stage.devices.n > TC_MAX_DEVICE_TYPES)
+        return tc_set_error(TC_ERR_RUNTIME, "too many device types (at most %d)", TC_MAX_DEVICE_TYPES);
+    for (int32_t i = 0; i < stage.allocators.n; i++) {
+        int32_t type = LIST_AT(stage.allocators, staged_allocator, i)->device_type;
+        if (type < 0 || type >= stage.first_device_type + stage.devices.n)
+            return tc_set_error(TC_ERR_VALUE, "register_allocator: unknown device type %d", type);
+    }
+    for (int32_t i = 0; i < stage.blas.n; i++) {
+        const tc_blas_provider *p = *LIST_AT(stage.blas, const tc_blas_provider *, i);
+        for (int32_t k = 0; k < tc_blas_count(); k++)
+            if (strcmp(tc_blas_name(k), p->name) == 0)
+                return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", p->name);
+        for (int32_t j = 0; j < i; j++)
+            if (strcmp((*LIST_AT(stage.blas, const tc_blas_provider *, j))->name, p->name) == 0)
+                return tc_set_error(TC_ERR_VALUE, "plugin '%s' registers BLAS provider '%s' twice", who, p->name);
+    }
+    for (int32_t i = 0; i < stage.layouts.n; i++) {
+        const char *name = *LIST_AT(stage.layouts, char *, i);
+        if (tc_layout_id(name) >= 0) return tc_set_error(TC_ERR_VALUE, "layout '%s' is already registered", name);
+    }
+    for (int32_t i = 0; i < stage.ops.n; i++) {
+        staged_op *o = LIST_AT(stage.ops, staged_op, i);
+        struct tc_op *parsed = tc_schema_parse(o->schema);
+        if (!parsed) return TC_FAIL;
+        char name[256];
+        snprintf(name, sizeof name, "%s%s%s", parsed->schema.name, parsed->schema.overload[0] ? "." : "",
+                 parsed->schema.overload);
+        free(parsed);
+        if (tc_op_lookup(name) >= 0) return tc_set_error(TC_ERR_RUNTIME, "op %s is already defined", name);
+    }
+    for (int32_t i = 0; i < stage.kernels.n; i++) {
+        staged_kernel *k = LIST_AT(stage.kernels, staged_kernel, i);
+        if (tc_kernel_slot_free(k->kernel, k->backend, k->dtype, who)) return TC_FAIL;
+        for (int32_t j = 0; j < i; j++) {
+            staged_kernel *o = LIST_AT(stage.kernels, staged_kernel, j);
+            if (o->kernel == k->kernel && o->backend == k->backend && o->dtype == k->dtype)
+                return tc_set_error(TC_ERR_RUNTIME, "plugin '%s' registers kernel '%s' for the same backend and "
+                                                    "dtype twice", who, tc_kernel_name(k->kernel));
+        }
+    }
+    return TC_OK;
+}
+
+/* ---- apply, with undo ---- */
+
+static void undo(int32_t kernels_done, int32_t blas_done) {
+    for (int32_t i = 0; i < kernels_done; i++) {
+        staged_kernel *k = LIST_AT(stage.kernels, staged_kernel, i);
+        tc_kernel_unset(k->kernel, k->backend, k->dtype);
+    }
+    for (int32_t i = 0; i < blas_done; i++) tc_blas_unregister(*LIST_AT(stage.blas, const tc_blas_provider *, i));
 }
 
 int tc_api_commit(void) {
-    int rc = TC_OK;
-    for (int i = 0; i < stage.n_devices && rc == TC_OK; i++)
-        rc = tc_device_register(stage.devices[i]) < 0 ? TC_FAIL : TC_OK;
-    for (int i = 0; i < stage.n_allocators && rc == TC_OK; i++)
-        rc = tc_device_set_allocator(stage.allocators[i].device_type, stage.allocators[i].allocator);
-    for (int i = 0; i < stage.n_kernels && rc == TC_OK; i++) {
-        staged_kernel *k = &stage.kernels[i];
-        rc = tc_dispatch_register(k->name, k->device_type, k->layout, k->dtype, k->fn);
+    if (validate()) {
+        tc_api_abort();
+        return TC_FAIL;
     }
-    for (int i = 0; i < stage.n_blas && rc == TC_OK; i++) rc = tc_blas_register(stage.blas[i]);
+    /* Device types, layouts, allocators and ops cannot fail once validated (capacity and names
+     * were checked); kernels and BLAS providers are undone if they do. Ops come first so that
+     * their kernels' names exist, devices before the allocators that name them. */
+    int rc = TC_OK;
+    for (int32_t i = 0; i < stage.ops.n && rc == TC_OK; i++) {
+        staged_op *o = LIST_AT(stage.ops, staged_op, i);
+        int32_t id = tc_op_define(o->schema, o->meta);
+        if (id < 0) rc = TC_FAIL;
+        else if (id != o->predicted_id)
+            rc = tc_set_error(TC_ERR_RUNTIME, "op %s got id %d, not the %d its plugin was told", o->schema, id,
+                              o->predicted_id);
+    }
+    for (int32_t i = 0; i < stage.devices.n && rc == TC_OK; i++)
+        if (tc_device_register(LIST_AT(stage.devices, tc_device_type_desc, i)) < 0) rc = TC_FAIL;
+    for (int32_t i = 0; i < stage.layouts.n && rc == TC_OK; i++)
+        if (tc_layout_register(*LIST_AT(stage.layouts, char *, i)) < 0) rc = TC_FAIL;
+    for (int32_t i = 0; i < stage.allocators.n && rc == TC_OK; i++) {
+        staged_allocator *a = LIST_AT(stage.allocators, staged_allocator, i);
+        rc = tc_device_set_allocator(a->device_type, a->allocator);
+    }
+    int32_t kernels_done = 0, blas_done = 0;
+    for (; kernels_done < stage.kernels.n && rc == TC_OK; kernels_done++) {
+        staged_kernel *k = LIST_AT(stage.kernels, staged_kernel, kernels_done);
+        rc = tc_kernel_set(k->kernel, k->backend, k->dtype, k->fn, stage.abi_minor, stage.plugin);
+        if (rc) break;
+    }
+    for (; blas_done < stage.blas.n && rc == TC_OK; blas_done++) {
+        rc = tc_blas_register(*LIST_AT(stage.blas, const tc_blas_provider *, blas_done));
+        if (rc) break;
+    }
+    if (rc) undo(kernels_done, blas_done);
     tc_api_abort();
     return rc;
 }
+
+/* ---- the table's registration members ---- */
 
 static int outside_init(const char *what) {
     return tc_set_error(TC_ERR_RUNTIME, "%s may only be called during a plugin's init", what);
 }
 
+/* Structs a plugin hands over: at least the 1.0 layout; read only as much as it has. */
+static bool struct_ok(uint32_t struct_size, size_t size_1_0) { return struct_size >= size_1_0; }
+
 static int api_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
     if (!stage.plugin) return outside_init("register_kernel");
-    int32_t known = tc_dispatch_check(op, device_type, layout, dtype, fn);
-    if (known < 0) return TC_FAIL;
-    if (stage.n_kernels == MAX_STAGED_KERNELS) return tc_set_error(TC_ERR_RUNTIME, "too many kernels in one plugin");
-    if (!stage.kernels && !(stage.kernels = malloc(sizeof(staged_kernel) * MAX_STAGED_KERNELS)))
-        return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
-    stage.kernels[stage.n_kernels++] = (staged_kernel){tc_kernel_names[known], device_type, layout, dtype, fn};
-    return TC_OK;
+    int32_t k = tc_kernel_check(op, device_type, layout, dtype, fn);
+    if (k < 0) return TC_FAIL;
+    staged_kernel s = {k, tc_backend_of(device_type, layout), dtype, fn};
+    return list_push(&stage.kernels, &s);
+}
+
+static int api_register_fallback(int32_t device_type, int32_t layout, tc_kernel_fn fn) {
+    if (!stage.plugin) return outside_init("register_fallback");
+    if (!fn || device_type < 0 || device_type >= TC_MAX_DEVICE_TYPES || layout < 0 || layout >= TC_MAX_LAYOUTS)
+        return tc_set_error(TC_ERR_VALUE, "register_fallback: bad device type %d, layout %d or kernel", device_type,
+                            layout);
+    staged_kernel s = {-1, tc_backend_of(device_type, layout), TC_ANY_DTYPE, fn};
+    return list_push(&stage.kernels, &s);
 }
 
 static int32_t api_register_device_type(const tc_device_type_desc *desc) {
     if (!stage.plugin) return outside_init("register_device_type");
-    if (!desc || desc->struct_size < sizeof(tc_device_type_desc) || !desc->name)
+    if (!desc || !struct_ok(desc->struct_size, sizeof(tc_device_type_desc)) || !desc->name || !desc->name[0])
         return tc_set_error(TC_ERR_VALUE, "register_device_type: malformed descriptor");
-    if (stage.n_devices == MAX_STAGED_OTHER) return tc_set_error(TC_ERR_RUNTIME, "too many device types");
     if (tc_device_type_id(desc->name) >= 0)
         return tc_set_error(TC_ERR_VALUE, "device type '%s' is already registered", desc->name);
-    stage.devices[stage.n_devices++] = desc;
-    return stage.next_device_type + stage.n_devices - 1;
+    for (int32_t i = 0; i < stage.devices.n; i++)
+        if (strcmp(LIST_AT(stage.devices, tc_device_type_desc, i)->name, desc->name) == 0)
+            return tc_set_error(TC_ERR_VALUE, "device type '%s' is already registered", desc->name);
+    tc_device_type_desc copy = {0};
+    memcpy(&copy, desc, sizeof copy); /* 1.0 and 1.1 descriptors have the same size */
+    if (list_push(&stage.devices, &copy)) return TC_FAIL;
+    return stage.first_device_type + stage.devices.n - 1;
 }
 
 static int api_register_allocator(int32_t device_type, const tc_allocator *allocator) {
     if (!stage.plugin) return outside_init("register_allocator");
-    if (!allocator || allocator->struct_size < sizeof(tc_allocator) || !allocator->alloc || !allocator->free)
+    if (!allocator || !struct_ok(allocator->struct_size, sizeof(tc_allocator)) || !allocator->alloc || !allocator->free)
         return tc_set_error(TC_ERR_VALUE, "register_allocator: malformed allocator");
-    if (stage.n_allocators == MAX_STAGED_OTHER) return tc_set_error(TC_ERR_RUNTIME, "too many allocators");
-    stage.allocators[stage.n_allocators].device_type = device_type;
-    stage.allocators[stage.n_allocators++].allocator = allocator;
-    return TC_OK;
+    staged_allocator s = {device_type, allocator};
+    return list_push(&stage.allocators, &s);
 }
 
 static int api_register_blas(const tc_blas_provider *provider) {
     if (!stage.plugin) return outside_init("register_blas");
-    if (!provider || provider->struct_size < sizeof(tc_blas_provider) || !provider->name || !provider->sgemm ||
-        !provider->dgemm)
+    if (!provider || !struct_ok(provider->struct_size, sizeof(tc_blas_provider)) || !provider->name ||
+        !provider->sgemm || !provider->dgemm)
         return tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider");
-    if (stage.n_blas == MAX_STAGED_OTHER) return tc_set_error(TC_ERR_RUNTIME, "too many BLAS providers");
-    stage.blas[stage.n_blas++] = provider;
-    return TC_OK;
+    return list_push(&stage.blas, &provider);
 }
+
+static int32_t api_register_layout(const char *name) {
+    if (!stage.plugin) return outside_init("register_layout");
+    if (!name || !name[0]) return tc_set_error(TC_ERR_VALUE, "register_layout: no name");
+    if (tc_layout_id(name) >= 0) return tc_set_error(TC_ERR_VALUE, "layout '%s' is already registered", name);
+    char *copy = strdup(name);
+    if (!copy || list_push(&stage.layouts, &copy)) {
+        free(copy);
+        return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    int32_t id = tc_layout_count() + stage.layouts.n - 1;
+    if (id >= TC_MAX_LAYOUTS) return tc_set_error(TC_ERR_RUNTIME, "too many layouts (at most %d)", TC_MAX_LAYOUTS);
+    return id;
+}
+
+/* An op: added at once outside init (a running program), staged during it. Its kernel name exists
+ * from the start so that the plugin's kernels for it can be staged too. */
+static int32_t api_register_op(const tc_op_def *def) {
+    if (!def || !struct_ok(def->struct_size, sizeof(tc_op_def)) || !def->schema)
+        return tc_set_error(TC_ERR_VALUE, "register_op: malformed definition");
+    if (!stage.plugin) return tc_op_define(def->schema, def->meta);
+    struct tc_op *parsed = tc_schema_parse(def->schema);
+    if (!parsed) return TC_FAIL;
+    char name[256];
+    snprintf(name, sizeof name, "%s%s%s", parsed->schema.name, parsed->schema.overload[0] ? "." : "",
+             parsed->schema.overload);
+    bool namespaced = strstr(parsed->schema.name, "::") != NULL;
+    free(parsed);
+    if (!namespaced) return tc_set_error(TC_ERR_VALUE, "register_op: %s needs a namespace (\"myns::name\")", name);
+    if (tc_op_lookup(name) >= 0) return tc_set_error(TC_ERR_RUNTIME, "op %s is already defined", name);
+    if (tc_kernel_add_name(name) < 0) return TC_FAIL;
+    staged_op s = {strdup(def->schema), def->meta, tc_op_count() + stage.ops.n};
+    if (!s.schema || list_push(&stage.ops, &s)) {
+        free(s.schema);
+        return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    return s.predicted_id;
+}
+
+/* ---- the rest of the table ---- */
 
 static void *api_host_alloc(size_t n) {
     const tc_allocator *a = tc_alloc_cpu();
@@ -122,12 +302,19 @@ static int api_set_error(int kind, const char *fmt, ...) {
     return tc_set_error(kind, "%s", buf);
 }
 
+static int api_tensor_view(const tc_tensor *t, tc_view *out) {
+    if (!t || !out) return tc_set_error(TC_ERR_VALUE, "tensor_view: NULL argument");
+    *out = (tc_view){.data = tc_tensor_data(t), .sizes = t->sizes, .strides = t->strides, .ndim = t->ndim,
+                     .dtype = t->dtype, .device = t->device, .struct_size = sizeof(tc_view), .layout = t->layout};
+    return TC_OK;
+}
+
 static const tc_core_api api = {
     .struct_size = sizeof(tc_core_api),
     .abi_major = TC_ABI_MAJOR,
     .abi_minor = TC_ABI_MINOR,
     .set_error = api_set_error,
-    .op_id = tc_dispatch_kernel_id,
+    .op_id = tc_kernel_id,
     .register_kernel = api_register_kernel,
     .register_device_type = api_register_device_type,
     .register_allocator = api_register_allocator,
@@ -138,6 +325,16 @@ static const tc_core_api api = {
     .host_free = api_host_free,
     .dtype_size = tc_dtype_size,
     .dtype_name = tc_dtype_name,
+    .register_op = api_register_op,
+    .register_layout = api_register_layout,
+    .register_fallback = api_register_fallback,
+    .op_lookup = tc_op_lookup,
+    .call_op = tc_call_op,
+    .tensor_retain = tc_tensor_retain,
+    .tensor_release = tc_tensor_release,
+    .tensor_view = api_tensor_view,
+    .device_type_id = tc_device_type_id,
+    .values_release = tc_values_release,
 };
 
 const tc_core_api *tc_core_api_table(void) { return &api; }

@@ -1,35 +1,45 @@
 /*
  * core_internal.h - what the core's own files share and nothing outside the core sees.
- * Prefixes: tc_alloc_* (allocators), tc_dispatch_* (kernel registry), tc_shape_* (shape
- * arithmetic), tc_plugin_* (loader), tc_blas_* (providers).
+ * Prefixes: tc_alloc_* (allocators), tc_dispatch_* (dispatcher and kernel registry), tc_op_*
+ * (op registry), tc_plan_* (structured ops), tc_shape_* (shape arithmetic), tc_plugin_* (loader),
+ * tc_blas_* (providers), tc_schema_* (the run-time schema parser).
  */
 #ifndef TC_CORE_INTERNAL_H
 #define TC_CORE_INTERNAL_H
+
+#define TC_INTERNAL __attribute__((visibility("hidden")))
 
 #include "tc_ops_gen.h"
 #include "torch_core/tc_core.h"
 
 #include <stdatomic.h>
 
-#define TC_INTERNAL __attribute__((visibility("hidden")))
-
 struct tc_storage {
     atomic_int_fast64_t refcount;
     void *data;
     size_t nbytes;
     tc_device device;
-    tc_deleter_fn deleter; /* NULL: memory came from the device's allocator */
+    const tc_allocator *allocator; /* frees data unless deleter is set; the one that made it */
+    tc_deleter_fn deleter;         /* foreign memory (numpy, ...) */
     void *deleter_ctx;
     uint64_t version; /* the version counter shared by every view of this storage */
 };
 
-/* ---- device registry ---- */
+/* ---- device and layout registries ---- */
 TC_INTERNAL const tc_allocator *tc_alloc_for(int32_t device_type);
 TC_INTERNAL const tc_allocator *tc_alloc_cpu(void);
 TC_INTERNAL int32_t tc_device_register(const tc_device_type_desc *desc);
 TC_INTERNAL int tc_device_set_allocator(int32_t device_type, const tc_allocator *allocator);
 TC_INTERNAL bool tc_device_valid(tc_device device);
 TC_INTERNAL int32_t tc_device_type_count(void);
+TC_INTERNAL const tc_device_type_desc *tc_device_desc(int32_t device_type);
+TC_INTERNAL int32_t tc_layout_register(const char *name);
+/* Backend index of (device type, layout): the row of the kernel and impl tables. */
+#define TC_MAX_BACKENDS (TC_MAX_DEVICE_TYPES * TC_MAX_LAYOUTS)
+static inline int32_t tc_backend_of(int32_t device_type, int32_t layout) {
+    return device_type * TC_MAX_LAYOUTS + layout;
+}
+TC_INTERNAL void tc_backend_format(int32_t backend, char *buf, size_t len); /* "cpu", "cpu(sparse_coo)" */
 
 /* ---- scalars ---- */
 TC_INTERNAL double tc_scalar_to_double(tc_scalar s);
@@ -38,8 +48,26 @@ TC_INTERNAL tc_scalar tc_scalar_load(const void *src, int32_t dtype);
 /* The value `s` becomes once stored in `dtype` (wrapped, truncated or rounded), as a scalar. */
 TC_INTERNAL tc_scalar tc_scalar_cast(tc_scalar s, int32_t dtype);
 
-/* ---- storage ---- */
+/* ---- storage and tensors ---- */
 TC_INTERNAL tc_storage *tc_storage_new(size_t nbytes, tc_device device);
+TC_INTERNAL tc_tensor *tc_tensor_alloc(int32_t ndim);
+/* A view of t with t's storage, dtype and version counter but new geometry; new reference. */
+TC_INTERNAL tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes,
+                                          const int64_t *strides, int64_t offset);
+/* Broadcast view of t at `sizes` (zero strides on expanded dims); RuntimeError when impossible. */
+TC_INTERNAL tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *sizes);
+/* A tensor like t (sizes, dtype unless `dtype` >= 0, device) whose strides follow t's memory order
+ * when t is non-overlapping and dense (PyTorch's preserve_format), else contiguous. */
+TC_INTERNAL tc_tensor *tc_empty_preserving(const tc_tensor *t, int32_t dtype, tc_device device);
+TC_INTERNAL bool tc_tensor_non_overlapping_and_dense(const tc_tensor *t);
+
+/* Memory overlap of a written tensor with another (PyTorch's get_overlap_status). */
+enum { TC_OVERLAP_NONE, TC_OVERLAP_FULL, TC_OVERLAP_PARTIAL, TC_OVERLAP_TOO_HARD };
+TC_INTERNAL int tc_overlap(const tc_tensor *a, const tc_tensor *b);
+/* RuntimeError when two elements of t share memory (t is about to be written). */
+TC_INTERNAL int tc_check_internal_overlap(const tc_tensor *t);
+/* RuntimeError for a partial overlap of written and read. */
+TC_INTERNAL int tc_check_partial_overlap(const tc_tensor *written, const tc_tensor *read);
 
 /* ---- shapes (every multiplication checked for overflow) ---- */
 TC_INTERNAL int tc_shape_numel(int32_t ndim, const int64_t *sizes, int64_t *numel);
@@ -50,54 +78,198 @@ TC_INTERNAL int tc_shape_broadcast(int32_t na, const int64_t *a, int32_t nb, con
 /* Wraps a possibly negative dim into [0, ndim); IndexError when out of range. */
 TC_INTERNAL int tc_shape_wrap_dim(int64_t dim, int32_t ndim, int32_t *out);
 TC_INTERNAL void tc_shape_format(int32_t ndim, const int64_t *sizes, char *buf, size_t len);
+/* RuntimeError unless 0 <= ndim <= TC_MAX_DIMS. */
+TC_INTERNAL int tc_shape_check_ndim(int64_t ndim);
+TC_INTERNAL bool tc_shape_equal(int32_t na, const int64_t *a, int32_t nb, const int64_t *b);
 
-/* ---- dispatch ---- */
-/* Kernel id of a kernel name (ops.table's kernel= names), -1 if unknown (no error set). */
-TC_INTERNAL int32_t tc_dispatch_kernel_id(const char *name);
-/* Validates a registration; the kernel id, or TC_FAIL with a ValueError naming what is wrong. */
-TC_INTERNAL int32_t tc_dispatch_check(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype,
-                                      tc_kernel_fn fn);
-TC_INTERNAL int tc_dispatch_register(const char *kernel, int32_t device_type, int32_t layout,
-                                     int32_t dtype, tc_kernel_fn fn);
-/* The kernel for (kernel id, device, layout, dtype); NULL with a RuntimeError that lists what is
- * registered when there is none. */
-TC_INTERNAL tc_kernel_fn tc_dispatch_find(int32_t kernel, tc_device device, int32_t layout,
-                                          int32_t dtype);
-/* Fills views of the tensors and runs the kernel. With `broadcast`, each input is presented with
- * outputs[0]'s ndim and sizes through 0 strides (no tensor is allocated for that). */
-TC_INTERNAL int tc_dispatch_run(int32_t kernel, int32_t dtype, tc_tensor *const *inputs, int n_in,
-                                tc_tensor *const *outputs, int n_out, const tc_scalar *scalars,
-                                int n_scalars, const int64_t *ints, int n_ints, bool broadcast);
+/* ---- promotion ---- */
 /* PyTorch's result_type over operands, with wrapped numbers and 0-dim tensors ranked lower. */
 TC_INTERNAL int32_t tc_result_type(tc_tensor *const *operands, int n);
-/* Same device, or a CPU 0-dim operand beside a device tensor; RuntimeError otherwise. */
-TC_INTERNAL int tc_check_same_device(tc_tensor *const *operands, int n, const char *op);
 
-/* ---- tensors ---- */
-TC_INTERNAL tc_tensor *tc_tensor_alloc(int32_t ndim);
-/* A view of t with t's data but `ndim`/`sizes`/`strides` (e.g. broadcast); new reference. */
-TC_INTERNAL tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes,
-                                          const int64_t *strides, int64_t offset);
-TC_INTERNAL tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *sizes);
+/* ---- the op registry (op_registry.c) ---- */
 
-/* ---- op categories ---- */
-TC_INTERNAL int tc_ops_elementwise(int32_t op, const tc_call *call, tc_tensor **outs);
-TC_INTERNAL int tc_ops_reduce(int32_t op, const tc_call *call, tc_tensor **outs);
-TC_INTERNAL int tc_ops_linalg(int32_t op, const tc_call *call, tc_tensor **outs);
-TC_INTERNAL int tc_ops_views(int32_t op, const tc_call *call, tc_tensor **outs);
-TC_INTERNAL int tc_ops_factory(int32_t op, const tc_call *call, tc_tensor **outs);
+typedef struct tc_opcall tc_opcall;
+typedef struct tc_plan tc_plan;
+typedef int (*tc_impl_fn)(tc_opcall *call);
+
+enum { TC_VARIANT_FUNCTIONAL = 0, TC_VARIANT_INPLACE = 1, TC_VARIANT_OUT = 2 };
+
+typedef struct tc_backend_impl {
+    tc_boxed_fn fn;
+    void *ctx;
+    char owner[64];
+} tc_backend_impl;
+
+/* One op. Built-in ops are the generated tc_builtin_ops; runtime ops are allocated. The schema and
+ * the implementation fields never change once the op is published; `overrides` and
+ * `impl_autograd` are filled by registration (a slot, once set, is never replaced). */
+struct tc_op {
+    tc_op_schema schema;
+    int32_t id;
+    int32_t variant;    /* TC_VARIANT_* */
+    int32_t base;       /* the functional op this variant derives from (itself when functional) */
+    int32_t dtype_rule; /* enum tc_dtype_rule, read by meta functions */
+    int32_t kernel;     /* kernel id run by the structured runner, -1 for none */
+    int (*meta)(tc_opcall *call, tc_plan *plan);
+    tc_impl_fn impl;          /* the implementation for every backend (runner, composite, view) */
+    tc_impl_fn impl_autograd; /* what runs at TC_KEY_AUTOGRAD; NULL falls through */
+    tc_meta_fn user_meta;     /* a runtime op's meta function from the ABI */
+    _Atomic(tc_backend_impl *) *overrides; /* per-backend boxed impls, TC_MAX_BACKENDS slots */
+};
+
+/* Everything an implementation sees of one call. */
+struct tc_opcall {
+    struct tc_op *op;
+    tc_keyset keys;  /* keys still to run, the current one included */
+    int32_t backend; /* tc_backend_of(device.type, layout) */
+    tc_device device;
+    const tc_value *args; /* n_args values, defaults filled */
+    tc_value *outs;       /* n_returns results to fill (new references) */
+};
+
+/* The generated built-in ops (tc_ops_gen.c); ids 0..TC_NUM_BUILTIN_OPS-1. */
+extern struct tc_op tc_builtin_ops[TC_NUM_BUILTIN_OPS];
+TC_INTERNAL struct tc_op *tc_op_at(int32_t id); /* NULL for an unknown id */
+TC_INTERNAL int tc_op_registry_init(void);
+/* The boxed dispatcher: keys from the arguments and the thread's sets, then the highest key's impl. */
+TC_INTERNAL int tc_dispatch(struct tc_op *op, const tc_value *args, tc_value *outs);
+/* Runs the next key below the current one (what an autograd impl calls to compute). */
+TC_INTERNAL int tc_redispatch(tc_opcall *call, tc_keyset below);
+/* The generic implementation of structured ops (structured.c). */
+TC_INTERNAL int tc_structured_run(tc_opcall *call);
+
+/* ---- the kernel registry (kernels.c) ---- */
+
+typedef struct tc_kernel_slot {
+    tc_kernel_fn fn;
+    int32_t abi_minor; /* of the plugin that registered it: the layout of the args it expects */
+    char owner[64];
+} tc_kernel_slot;
+
+/* Kernel id of a kernel name, -1 if unknown (no error set). */
+TC_INTERNAL int32_t tc_kernel_id(const char *name);
+/* Adds a kernel name (runtime ops); its id or TC_FAIL. */
+TC_INTERNAL int32_t tc_kernel_add_name(const char *name);
+TC_INTERNAL const char *tc_kernel_name(int32_t kernel);
+/* Checks a registration before it is staged; the kernel id or TC_FAIL (ValueError). */
+TC_INTERNAL int32_t tc_kernel_check(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype,
+                                    tc_kernel_fn fn);
+/* Whether the slot (or the fallback slot with kernel == -1) is free; RuntimeError naming both
+ * owners when it is not. */
+TC_INTERNAL int tc_kernel_slot_free(int32_t kernel, int32_t backend, int32_t dtype, const char *owner);
+TC_INTERNAL int tc_kernel_set(int32_t kernel, int32_t backend, int32_t dtype, tc_kernel_fn fn, int32_t abi_minor,
+                              const char *owner);
+TC_INTERNAL void tc_kernel_unset(int32_t kernel, int32_t backend, int32_t dtype);
+/* The kernel for (kernel, backend, dtype): exact dtype, any-dtype, then the backend's fallback;
+ * NULL with a NotImplementedError listing what is registered when there is none. */
+TC_INTERNAL const tc_kernel_slot *tc_kernel_find(int32_t kernel, int32_t backend, int32_t dtype);
+
+/* Runs one kernel on tensors: views (inputs broadcast to outputs[0]'s sizes when `broadcast`),
+ * the contract's scalars and ints, and the op's args, in the layout the kernel's plugin expects. */
+typedef struct tc_kernel_run {
+    int32_t kernel;
+    int32_t backend;
+    int32_t dtype;
+    tc_tensor *const *inputs;
+    int32_t n_inputs;
+    tc_tensor *const *outputs;
+    int32_t n_outputs;
+    const tc_scalar *scalars;
+    int32_t n_scalars;
+    const int64_t *ints;
+    int32_t n_ints;
+    bool broadcast;
+    int32_t schema_op; /* -1 when the core runs a kernel for itself (casts, copies) */
+    const tc_value *args;
+    int32_t n_args;
+} tc_kernel_run;
+TC_INTERNAL int tc_kernel_invoke(const tc_kernel_run *run);
+/* Internal conversions below the dispatcher (the runner's casts, copy_ within a device): the copy
+ * kernel from src into dst of the same sizes (src may have zero strides), no checks. */
+TC_INTERNAL int tc_kernel_copy(tc_tensor *dst, tc_tensor *src);
+/* A fresh tensor holding t converted to dtype on t's device (t itself, retained, when it already is). */
+TC_INTERNAL tc_tensor *tc_kernel_cast(tc_tensor *t, int32_t dtype);
+
+/* ---- structured ops: what meta functions fill (structured.c) ---- */
+
+#define TC_PLAN_INLINE_INPUTS 8
+#define TC_PLAN_MAX_SCALARS 4
+#define TC_PLAN_BROADCAST 1u /* present inputs at out[0]'s sizes through zero strides */
+#define TC_PLAN_NO_KERNEL 2u /* the meta function did all the work (empty, a reduction of nothing) */
+
+struct tc_plan {
+    tc_opcall *call;
+    int32_t dtype;  /* the kernel's dtype (the compute dtype) */
+    int32_t kernel; /* defaults to the op's */
+    uint32_t flags;
+    int32_t n_in, cap_in;
+    tc_tensor **in; /* owned references */
+    tc_tensor *in_inline[TC_PLAN_INLINE_INPUTS];
+    int32_t n_out;
+    tc_tensor *out[TC_MAX_RETURNS];    /* what the kernel writes (owned) */
+    tc_tensor *target[TC_MAX_RETURNS]; /* what the op returns (owned); differs from out when a temp */
+    tc_tensor *kview[TC_MAX_RETURNS];  /* NULL, or how the kernel sees out[i] (a view of it; owned) */
+    int32_t n_scalars;
+    tc_scalar scalars[TC_PLAN_MAX_SCALARS];
+    int32_t n_ints;
+    int64_t ints[TC_MAX_DIMS];
+};
+
+/* Output i: allocated (functional op), or the written argument checked against the sizes and
+ * dtype (in-place: same sizes, dtype castable; out=: resized, dtype castable), with a temporary of
+ * `dtype` for the kernel when the written tensor has another dtype. */
+TC_INTERNAL int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, int32_t dtype);
+/* Output i with explicit strides (empty_strided); functional ops only. */
+TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
+                                       const int64_t *strides, int32_t dtype);
+/* Presents output i to the kernel as a view of it with other geometry (keepdim form of a
+ * reduction's result, say); offset relative to the output's own. */
+TC_INTERNAL int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
+                                    const int64_t *strides);
+/* Adds a kernel input (retained), converted to `dtype` first unless dtype < 0. */
+TC_INTERNAL int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype);
+TC_INTERNAL int tc_plan_scalar(tc_plan *p, tc_scalar s);
+TC_INTERNAL int tc_plan_int(tc_plan *p, int64_t v);
+
+/* Argument accessors for impls and meta functions (the dispatcher has checked the tags). */
+static inline tc_tensor *tc_arg_tensor(const tc_opcall *c, int i) { return c->args[i].v.tensor; }
+static inline bool tc_arg_none(const tc_opcall *c, int i) { return c->args[i].tag == TC_VALUE_NONE; }
+static inline int64_t tc_arg_int(const tc_opcall *c, int i) { return c->args[i].v.i; }
+static inline bool tc_arg_bool(const tc_opcall *c, int i) { return c->args[i].v.b; }
+/* ScalarType?/Layout?/MemoryFormat? as an int, -1 for None. */
+static inline int32_t tc_arg_enum(const tc_opcall *c, int i) {
+    return c->args[i].tag == TC_VALUE_NONE ? -1 : (int32_t)c->args[i].v.i;
+}
+static inline tc_int_list tc_arg_ints(const tc_opcall *c, int i) {
+    return (tc_int_list){c->args[i].v.ints.items, c->args[i].v.ints.len};
+}
+/* The result of an impl that returns one tensor (takes over the reference). */
+static inline int tc_return(tc_opcall *c, tc_tensor *t) {
+    if (!t) return TC_FAIL;
+    c->outs[0] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = t};
+    return TC_OK;
+}
+
+/* ---- factories shared by meta functions and composites (meta_factory.c) ---- */
+/* The dtype, device and checks of a creation op's dtype/layout/device/pin_memory arguments starting
+ * at argument `first` (the schema order ScalarType?, Layout?, Device?, bool?). */
+TC_INTERNAL int tc_factory_options(const tc_opcall *c, int first, int32_t default_dtype, int32_t *dtype);
 
 /* ---- BLAS and threads ---- */
 TC_INTERNAL int tc_blas_register(const tc_blas_provider *provider);
+TC_INTERNAL void tc_blas_unregister(const tc_blas_provider *provider);
 TC_INTERNAL const tc_blas_provider *tc_blas_current(void);
 TC_INTERNAL void tc_blas_select_default(void);
 
-
+/* ---- schemas (schema.c) ---- */
+/* Parses a schema into a freshly allocated op record (schema text, names and defaults copied into
+ * one allocation owned by the record). ValueError with the reason on a malformed schema. */
+TC_INTERNAL struct tc_op *tc_schema_parse(const char *text);
 
 /* ---- the plugin-facing table (core_api.c) ----
- * Registrations made during a plugin's init are staged and only take effect on tc_api_commit, so a
- * plugin whose init fails leaves nothing behind. */
-TC_INTERNAL void tc_api_begin(const char *plugin_name);
+ * Registrations made during a plugin's init are staged and take effect on tc_api_commit, all or
+ * nothing, so a plugin whose init or commit fails leaves nothing behind. */
+TC_INTERNAL void tc_api_begin(const char *plugin_name, int32_t abi_minor);
 TC_INTERNAL int tc_api_commit(void);
 TC_INTERNAL void tc_api_abort(void);
 #endif

@@ -64,6 +64,11 @@ int32_t tc_device_count(int32_t type) {
     return types[type].desc.device_count();
 }
 
+const tc_device_type_desc *tc_device_desc(int32_t type) {
+    ensure_cpu();
+    return type >= 0 && type < n_types ? &types[type].desc : NULL;
+}
+
 int32_t tc_device_type_count(void) {
     ensure_cpu();
     return n_types;

@@ -1,125 +1,144 @@
 /*
- * The kernel registry: a dense table indexed by (kernel, backend, dtype), so a lookup at run time is
- * three array indexes. Slot TC_NUM_DTYPES of each row holds the any-dtype kernel.
+ * The dispatcher: every op call, from a typed entry, the boxed form, Python or a plugin, comes
+ * here. A call's key set is the union of its tensor arguments' keys (TC_KEY_BACKEND always, plus
+ * what a tensor brings, such as TC_KEY_AUTOGRAD), with the thread's included keys added and its
+ * excluded ones removed; the highest key runs. Its backend is the device and layout of the tensor
+ * arguments (a CPU 0-dim tensor, such as a Python number, never decides it) or, for creation ops,
+ * the Device argument.
+ *
+ * At TC_KEY_AUTOGRAD an op runs its autograd impl if it has one; a composite op runs its
+ * composite (whose parts record themselves); anything else falls through. At TC_KEY_BACKEND an op
+ * runs the impl a plugin or torch.library registered for the backend, else its own impl
+ * (the structured runner, a composite or a view), which works on every backend.
  */
 #include "core_internal.h"
 
-#include <stdio.h>
 #include <string.h>
 
-#define N_BACKENDS (TC_MAX_DEVICE_TYPES * TC_NUM_LAYOUTS)
+static _Thread_local tc_keyset tls_included, tls_excluded;
 
-static tc_kernel_fn kernels[TC_NUM_KERNELS][N_BACKENDS][TC_NUM_DTYPES + 1];
+tc_keyset tc_dispatch_included(void) { return tls_included; }
+tc_keyset tc_dispatch_excluded(void) { return tls_excluded; }
+void tc_dispatch_set_included(tc_keyset keys) { tls_included = keys; }
+void tc_dispatch_set_excluded(tc_keyset keys) { tls_excluded = keys & ~TC_KEYBIT(TC_KEY_BACKEND); }
 
-int32_t tc_dispatch_kernel_id(const char *name) {
-    for (int32_t k = 0; name && k < TC_NUM_KERNELS; k++)
-        if (strcmp(tc_kernel_names[k], name) == 0) return k;
-    return -1;
+/* What the arguments bring: keys, and the device/layout that decide the backend. */
+typedef struct call_origin {
+    tc_keyset keys;
+    tc_device device;
+    int32_t layout;
+    int rank; /* 0 none yet, 1 a CPU 0-dim tensor or a Device argument, 2 any other tensor */
+} call_origin;
+
+static void note_tensor(call_origin *o, const tc_tensor *t) {
+    if (!t) return;
+    o->keys |= t->keys;
+    int rank = (t->ndim == 0 && t->device.type == TC_DEVICE_CPU) ? 1 : 2;
+    /* the first tensor of the highest rank decides; a later one of a higher layout id (sparse
+     * beside dense) takes the layout, as sparse kernels handle mixed operands */
+    if (rank > o->rank) {
+        o->rank = rank;
+        o->device = t->device;
+        o->layout = t->layout;
+    } else if (rank == o->rank && t->device.type == o->device.type && t->layout > o->layout) {
+        o->layout = t->layout;
+    }
 }
 
-int32_t tc_dispatch_check(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype,
-                          tc_kernel_fn fn) {
-    int32_t k = tc_dispatch_kernel_id(kernel);
-    if (k < 0) return tc_set_error(TC_ERR_VALUE, "register_kernel: the core has no op '%s'", kernel ? kernel : "(null)");
-    if (device_type < 0 || device_type >= TC_MAX_DEVICE_TYPES || layout < 0 || layout >= TC_NUM_LAYOUTS)
-        return tc_set_error(TC_ERR_VALUE, "register_kernel(%s): bad device type %d or layout %d", kernel,
-                            device_type, layout);
-    if (dtype != TC_ANY_DTYPE && (dtype < 0 || dtype >= TC_NUM_DTYPES))
-        return tc_set_error(TC_ERR_VALUE, "register_kernel(%s): bad dtype %d", kernel, dtype);
-    if (!fn) return tc_set_error(TC_ERR_VALUE, "register_kernel(%s): NULL kernel", kernel);
-    return k;
-}
-
-int tc_dispatch_register(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype,
-                         tc_kernel_fn fn) {
-    int32_t k = tc_dispatch_check(kernel, device_type, layout, dtype, fn);
-    if (k < 0) return TC_FAIL;
-    kernels[k][device_type * TC_NUM_LAYOUTS + layout][dtype == TC_ANY_DTYPE ? TC_NUM_DTYPES : dtype] = fn;
+static int resolve(const struct tc_op *op, const tc_value *args, tc_opcall *call) {
+    call_origin o = {.keys = TC_KEYBIT(TC_KEY_BACKEND), .device = {TC_DEVICE_CPU, 0}, .layout = TC_STRIDED};
+    int32_t n = op->schema.n_args;
+    for (int32_t i = 0; i < n; i++) {
+        const tc_value *v = &args[i];
+        if (v->tag == TC_VALUE_TENSOR) {
+            note_tensor(&o, v->v.tensor);
+        } else if (v->tag == TC_VALUE_TENSOR_LIST) {
+            for (int64_t j = 0; j < v->v.tensors.len; j++) note_tensor(&o, v->v.tensors.items[j]);
+        } else if (v->tag == TC_VALUE_DEVICE && o.rank == 0) {
+            o.rank = 1;
+            o.device = v->v.device;
+        }
+    }
+    if (o.device.type < 0 || o.device.type >= TC_MAX_DEVICE_TYPES)
+        return tc_set_error(TC_ERR_RUNTIME, "invalid device type %d", o.device.type);
+    call->op = (struct tc_op *)op;
+    call->keys = (o.keys | tls_included) & ~tls_excluded;
+    call->device = o.device;
+    call->backend = tc_backend_of(o.device.type, o.layout);
+    call->args = args;
     return TC_OK;
 }
 
-static void list_registered(int32_t kernel, char *buf, size_t len) {
-    size_t used = 0;
-    buf[0] = 0;
-    for (int b = 0; b < N_BACKENDS; b++) {
-        for (int d = 0; d <= TC_NUM_DTYPES; d++) {
-            if (!kernels[kernel][b][d] || used >= len) continue;
-            used += (size_t)snprintf(buf + used, len - used, "%s%s%s/%s", used ? ", " : "",
-                                     tc_device_type_name(b / TC_NUM_LAYOUTS),
-                                     b % TC_NUM_LAYOUTS ? "(sparse)" : "",
-                                     d == TC_NUM_DTYPES ? "any" : tc_dtype_name(d));
+static int highest_key(tc_keyset keys) { return keys ? 63 - __builtin_clzll(keys) : -1; }
+
+/* Runs the highest key of call->keys, falling through keys that have nothing for this op. */
+static int run_keys(tc_opcall *call) {
+    struct tc_op *op = call->op;
+    for (;;) {
+        int key = highest_key(call->keys);
+        if (key == TC_KEY_AUTOGRAD) {
+            if (op->impl_autograd) return op->impl_autograd(call);
+            if (op->schema.flags & TC_OPF_COMPOSITE) return op->impl(call);
+        } else if (key == TC_KEY_BACKEND) {
+            _Atomic(tc_backend_impl *) *overrides = atomic_load(&op->overrides);
+            tc_backend_impl *o = overrides ? atomic_load(&overrides[call->backend]) : NULL;
+            if (o) return o->fn(o->ctx, op->id, call->args, call->outs);
+            if (op->impl) return op->impl(call);
+            char where[64];
+            tc_backend_format(call->backend, where, sizeof where);
+            return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "%s%s%s has no implementation for %s", op->schema.name,
+                                op->schema.overload[0] ? "." : "", op->schema.overload, where);
+        } else if (key < 0) {
+            return tc_set_error(TC_ERR_RUNTIME, "internal error: no dispatch key left for %s", op->schema.name);
         }
-    }
-    if (!used) snprintf(buf, len, "nothing (is the device plugin loaded? see torch.backends.plugins())");
-}
-
-tc_kernel_fn tc_dispatch_find(int32_t kernel, tc_device device, int32_t layout, int32_t dtype) {
-    int32_t backend = device.type * TC_NUM_LAYOUTS + layout;
-    tc_kernel_fn fn = kernels[kernel][backend][dtype];
-    if (fn) return fn;
-    fn = kernels[kernel][backend][TC_NUM_DTYPES];
-    if (fn) return fn;
-    char registered[1024];
-    list_registered(kernel, registered, sizeof registered);
-    const char *reason = tc_device_unavailable_reason(tc_device_type_name(device.type));
-    tc_set_error(TC_ERR_NOT_IMPLEMENTED, "\"%s\" not implemented for '%s' on %s%s%s; registered: %s",
-                 tc_kernel_names[kernel], tc_dtype_name(dtype), tc_device_type_name(device.type),
-                 reason ? " (" : "", reason ? reason : "", registered);
-    return NULL;
-}
-
-static void fill_view(tc_view *v, const tc_tensor *t) {
-    v->data = tc_tensor_data(t);
-    v->sizes = t->sizes;
-    v->strides = t->strides;
-    v->ndim = t->ndim;
-    v->dtype = t->dtype;
-    v->device = t->device;
-}
-
-/* Strides that present t with the output's shape: 0 along broadcast dims. The core checked that the
- * shapes broadcast. */
-static void broadcast_strides(const tc_tensor *t, const tc_tensor *out, int64_t *strides) {
-    for (int32_t i = 0; i < out->ndim; i++) {
-        int32_t j = t->ndim - out->ndim + i;
-        strides[i] = (j >= 0 && t->sizes[j] == out->sizes[i]) ? t->strides[j] : 0;
+        call->keys &= ~TC_KEYBIT(key); /* nothing at this key: fall through */
     }
 }
 
-int tc_dispatch_run(int32_t kernel, int32_t dtype, tc_tensor *const *inputs, int n_in,
-                    tc_tensor *const *outputs, int n_out, const tc_scalar *scalars, int n_scalars,
-                    const int64_t *ints, int n_ints, bool broadcast) {
-    const tc_tensor *first = n_out ? outputs[0] : inputs[0];
-    tc_kernel_fn fn = tc_dispatch_find(kernel, first->device, first->layout, dtype);
-    if (!fn) return TC_FAIL;
-    tc_view in_views[TC_CALL_MAX_TENSORS], out_views[TC_CALL_MAX_TENSORS];
-    int64_t strides[TC_CALL_MAX_TENSORS][TC_MAX_DIMS];
-    for (int i = 0; i < n_in; i++) {
-        fill_view(&in_views[i], inputs[i]);
-        if (broadcast) {
-            broadcast_strides(inputs[i], outputs[0], strides[i]);
-            in_views[i].ndim = outputs[0]->ndim;
-            in_views[i].sizes = outputs[0]->sizes;
-            in_views[i].strides = strides[i];
+int tc_dispatch(struct tc_op *op, const tc_value *args, tc_value *outs) {
+    tc_opcall call;
+    if (resolve(op, args, &call)) return TC_FAIL;
+    call.outs = outs;
+    return run_keys(&call);
+}
+
+int tc_redispatch(tc_opcall *call, tc_keyset below) {
+    tc_opcall next = *call;
+    next.keys = call->keys & below;
+    return run_keys(&next);
+}
+
+/* The boxed form checks what a typed entry's compiler checks: the count and tags of arguments. */
+static int check_args(const struct tc_op *op, const tc_value *args) {
+    for (int32_t i = 0; i < op->schema.n_args; i++) {
+        const tc_arg_schema *a = &op->schema.args[i];
+        int32_t tag = args[i].tag;
+        if (tag == a->type) continue;
+        if (tag == TC_VALUE_NONE && (a->flags & TC_ARG_OPTIONAL)) continue;
+        /* a Scalar may arrive as a plain int or float, an int as a bool */
+        if (a->type == TC_VALUE_SCALAR && (tag == TC_VALUE_INT || tag == TC_VALUE_FLOAT)) continue;
+        return tc_set_error(TC_ERR_TYPE, "%s: argument '%s' (position %d) must be of value type %d, got %d",
+                            op->schema.text, a->name, i, a->type, tag);
+    }
+    return TC_OK;
+}
+
+int tc_call_op(int32_t id, const tc_value *args, tc_value *outs) {
+    struct tc_op *op = tc_op_at(id);
+    if (!op) return tc_set_error(TC_ERR_VALUE, "unknown op id %d", id);
+    if (check_args(op, args)) return TC_FAIL;
+    /* normalise Scalars given as plain numbers, so implementations see one tag per type */
+    tc_value small[16], *fixed = NULL;
+    for (int32_t i = 0; i < op->schema.n_args; i++) {
+        if (op->schema.args[i].type != TC_VALUE_SCALAR || (args[i].tag != TC_VALUE_INT && args[i].tag != TC_VALUE_FLOAT))
+            continue;
+        if (!fixed) {
+            if (op->schema.n_args > 16) return tc_set_error(TC_ERR_VALUE, "pass Scalars as TC_VALUE_SCALAR");
+            memcpy(small, args, sizeof(tc_value) * (size_t)op->schema.n_args);
+            fixed = small;
         }
+        tc_scalar s = args[i].tag == TC_VALUE_INT ? TC_SCALAR_OF_INT(args[i].v.i) : TC_SCALAR_OF_FLOAT(args[i].v.f);
+        fixed[i] = (tc_value){.tag = TC_VALUE_SCALAR, .v.scalar = s};
     }
-    for (int i = 0; i < n_out; i++) fill_view(&out_views[i], outputs[i]);
-    tc_kernel_args args = {
-        .struct_size = sizeof(tc_kernel_args),
-        .op = kernel,
-        .n_inputs = n_in,
-        .n_outputs = n_out,
-        .inputs = in_views,
-        .outputs = out_views,
-        .n_scalars = n_scalars,
-        .n_ints = n_ints,
-        .scalars = scalars,
-        .ints = ints,
-        .stream = NULL,
-    };
-    tc_error_clear();
-    if (fn(&args) == TC_OK) return TC_OK;
-    if (tc_last_error_kind() == TC_ERR_NONE)
-        tc_set_error(TC_ERR_RUNTIME, "kernel \"%s\" failed without saying why", tc_kernel_names[kernel]);
-    return TC_FAIL;
+    return tc_dispatch(op, fixed ? fixed : args, outs);
 }

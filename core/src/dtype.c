@@ -56,3 +56,15 @@ int tc_set_default_dtype(int32_t dtype) {
     atomic_store(&default_dtype, dtype);
     return TC_OK;
 }
+
+bool tc_can_cast(int32_t from, int32_t to) {
+    if (tc_dtype_is_floating(from) && !tc_dtype_is_floating(to)) return false;
+    if (from != TC_BOOL && to == TC_BOOL) return false;
+    return true;
+}
+
+const char *tc_dtype_scalar_name(int32_t dtype) {
+    static const char *names[TC_NUM_DTYPES] = {"Bool", "Byte", "Char", "Short", "Int", "Long",
+                                               "Half", "BFloat16", "Float", "Double"};
+    return valid(dtype) ? names[dtype] : "Undefined";
+}

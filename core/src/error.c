@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdatomic.h>
 
 static _Thread_local int error_kind;
 static _Thread_local char error_message[1024];
@@ -23,4 +24,21 @@ const char *tc_last_error_message(void) { return error_kind ? error_message : ""
 void tc_error_clear(void) {
     error_kind = TC_ERR_NONE;
     error_message[0] = 0;
+}
+
+static _Atomic(tc_warning_handler) warning_handler;
+
+void tc_set_warning_handler(tc_warning_handler handler) { atomic_store(&warning_handler, handler); }
+
+void tc_warn(const char *fmt, ...) {
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    tc_warning_handler handler = atomic_load(&warning_handler);
+    if (handler)
+        handler(message);
+    else
+        fprintf(stderr, "UserWarning: %s\n", message);
 }

@@ -192,7 +192,7 @@ static void choose_among_duplicates(void) {
 static void init_candidate(candidate *c) {
     char err[1024] = "";
     tc_error_clear();
-    tc_api_begin(c->name);
+    tc_api_begin(c->name, c->desc->abi_minor);
     int rc = c->desc->init(tc_core_api_table(), err, sizeof err);
     if (rc != TC_OK) {
         tc_api_abort();
@@ -251,8 +251,54 @@ static void load_all(void) {
 }
 
 int tc_plugins_load(void) {
+    if (tc_op_registry_init()) return TC_FAIL;
     pthread_once(&load_once, load_all);
     return load_status;
+}
+
+/* One more plugin after start-up: the same steps as at import, for one file, under a lock so two
+ * threads loading libraries do not interleave their staging. */
+int tc_plugin_load_path(const char *path) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    if (tc_plugins_load()) return TC_FAIL;
+    char real[PATH_MAX];
+    if (!path || !realpath(path, real))
+        return tc_set_error(TC_ERR_RUNTIME, "could not load library %s: no such file", path ? path : "(null)");
+    pthread_mutex_lock(&lock);
+    int32_t found = -1;
+    for (int32_t i = 0; i < n_plugins && found < 0; i++)
+        if (strcmp(plugins[i].path, real) == 0) found = i;
+    int rc = TC_OK;
+    if (found < 0) {
+        if (n_plugins == MAX_PLUGINS) {
+            pthread_mutex_unlock(&lock);
+            return tc_set_error(TC_ERR_RUNTIME, "too many plugins");
+        }
+        candidate *c = &plugins[n_plugins++];
+        memset(c, 0, sizeof *c);
+        copy_str(c->path, sizeof c->path, real);
+        const char *base = strrchr(real, '/');
+        copy_str(c->name, sizeof c->name, base ? base + 1 : real);
+        copy_str(c->kind, sizeof c->kind, "unknown");
+        c->record.state = TC_PLUGIN_FAILED;
+        open_candidate(c);
+        for (int32_t i = 0; i < n_plugins - 1 && c->record.state == TC_PLUGIN_LOADED; i++)
+            if (plugins[i].record.state == TC_PLUGIN_LOADED && strcmp(plugins[i].name, c->name) == 0)
+                set_state(c, TC_PLUGIN_FAILED, "a plugin named '%s' is already loaded from %s", c->name,
+                          plugins[i].path);
+        if (c->record.state == TC_PLUGIN_LOADED) init_candidate(c);
+        c->record.name = c->name;
+        c->record.kind = c->kind;
+        c->record.version = c->version;
+        c->record.path = c->path;
+        c->record.reason = c->reason;
+        found = n_plugins - 1;
+    }
+    candidate *c = &plugins[found];
+    if (c->record.state != TC_PLUGIN_LOADED)
+        rc = tc_set_error(TC_ERR_RUNTIME, "could not load library %s: %s", real, c->reason);
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 int32_t tc_plugin_count(void) {

@@ -25,21 +25,3 @@ int32_t tc_result_type(tc_tensor *const *ts, int n) {
     }
     return combine(dim, combine(zero, wrapped));
 }
-
-int tc_check_same_device(tc_tensor *const *ts, int n, const char *op) {
-    tc_device device = {-1, 0};
-    for (int i = 0; i < n; i++) {
-        tc_device d = ts[i]->device;
-        if (d.type == TC_DEVICE_CPU && ts[i]->ndim == 0) continue;
-        if (device.type < 0) {
-            device = d;
-        } else if (device.type != d.type || device.index != d.index) {
-            return tc_set_error(TC_ERR_RUNTIME,
-                                "Expected all tensors to be on the same device, but found at least two "
-                                "devices, %s:%d and %s:%d! (in %s)",
-                                tc_device_type_name(device.type), device.index,
-                                tc_device_type_name(d.type), d.index, op);
-        }
-    }
-    return TC_OK;
-}

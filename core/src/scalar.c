@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-double tc_scalar_to_double(tc_scalar s) { return s.is_float ? s.v.f : (double)s.v.i; }
+static bool floating(tc_scalar s) { return s.kind == TC_SCALAR_FLOAT || s.kind == TC_SCALAR_COMPLEX; }
+
+double tc_scalar_to_double(tc_scalar s) { return floating(s) ? s.v.f : (double)s.v.i; }
 
 /* Float to integer without undefined behaviour: NaN becomes 0 and the rest saturates, and then the
  * value wraps like an int64 conversion would. */
@@ -24,10 +26,10 @@ static uint16_t float_to_bfloat16(float f) {
 }
 
 void tc_scalar_store(tc_scalar s, int32_t dtype, void *dst) {
-    int64_t i = s.is_float ? float_to_int64(s.v.f) : s.v.i;
+    int64_t i = floating(s) ? float_to_int64(s.v.f) : s.v.i;
     double f = tc_scalar_to_double(s);
     switch (dtype) {
-    case TC_BOOL: *(uint8_t *)dst = s.is_float ? f != 0.0 : s.v.i != 0; break;
+    case TC_BOOL: *(uint8_t *)dst = floating(s) ? f != 0.0 : s.v.i != 0; break;
     case TC_UINT8: *(uint8_t *)dst = (uint8_t)i; break;
     case TC_INT8: *(int8_t *)dst = (int8_t)i; break;
     case TC_INT16: *(int16_t *)dst = (int16_t)i; break;
@@ -60,7 +62,7 @@ bool tc_scalar_fits(tc_scalar s, int32_t dtype) {
         return isnan(f) || isinf(f) || fabs(f) <= float_max[dtype];
     }
     if (!tc_dtype_is_integral(dtype)) return true;
-    if (s.is_float) {
+    if (floating(s)) {
         double f = s.v.f;
         /* int64's max is not a double: 2^63 itself is already out of range */
         return !isnan(f) && f >= (double)int_min[dtype] &&
@@ -72,7 +74,7 @@ bool tc_scalar_fits(tc_scalar s, int32_t dtype) {
 }
 
 tc_scalar tc_scalar_load(const void *src, int32_t dtype) {
-    tc_scalar s = {.is_float = tc_dtype_is_floating(dtype)};
+    tc_scalar s = {.kind = tc_dtype_is_floating(dtype) ? TC_SCALAR_FLOAT : dtype == TC_BOOL ? TC_SCALAR_BOOL : TC_SCALAR_INT};
     switch (dtype) {
     case TC_BOOL: s.v.i = *(const uint8_t *)src != 0; break;
     case TC_UINT8: s.v.i = *(const uint8_t *)src; break;

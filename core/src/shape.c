@@ -80,3 +80,15 @@ int tc_shape_wrap_dim(int64_t dim, int32_t ndim, int32_t *out) {
     *out = (int32_t)(dim < 0 ? dim + range : dim);
     return TC_OK;
 }
+
+bool tc_shape_equal(int32_t na, const int64_t *a, int32_t nb, const int64_t *b) {
+    if (na != nb) return false;
+    for (int32_t i = 0; i < na; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+int tc_shape_check_ndim(int64_t ndim) {
+    if (ndim >= 0 && ndim <= TC_MAX_DIMS) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "tensors may have at most %d dimensions, got %lld", TC_MAX_DIMS, (long long)ndim);
+}

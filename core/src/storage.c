@@ -3,12 +3,13 @@
 
 #include <stdlib.h>
 
-static tc_storage *storage_init(tc_storage *s, void *data, size_t nbytes, tc_device device, tc_deleter_fn deleter,
-                                void *ctx) {
+static tc_storage *storage_init(tc_storage *s, void *data, size_t nbytes, tc_device device,
+                                const tc_allocator *allocator, tc_deleter_fn deleter, void *ctx) {
     atomic_init(&s->refcount, 1);
     s->data = data;
     s->nbytes = nbytes;
     s->device = device;
+    s->allocator = allocator;
     s->deleter = deleter;
     s->deleter_ctx = ctx;
     s->version = 0;
@@ -32,14 +33,14 @@ tc_storage *tc_storage_new(size_t nbytes, tc_device device) {
                             "out of memory: tried to allocate %zu bytes on %s", nbytes,
                             tc_device_type_name(device.type)), NULL;
     }
-    return storage_init(s, data, nbytes, device, NULL, NULL);
+    return storage_init(s, data, nbytes, device, a, NULL, NULL);
 }
 
 tc_storage *tc_storage_wrap(void *data, size_t nbytes, tc_device device, tc_deleter_fn deleter,
                             void *ctx) {
     tc_storage *s = malloc(sizeof *s);
     if (!s) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory allocating a storage"), NULL;
-    return storage_init(s, data, nbytes, device, deleter, ctx);
+    return storage_init(s, data, nbytes, device, NULL, deleter, ctx);
 }
 
 void tc_storage_retain(tc_storage *s) { atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed); }
@@ -48,9 +49,8 @@ void tc_storage_release(tc_storage *s) {
     if (!s || atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) != 1) return;
     if (s->deleter) {
         s->deleter(s->deleter_ctx, s->data, s->nbytes);
-    } else {
-        const tc_allocator *a = tc_alloc_for(s->device.type);
-        a->free(a->ctx, s->data, s->nbytes, s->device.index, NULL);
+    } else if (s->allocator) { /* the allocator that made it, whatever is registered now */
+        s->allocator->free(s->allocator->ctx, s->data, s->nbytes, s->device.index, NULL);
     }
     free(s);
 }

@@ -57,6 +57,7 @@ void tc_tensor_retain(tc_tensor *t) { __atomic_fetch_add(&t->refcount, 1, __ATOM
 void tc_tensor_release(tc_tensor *t) {
     if (!t || __atomic_fetch_sub(&t->refcount, 1, __ATOMIC_ACQ_REL) != 1) return;
     tc_storage_release(t->storage);
+    if (t->sizes != (int64_t *)(t + 1)) free(t->sizes); /* moved out by a resize */
     free(t);
 }
 
@@ -90,6 +91,7 @@ tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes, 
     if (v) {
         v->version = t->version;
         v->flags = t->flags & TC_TENSOR_WRAPPED_NUMBER;
+        v->layout = t->layout;
     }
     return v;
 }
@@ -121,19 +123,89 @@ tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
     return tc_tensor_restride(t, ndim, sizes, strides, t->offset);
 }
 
-tc_tensor *tc_scalar_tensor(tc_scalar value, int32_t dtype, tc_device device) {
-    tc_device cpu = {TC_DEVICE_CPU, 0};
-    tc_tensor *t = tc_empty(0, NULL, dtype, cpu);
-    if (!t) return NULL;
-    tc_scalar_store(value, dtype, tc_tensor_data(t));
-    if (device.type == TC_DEVICE_CPU) return t;
-    tc_tensor *moved = tc_empty(0, NULL, dtype, device);
-    if (moved && tc_copy_into(moved, t)) {
-        tc_tensor_release(moved);
-        moved = NULL;
+tc_tensor *tc_scalar_tensor(tc_scalar value, int32_t dtype) {
+    tc_tensor *t = tc_empty(0, NULL, dtype, (tc_device){TC_DEVICE_CPU, 0});
+    if (t) tc_scalar_store(value, dtype, tc_tensor_data(t));
+    return t;
+}
+
+int tc_tensor_resize(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
+    if (ndim < 0 || ndim > TC_MAX_DIMS)
+        return tc_set_error(TC_ERR_RUNTIME, "tensors may have at most %d dimensions, got %d", TC_MAX_DIMS, ndim);
+    size_t nbytes, have = tc_storage_nbytes(t->storage);
+    if (tc_shape_nbytes(ndim, sizes, t->dtype, &nbytes)) return TC_FAIL;
+    size_t offset_bytes = (size_t)t->offset * tc_dtype_size(t->dtype);
+    if (ndim > t->ndim && ndim > 0) { /* the inline sizes and strides have no room: move them out */
+        int64_t *shape = malloc(2 * sizeof(int64_t) * (size_t)ndim);
+        if (!shape) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory resizing a tensor");
+        if (t->sizes != (int64_t *)(t + 1)) free(t->sizes);
+        t->sizes = shape;
     }
-    tc_tensor_release(t);
-    return moved;
+    if (nbytes > have - (offset_bytes < have ? offset_bytes : have)) {
+        tc_storage *s = tc_storage_new(nbytes, t->device);
+        if (!s) return TC_FAIL;
+        /* the new storage takes over the version counter's place for this tensor */
+        tc_storage_release(t->storage);
+        t->storage = s;
+        t->offset = 0;
+        t->version = &s->version;
+    }
+    t->ndim = ndim;
+    memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
+    t->strides = t->sizes + ndim;
+    tc_shape_contiguous_strides(ndim, sizes, t->strides);
+    return TC_OK;
+}
+
+bool tc_tensor_non_overlapping_and_dense(const tc_tensor *t) {
+    if (t->ndim == 1) return t->sizes[0] < 2 || t->strides[0] == 1;
+    /* sort dims by stride; dense when each stride equals the product of the smaller dims' sizes */
+    int32_t order[TC_MAX_DIMS];
+    for (int32_t i = 0; i < t->ndim; i++) order[i] = i;
+    for (int32_t i = 1; i < t->ndim; i++)
+        for (int32_t j = i; j > 0 && (t->strides[order[j - 1]] > t->strides[order[j]] ||
+                                      (t->strides[order[j - 1]] == t->strides[order[j]] &&
+                                       t->sizes[order[j - 1]] > t->sizes[order[j]]));
+             j--) {
+            int32_t k = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = k;
+        }
+    int64_t expected = 1;
+    for (int32_t i = 0; i < t->ndim; i++) {
+        int32_t d = order[i];
+        if (t->sizes[d] == 1) continue;
+        if (t->strides[d] != expected) return false;
+        expected *= t->sizes[d];
+    }
+    return true;
+}
+
+tc_tensor *tc_empty_preserving(const tc_tensor *t, int32_t dtype, tc_device device) {
+    if (dtype < 0) dtype = t->dtype;
+    if (t->ndim <= 1 || tc_tensor_is_contiguous(t) || !tc_tensor_non_overlapping_and_dense(t))
+        return tc_empty(t->ndim, t->sizes, dtype, device);
+    /* same memory order as t: lay dims out from the smallest stride up */
+    int32_t order[TC_MAX_DIMS];
+    for (int32_t i = 0; i < t->ndim; i++) order[i] = i;
+    for (int32_t i = 1; i < t->ndim; i++)
+        for (int32_t j = i; j > 0 && t->strides[order[j - 1]] < t->strides[order[j]]; j--) {
+            int32_t k = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = k;
+        }
+    int64_t strides[TC_MAX_DIMS], acc = 1;
+    for (int32_t i = t->ndim - 1; i >= 0; i--) {
+        strides[order[i]] = acc;
+        acc *= t->sizes[order[i]] > 1 ? t->sizes[order[i]] : 1;
+    }
+    size_t nbytes;
+    if (tc_shape_nbytes(t->ndim, t->sizes, dtype, &nbytes)) return NULL;
+    tc_storage *s = tc_storage_new(nbytes, device);
+    if (!s) return NULL;
+    tc_tensor *r = tc_tensor_new_view(s, 0, t->ndim, t->sizes, strides, dtype, device);
+    tc_storage_release(s);
+    return r;
 }
 
 /* Element access for printing, .item() and .tolist() on CPU tensors. */

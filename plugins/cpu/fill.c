@@ -1,5 +1,6 @@
 /*
- * fill.c - the factories arange and linspace: fill a fresh 1-D output from two scalars.
+ * fill.c - fill (every element of the output gets scalars[0]) and the factories arange and
+ * linspace (a fresh 1-D output from two scalars).
  *
  * arange computes start + i*step in int64 (wrapping) when both scalars are integral, else in
  * double; linspace always in double, stepping from start for the first half and back from end for
@@ -7,8 +8,12 @@
  */
 #include "cpu.h"
 #include "dtype.h"
+#include "iterate.h"
 
-static double scalar_f64(const tc_scalar *s) { return s->is_float ? s->v.f : (double)s->v.i; }
+#include <string.h>
+
+static int scalar_is_float(const tc_scalar *s) { return s->kind == TC_SCALAR_FLOAT || s->kind == TC_SCALAR_COMPLEX; }
+static double scalar_f64(const tc_scalar *s) { return scalar_is_float(s) ? s->v.f : (double)s->v.i; }
 
 static int check_fill_args(const tc_kernel_args *args, const char *op) {
     if (cpu_check_args(args, 0, 1, op) != TC_OK) return TC_FAIL;
@@ -26,7 +31,7 @@ static int check_fill_args(const tc_kernel_args *args, const char *op) {
         CPU_T_##S *p = o->data;                                                                    \
         const int64_t n = o->sizes[0], s = o->strides[0];                                          \
         const tc_scalar *start = &args->scalars[0], *step = &args->scalars[1];                     \
-        if (!start->is_float && !step->is_float) {                                                 \
+        if (!scalar_is_float(start) && !scalar_is_float(step)) {                                                 \
             const uint64_t a = (uint64_t)start->v.i, d = (uint64_t)step->v.i;                      \
             for (int64_t i = 0; i < n; i++) p[i * s] = cpu_from_i64_##S((int64_t)(a + (uint64_t)i * d)); \
         } else {                                                                                   \
@@ -52,6 +57,55 @@ static int check_fill_args(const tc_kernel_args *args, const char *op) {
     }
 CPU_DTYPES_NUMERIC(FILL_STAMP, _)
 
+/* fill: the value converted once, then stored along the output's rows (loops.h's unary driver with
+ * the output only). */
+typedef struct fill_ctx {
+    union {
+        uint8_t b1;
+        uint16_t b2;
+        uint32_t b4;
+        uint64_t b8;
+    } bits;
+} fill_ctx;
+
+#define FILL_BITS(T, M)                                                                            \
+    static void loop_fill_##T(int64_t n, char *const *p, const int64_t *s, void *vctx) {           \
+        const T v = ((const fill_ctx *)vctx)->bits.M;                                              \
+        T *o = (T *)p[0];                                                                          \
+        if (s[0] == 1)                                                                             \
+            for (int64_t i = 0; i < n; i++) o[i] = v;                                              \
+        else                                                                                       \
+            for (int64_t i = 0; i < n; i++) o[i * s[0]] = v;                                       \
+    }
+FILL_BITS(uint8_t, b1)
+FILL_BITS(uint16_t, b2)
+FILL_BITS(uint32_t, b4)
+FILL_BITS(uint64_t, b8)
+
+#define FILL_VALUE(_, S)                                                                           \
+    static void fill_value_##S(const tc_scalar *s, void *dst) {                                    \
+        const CPU_T_##S v = scalar_is_float(s) ? cpu_from_f64_##S(s->v.f) : cpu_from_i64_##S(s->v.i); \
+        memcpy(dst, &v, sizeof v);                                                                 \
+    }
+CPU_DTYPES_ALL(FILL_VALUE, _)
+
+static int fill_run(const tc_kernel_args *args, void (*convert)(const tc_scalar *, void *)) {
+    if (cpu_check_args(args, 0, 1, "fill") != TC_OK) return TC_FAIL;
+    if (args->n_scalars < 1) return cpu_core->set_error(TC_ERR_RUNTIME, "cpu fill: expected a scalar");
+    fill_ctx ctx = {.bits.b8 = 0};
+    convert(&args->scalars[0], &ctx.bits);
+    const size_t es = cpu_dtype_size(args->outputs[0].dtype);
+    cpu_loop_fn loop = es == 1 ? loop_fill_uint8_t : es == 2 ? loop_fill_uint16_t : es == 4 ? loop_fill_uint32_t
+                                                                                      : loop_fill_uint64_t;
+    const tc_view *views[1] = {&args->outputs[0]};
+    return cpu_iterate(views, 1, loop, &ctx);
+}
+
+#define FILL_KERNEL(_, S)                                                                          \
+    static int k_fill_##S(const tc_kernel_args *args) { return fill_run(args, fill_value_##S); }
+CPU_DTYPES_ALL(FILL_KERNEL, _)
+
 #define ENTRY(_, S) {"arange", CPU_DT_##S, k_arange_##S}, {"linspace", CPU_DT_##S, k_linspace_##S},
-const cpu_kernel_entry cpu_fill_kernels[] = {CPU_DTYPES_NUMERIC(ENTRY, _)};
+#define FILL_ENTRY(_, S) {"fill", CPU_DT_##S, k_fill_##S},
+const cpu_kernel_entry cpu_fill_kernels[] = {CPU_DTYPES_NUMERIC(ENTRY, _) CPU_DTYPES_ALL(FILL_ENTRY, _)};
 CPU_TABLE_COUNT(cpu_fill_kernels);

@@ -10,8 +10,9 @@ int cpu_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char *o
     cpu_binary_ctx ctx = {.alpha_f = 1.0, .alpha_i = 1, .error = 0};
     if (args->n_scalars > 0) {
         const tc_scalar *s = &args->scalars[0];
-        ctx.alpha_f = s->is_float ? s->v.f : (double)s->v.i;
-        ctx.alpha_i = s->is_float ? cpu_f2i64(s->v.f) : s->v.i;
+        const int floating = s->kind == TC_SCALAR_FLOAT || s->kind == TC_SCALAR_COMPLEX;
+        ctx.alpha_f = floating ? s->v.f : (double)s->v.i;
+        ctx.alpha_i = floating ? cpu_f2i64(s->v.f) : s->v.i;
     }
     const tc_view *views[3] = {&args->outputs[0], &args->inputs[0], &args->inputs[1]};
     if (cpu_iterate(views, 3, loop, &ctx) != TC_OK) return TC_FAIL;

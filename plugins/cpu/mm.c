@@ -1,5 +1,5 @@
 /*
- * mm.c - matrix product c[m,n] = a[m,k] @ b[k,n].
+ * mm.c - matrix products: mm, c[m,n] = a[m,k] @ b[k,n], and bmm, one such product per batch.
  *
  * float32/float64 go to the BLAS provider (core->blas_current) when one is loaded: an operand with
  * unit stride in either dim is passed as is (transposed if its rows are the strided dim), any other
@@ -134,9 +134,8 @@ static void mm_operand_release(mm_operand *op) {
 static int fits_blas(int64_t x) { return x <= INT32_MAX; }
 
 /* Returns 1 when it handled the product, 0 to fall back to the loop, -1 on error. */
-static int mm_try_blas(const tc_kernel_args *args, const mm_args *g) {
+static int mm_try_blas(int32_t dtype, const mm_args *g) {
     const tc_blas_provider *bp = cpu_core->blas_current ? cpu_core->blas_current() : NULL;
-    const int32_t dtype = args->outputs[0].dtype;
     if (!bp || g->k == 0) return 0;
     if (dtype == TC_FLOAT32 ? !bp->sgemm : dtype == TC_FLOAT64 ? !bp->dgemm : 1) return 0;
     const int64_t ldc = g->m == 1 ? max1(g->n) : g->cs0;
@@ -166,6 +165,15 @@ static int mm_try_blas(const tc_kernel_args *args, const mm_args *g) {
 
 /* ---- kernels ---- */
 
+/* c = a @ b for one matrix: BLAS when it can take the operands, else the loop. */
+static int mm_compute(int32_t dtype, const mm_args *g, mm_rows_fn rows) {
+    if (g->m == 0 || g->n == 0) return TC_OK;
+    const int blas = mm_try_blas(dtype, g);
+    if (blas < 0) return TC_FAIL;
+    if (!blas) mm_loop(g, rows);
+    return TC_OK;
+}
+
 static int mm_run(const tc_kernel_args *args, mm_rows_fn rows) {
     if (cpu_check_args(args, 2, 1, "mm") != TC_OK) return TC_FAIL;
     const tc_view *a = &args->inputs[0], *b = &args->inputs[1], *c = &args->outputs[0];
@@ -176,17 +184,34 @@ static int mm_run(const tc_kernel_args *args, mm_rows_fn rows) {
                        .m = a->sizes[0], .k = a->sizes[1], .n = b->sizes[1],
                        .as0 = a->strides[0], .as1 = a->strides[1], .bs0 = b->strides[0],
                        .bs1 = b->strides[1], .cs0 = c->strides[0], .cs1 = c->strides[1]};
-    if (g.m == 0 || g.n == 0) return TC_OK;
-    const int blas = mm_try_blas(args, &g);
-    if (blas < 0) return TC_FAIL;
-    if (!blas) mm_loop(&g, rows);
+    return mm_compute(c->dtype, &g, rows);
+}
+
+/* bmm: one product per batch, on views of the operands (batch strides may be 0: broadcast). */
+static int bmm_run(const tc_kernel_args *args, mm_rows_fn rows) {
+    if (cpu_check_args(args, 2, 1, "bmm") != TC_OK) return TC_FAIL;
+    const tc_view *a = &args->inputs[0], *b = &args->inputs[1], *c = &args->outputs[0];
+    if (a->ndim != 3 || b->ndim != 3 || c->ndim != 3)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "bmm: expected 3-D operands, got %d, %d and %d dims",
+                                   a->ndim, b->ndim, c->ndim);
+    const size_t es = cpu_dtype_size(c->dtype);
+    for (int64_t i = 0; i < c->sizes[0]; i++) {
+        const mm_args g = {.a = (const char *)a->data + (size_t)(i * a->strides[0]) * es,
+                           .b = (const char *)b->data + (size_t)(i * b->strides[0]) * es,
+                           .c = (char *)c->data + (size_t)(i * c->strides[0]) * es,
+                           .m = a->sizes[1], .k = a->sizes[2], .n = b->sizes[2],
+                           .as0 = a->strides[1], .as1 = a->strides[2], .bs0 = b->strides[1],
+                           .bs1 = b->strides[2], .cs0 = c->strides[1], .cs1 = c->strides[2]};
+        if (mm_compute(c->dtype, &g, rows) != TC_OK) return TC_FAIL;
+    }
     return TC_OK;
 }
 
 #define KERNEL(_, S)                                                                               \
-    static int k_mm_##S(const tc_kernel_args *args) { return mm_run(args, mm_rows_##S); }
+    static int k_mm_##S(const tc_kernel_args *args) { return mm_run(args, mm_rows_##S); }          \
+    static int k_bmm_##S(const tc_kernel_args *args) { return bmm_run(args, mm_rows_##S); }
 CPU_DTYPES_ALL(KERNEL, _)
 
-#define ENTRY(_, S) {"mm", CPU_DT_##S, k_mm_##S},
+#define ENTRY(_, S) {"mm", CPU_DT_##S, k_mm_##S}, {"bmm", CPU_DT_##S, k_bmm_##S},
 const cpu_kernel_entry cpu_mm_kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
 CPU_TABLE_COUNT(cpu_mm_kernels);

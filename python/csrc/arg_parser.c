@@ -1,126 +1,129 @@
 /*
- * The one argument parser behind every generated op binding: binds Python arguments to a
- * signature from core/ops.table (trying overloads in order), converts them into a tc_call and
- * runs the op. Per-op code is generated; this file is the only parser.
+ * The one argument parser behind every op binding, built-in or added at run time: it reads the op's
+ * schema from the core (tc_op_schema_of), binds Python arguments to it (trying a name's ops in
+ * order, as PyTorch's parser tries overloads), converts them into boxed values, runs tc_call_op and
+ * turns the results into Python objects. Per-op code is generated (bindings.inc only lists which ops
+ * each Python name tries); this file is the only parser.
  */
 #include "tp.h"
 
+#include <structmember.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define MAX_ARGS 8
+/* ---- a per-call arena: values, lists and owned tensors, on the stack unless the call is big ---- */
 
-static PyObject *return_types[TC_NUM_OPS];
-static PyStructSequence_Field pair_fields[] = {{"values", NULL}, {"indices", NULL}, {NULL, NULL}};
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    char data[];
+} arena_block;
 
-/* PyTorch writes one field per line: "torch.return_types.max(\nvalues=...,\nindices=...)". */
-static PyObject *pair_repr(PyObject *self) {
-    return PyUnicode_FromFormat("%s(\nvalues=%R,\nindices=%R)", Py_TYPE(self)->tp_name,
-                                PyStructSequence_GET_ITEM(self, 0), PyStructSequence_GET_ITEM(self, 1));
+typedef struct arena {
+    char inline_buf[2048];
+    size_t used;
+    arena_block *blocks;
+    tc_tensor *owned_inline[16];
+    tc_tensor **owned;
+    int n_owned, cap_owned;
+} arena;
+
+static void arena_init(arena *a) {
+    a->used = 0;
+    a->blocks = NULL;
+    a->owned = a->owned_inline;
+    a->n_owned = 0;
+    a->cap_owned = 16;
 }
 
-/* torch.return_types.<name>: a named (values, indices) pair, created on first use. */
-static PyObject *pair_type(int32_t op) {
-    if (return_types[op]) return return_types[op];
-    static char names[TC_NUM_OPS][64];
-    snprintf(names[op], sizeof names[op], "torch.return_types.%s", tc_op_infos[op].name);
-    PyStructSequence_Desc desc = {names[op], NULL, pair_fields, 2};
-    PyTypeObject *type = PyStructSequence_NewType(&desc);
-    if (type) type->tp_repr = pair_repr;
-    return_types[op] = (PyObject *)type;
-    return return_types[op];
-}
-
-int tp_is_numpy_bool(PyObject *o) {
-    /* numpy.bool_ is no int subclass but has __index__ (deprecated): recognise it before that */
-    return strcmp(Py_TYPE(o)->tp_name, "numpy.bool_") == 0;
-}
-
-int tp_parse_scalar(PyObject *o, tc_scalar *out) {
-    out->reserved = 0;
-    if (PyBool_Check(o) || tp_is_numpy_bool(o)) {
-        int truth = PyObject_IsTrue(o);
-        if (truth < 0) return -1;
-        out->is_float = 0;
-        out->v.i = truth;
-        return 0;
+static void *arena_alloc(arena *a, size_t n) {
+    n = (n + 15) & ~(size_t)15;
+    if (a->used + n <= sizeof a->inline_buf) {
+        void *p = a->inline_buf + a->used;
+        a->used += n;
+        return p;
     }
-    if (PyLong_Check(o)) {
-        int overflow;
-        out->is_float = 0;
-        out->v.i = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+    if (!a->blocks || a->blocks->used + n > a->blocks->cap) {
+        size_t cap = n > 8192 ? n : 8192;
+        arena_block *b = malloc(sizeof(arena_block) + cap);
+        if (!b) return PyErr_NoMemory(), NULL;
+        b->next = a->blocks;
+        b->used = 0;
+        b->cap = cap;
+        a->blocks = b;
+    }
+    void *p = a->blocks->data + a->blocks->used;
+    a->blocks->used += n;
+    return p;
+}
+
+static int arena_own(arena *a, tc_tensor *t) {
+    if (a->n_owned == a->cap_owned) {
+        int cap = a->cap_owned * 2;
+        tc_tensor **owned = malloc(sizeof(tc_tensor *) * (size_t)cap);
+        if (!owned) {
+            tc_tensor_release(t);
+            PyErr_NoMemory();
             return -1;
         }
-        return out->v.i == -1 && PyErr_Occurred() ? -1 : 0;
+        memcpy(owned, a->owned, sizeof(tc_tensor *) * (size_t)a->n_owned);
+        if (a->owned != a->owned_inline) free(a->owned);
+        a->owned = owned;
+        a->cap_owned = cap;
     }
-    if (PyFloat_Check(o)) {
-        out->is_float = 1;
-        out->v.f = PyFloat_AS_DOUBLE(o);
-        return 0;
-    }
-    if (tp_is_tensor(o) && tc_tensor_numel(tp_unwrap(o)) == 1) {
-        tc_tensor *t = tp_unwrap(o);
-        if (tc_tensor_get(t, 0, out)) return tp_raise_core_error(), -1;
-        return 0;
-    }
-    if (PyIndex_Check(o)) { /* numpy integers and the like */
-        PyObject *i = PyNumber_Index(o);
-        if (!i) return -1;
-        int rc = tp_parse_scalar(i, out);
-        Py_DECREF(i);
-        return rc;
-    }
-    if (PyNumber_Check(o) && !PySequence_Check(o)) {
-        double d = PyFloat_AsDouble(o);
-        if (d == -1.0 && PyErr_Occurred()) return -1;
-        out->is_float = 1;
-        out->v.f = d;
-        return 0;
-    }
-    PyErr_Format(PyExc_TypeError, "expected a number, got %s", Py_TYPE(o)->tp_name);
-    return -1;
+    a->owned[a->n_owned++] = t;
+    return 0;
 }
 
-tc_tensor *tp_wrap_number(PyObject *o) {
-    int32_t dtype;
-    if (PyBool_Check(o) || tp_is_numpy_bool(o))
-        dtype = TC_BOOL;
-    else if (PyLong_Check(o))
-        dtype = TC_INT64;
-    else if (PyFloat_Check(o))
-        dtype = TC_FLOAT64;
-    else if (tp_is_tensor(o) || PySequence_Check(o)) /* numpy arrays included */
-        return NULL;
-    else if (PyIndex_Check(o)) /* numpy integers: numbers, as PyTorch treats them */
-        dtype = TC_INT64;
-    else if (PyNumber_Check(o) && PyObject_HasAttrString(o, "__float__")) /* numpy.float32 and the like */
-        dtype = TC_FLOAT64;
-    else
-        return NULL;
-    tc_scalar s;
-    if (tp_parse_scalar(o, &s)) return NULL;
-    tc_tensor *t = tc_scalar_tensor(s, dtype, (tc_device){TC_DEVICE_CPU, 0});
-    if (!t) {
-        tp_raise_core_error();
-        return NULL;
+static void arena_free(arena *a) {
+    for (int i = 0; i < a->n_owned; i++) tc_tensor_release(a->owned[i]);
+    if (a->owned != a->owned_inline) free(a->owned);
+    while (a->blocks) {
+        arena_block *next = a->blocks->next;
+        free(a->blocks);
+        a->blocks = next;
     }
-    t->flags |= TC_TENSOR_WRAPPED_NUMBER;
-    return t;
+    a->n_owned = 0;
+    a->used = 0;
 }
 
-PyObject *tp_scalar_to_python(tc_scalar s, int32_t dtype) {
-    if (dtype == TC_BOOL) return PyBool_FromLong((long)s.v.i);
-    if (s.is_float) return PyFloat_FromDouble(s.v.f);
-    return PyLong_FromLongLong(s.v.i);
+/* ---- enum-like Python objects the parser recognises ---- */
+
+static PyObject *layout_class, *memory_format_class, *generator_class;
+
+/* _set_enum_classes(layout, memory_format, generator): their instances carry an int `_value`. */
+PyObject *tp_set_enum_classes(PyObject *m, PyObject *args) {
+    PyObject *l, *f, *g;
+    if (!PyArg_ParseTuple(args, "OOO", &l, &f, &g)) return NULL;
+    Py_XSETREF(layout_class, Py_NewRef(l));
+    Py_XSETREF(memory_format_class, Py_NewRef(f));
+    Py_XSETREF(generator_class, g == Py_None ? NULL : Py_NewRef(g));
+    Py_RETURN_NONE;
 }
+
+static int enum_value(PyObject *o, PyObject *cls, int64_t *out) {
+    if (!cls || PyObject_IsInstance(o, cls) != 1) return -1;
+    PyObject *v = PyObject_GetAttrString(o, "_value");
+    if (!v) {
+        PyErr_Clear();
+        return -1;
+    }
+    *out = PyLong_AsLongLong(v);
+    Py_DECREF(v);
+    return *out == -1 && PyErr_Occurred() ? (PyErr_Clear(), -1) : 0;
+}
+
+/* ---- single values ---- */
 
 static int parse_int(PyObject *o, int64_t *out) {
     if (PyBool_Check(o) || PyFloat_Check(o)) return -1;
     if (tp_is_tensor(o)) {
         tc_tensor *t = tp_unwrap(o);
         tc_scalar s;
-        if (t->ndim != 0 || !tc_dtype_is_integral(t->dtype) || tc_tensor_get(t, 0, &s)) return -1;
+        if (t->ndim != 0 || !tc_dtype_is_integral(t->dtype) || tc__local_scalar_dense(t, &s)) {
+            tc_error_clear();
+            return -1;
+        }
         *out = s.v.i;
         return 0;
     }
@@ -136,65 +139,112 @@ static int parse_int(PyObject *o, int64_t *out) {
     return overflow ? -1 : 0;
 }
 
-static int parse_int_list(PyObject *o, int64_t *out, int32_t *n) {
-    int64_t single;
-    if (parse_int(o, &single) == 0) {
-        out[0] = single;
-        *n = 1;
+static int parse_float(PyObject *o, double *out) {
+    if (PyBool_Check(o)) return -1;
+    if (PyFloat_Check(o)) {
+        *out = PyFloat_AS_DOUBLE(o);
         return 0;
     }
-    if (!PyTuple_Check(o) && !PyList_Check(o)) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(o);
-    if (len > TC_MAX_DIMS) return -1;
-    for (Py_ssize_t i = 0; i < len; i++)
-        if (parse_int(PySequence_Fast_GET_ITEM(o, i), &out[i])) return -1;
-    *n = (int32_t)len;
+    if (PyLong_Check(o)) {
+        *out = PyLong_AsDouble(o);
+        return *out == -1.0 && PyErr_Occurred() ? (PyErr_Clear(), -1) : 0;
+    }
+    if (tp_is_tensor(o) || PySequence_Check(o) || !PyNumber_Check(o)) return -1;
+    *out = PyFloat_AsDouble(o);
+    return *out == -1.0 && PyErr_Occurred() ? (PyErr_Clear(), -1) : 0;
+}
+
+static int parse_dtype(PyObject *o, int64_t *out) {
+    if (PyObject_TypeCheck(o, &TPDtype_Type)) {
+        *out = ((TPDtype *)o)->dtype;
+        return 0;
+    }
+    /* Python's scalar types stand for their dtypes, as in PyTorch: x.to(float) is float64 */
+    if (o == (PyObject *)&PyFloat_Type) return *out = TC_FLOAT64, 0;
+    if (o == (PyObject *)&PyLong_Type) return *out = TC_INT64, 0;
+    if (o == (PyObject *)&PyBool_Type) return *out = TC_BOOL, 0;
+    return -1;
+}
+
+/* A sequence (tuple, list, torch.Size) of items of one kind into an arena array. */
+typedef int (*item_parser)(PyObject *item, void *dst);
+
+static int parse_int_item(PyObject *o, void *dst) { return parse_int(o, dst); }
+static int parse_float_item(PyObject *o, void *dst) { return parse_float(o, dst); }
+static int parse_bool_item(PyObject *o, void *dst) {
+    if (!PyBool_Check(o)) return -1;
+    *(bool *)dst = o == Py_True;
     return 0;
 }
 
-typedef struct {
-    PyObject *values[MAX_ARGS];
-    tc_tensor *owned[MAX_ARGS]; /* wrapped numbers made while converting */
-    int n_owned;
-    const char *bad_arg;        /* for the error message */
-    const char *bad_type;
-    int bad_position;
-} binding;
-
-static void binding_release(binding *b) {
-    for (int i = 0; i < b->n_owned; i++) tc_tensor_release(b->owned[i]);
-    b->n_owned = 0;
+static int parse_list(arena *a, PyObject *o, size_t item_size, item_parser parse, const void **items, int64_t *len) {
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    char *buf = n ? arena_alloc(a, item_size * (size_t)n) : NULL;
+    if (n && !buf) return -2;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (parse(PySequence_Fast_GET_ITEM(o, i), buf + item_size * (size_t)i)) return -1;
+    *items = buf;
+    *len = n;
+    return 0;
 }
 
-/* Matches positional and keyword arguments to parameters. 0 on success, -1 when this signature
- * does not fit (no exception set). */
-static int bind(const tp_signature *sig, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                PyObject *kwnames, binding *b, PyObject **varargs_tuple) {
-    memset(b->values, 0, sizeof b->values);
+/* ---- binding Python arguments to one schema ---- */
+
+typedef struct binding {
+    PyObject *small[24];
+    PyObject **values; /* per schema argument, borrowed; NULL when not given */
+    uint64_t by_keyword; /* bit i: argument i was given by keyword (first 64) */
+    PyObject *varargs; /* a tuple made from x.view(2, 3)'s separate ints (owned) */
+    /* why the last schema did not fit, for the error message */
+    const tc_arg_schema *bad_arg;
+    int bad_position;
+    bool bad_by_keyword;
+    PyObject *bad_value;
+    int converted_but_bad; /* candidates that bound but had an argument of the wrong type */
+} binding;
+
+static bool kw_matches(PyObject *key, const tc_arg_schema *arg, int index) {
+    if (PyUnicode_CompareWithASCIIString(key, arg->name) == 0) return true;
+    /* PyTorch's aliases: input= for self, and numpy's axis= / keepdims= */
+    if (index == 0 && PyUnicode_CompareWithASCIIString(key, "input") == 0) return true;
+    if (strcmp(arg->name, "dim") == 0 && PyUnicode_CompareWithASCIIString(key, "axis") == 0) return true;
+    if (strcmp(arg->name, "keepdim") == 0 && PyUnicode_CompareWithASCIIString(key, "keepdims") == 0) return true;
+    return false;
+}
+
+/* Output arguments are the schema's written keyword-only tensors; Python passes them all as out=. */
+static int n_out_args(const tc_op_schema *s) {
+    int n = 0;
+    for (int32_t i = 0; i < s->n_args; i++)
+        if ((s->args[i].flags & TC_ARG_WRITE) && (s->args[i].flags & TC_ARG_KWONLY)) n++;
+    return n;
+}
+
+/* 0 when the arguments fit, -1 when they do not (no exception), -2 on a Python error. */
+static int bind(const tc_op_schema *s, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                PyObject *out, binding *b) {
+    memset(b->values, 0, sizeof(PyObject *) * (size_t)s->n_args);
+    b->by_keyword = 0;
     int p = 0;
     if (self) b->values[p++] = self;
-    /* As in PyTorch, x.view(2, 3) spreads an int list over positional arguments only in a method
-     * whose one positional parameter is that list: x.sum(0, True) is dim=0, keepdim=True. */
     int positional = 0;
-    for (int i = p; i < sig->n_args; i++) positional += !(sig->args[i].flags & TP_KWONLY);
-    int varargs_ok = self && positional == 1;
+    for (int32_t i = p; i < s->n_args; i++) positional += !(s->args[i].flags & TC_ARG_KWONLY);
+    /* x.view(2, 3), torch.zeros(2, 3): an int list spread over positional arguments, when it is the
+     * one positional parameter (as in PyTorch: x.sum(0, True) is dim=0, keepdim=True) */
+    int varargs_ok = positional == 1;
     Py_ssize_t a = 0;
-    for (; a < nargs && p < sig->n_args; a++, p++) {
-        const tp_arg *arg = &sig->args[p];
-        if (arg->flags & TP_KWONLY) return -1;
-        /* x.view(2, 3): an int list given as separate positional ints */
-        if (varargs_ok && arg->kind == TP_INTLIST && nargs - a > 1 && PyIndex_Check(args[a]) &&
+    for (; a < nargs && p < s->n_args; a++, p++) {
+        const tc_arg_schema *arg = &s->args[p];
+        if (arg->flags & TC_ARG_KWONLY) return -1;
+        if (varargs_ok && arg->type == TC_VALUE_INT_LIST && nargs - a > 1 && PyIndex_Check(args[a]) &&
             !tp_is_tensor(args[a])) {
             PyObject *t = PyTuple_New(nargs - a);
-            if (!t) return -1;
-            for (Py_ssize_t i = a; i < nargs; i++) {
-                Py_INCREF(args[i]);
-                PyTuple_SET_ITEM(t, i - a, args[i]);
-            }
-            *varargs_tuple = t;
-            b->values[p] = t;
+            if (!t) return -2;
+            for (Py_ssize_t i = a; i < nargs; i++) PyTuple_SET_ITEM(t, i - a, Py_NewRef(args[i]));
+            Py_XSETREF(b->varargs, t);
+            b->values[p++] = t;
             a = nargs;
-            p++;
             break;
         }
         b->values[p] = args[a];
@@ -202,153 +252,346 @@ static int bind(const tp_signature *sig, PyObject *self, PyObject *const *args, 
     if (a < nargs) return -1; /* too many positional arguments */
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
-        PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        if (PyUnicode_CompareWithASCIIString(key, "out") == 0 || PyUnicode_CompareWithASCIIString(key,
+                                                                                                   "requires_grad") == 0)
+            continue; /* handled by the caller */
         int found = -1;
-        for (int i = self ? 1 : 0; i < sig->n_args && found < 0; i++) {
-            const char *pname = sig->args[i].name;
-            /* PyTorch's aliases: input= for self, and numpy's axis= / keepdims= */
-            if (PyUnicode_CompareWithASCIIString(name, pname) == 0 ||
-                (i == 0 && PyUnicode_CompareWithASCIIString(name, "input") == 0) ||
-                (strcmp(pname, "dim") == 0 && PyUnicode_CompareWithASCIIString(name, "axis") == 0) ||
-                (strcmp(pname, "keepdim") == 0 && PyUnicode_CompareWithASCIIString(name, "keepdims") == 0))
+        for (int32_t i = self ? 1 : 0; i < s->n_args && found < 0; i++)
+            if (!((s->args[i].flags & TC_ARG_WRITE) && (s->args[i].flags & TC_ARG_KWONLY)) && kw_matches(key, &s->args[i], i))
                 found = i;
-        }
         if (found < 0 || b->values[found]) return -1;
         b->values[found] = args[nargs + k];
+        if (found < 64) b->by_keyword |= (uint64_t)1 << found;
     }
-    for (int i = 0; i < sig->n_args; i++)
-        if (!b->values[i] && !sig->args[i].has_default && !(sig->args[i].flags & TP_OPTIONAL)) return -1;
+    int outs = n_out_args(s);
+    if (out && outs) {
+        int j = 0;
+        bool tuple = outs > 1;
+        if (tuple && (!PyTuple_Check(out) && !PyList_Check(out))) return -1;
+        if (tuple && PySequence_Fast_GET_SIZE(out) != outs) return -1;
+        for (int32_t i = 0; i < s->n_args; i++)
+            if ((s->args[i].flags & TC_ARG_WRITE) && (s->args[i].flags & TC_ARG_KWONLY))
+                b->values[i] = tuple ? PySequence_Fast_GET_ITEM(out, j++) : out;
+    }
+    /* as in PyTorch, an argument without a default is required even when it may be None */
+    for (int32_t i = 0; i < s->n_args; i++)
+        if (!b->values[i] && !(s->args[i].flags & TC_ARG_HAS_DEFAULT)) return -1;
     return 0;
 }
 
-static void note_bad(binding *b, const tp_arg *arg, PyObject *value, int position) {
-    b->bad_arg = arg->name;
-    b->bad_type = value ? Py_TYPE(value)->tp_name : "None";
+/* ---- converting bound values ---- */
+
+static void note_bad(binding *b, const tc_arg_schema *arg, int position, PyObject *value) {
+    b->bad_arg = arg;
     b->bad_position = position;
+    b->bad_value = value;
+    b->bad_by_keyword = position < 64 && (b->by_keyword >> position) & 1;
 }
 
-static int default_int(const char *text, int64_t *out) {
-    char *end;
-    *out = strtoll(text, &end, 10);
-    return *end ? -1 : 0;
+/* A tensor argument: a tensor, or (where allowed) a Python number as a wrapped 0-dim tensor. */
+static int convert_tensor(arena *a, PyObject *v, bool number_ok, tc_tensor **out) {
+    if (tp_is_tensor(v)) {
+        *out = tp_unwrap(v);
+        return 0;
+    }
+    if (!number_ok) return -1;
+    tc_tensor *t = tp_wrap_number(v);
+    if (!t) return PyErr_Occurred() ? -2 : -1;
+    if (arena_own(a, t)) return -2;
+    *out = t;
+    return 0;
 }
 
-/* Converts bound values into a tc_call. -1 when a value has the wrong type (no exception set,
- * b->bad_* says which), -2 on a Python error. */
-static int convert(const tp_signature *sig, binding *b, tc_call *call) {
-    memset(call, 0, offsetof(tc_call, ints));
-    call->n_ints = call->ints_given = call->n_bools = 0;
-    call->dtype = -1;
-    int tensor_index = 0;
-    for (int i = 0; i < sig->n_args; i++) {
-        const tp_arg *arg = &sig->args[i];
+/* 0, -1 (wrong type: note_bad), -2 (Python error). */
+static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_value *vals, int is_method) {
+    int first_tensor_seen = 0;
+    for (int32_t i = 0; i < s->n_args; i++) {
+        const tc_arg_schema *arg = &s->args[i];
         PyObject *v = b->values[i];
-        int is_none = !v || v == Py_None;
-        const char *dflt = arg->has_default ? arg->default_text : NULL;
-        if (v == Py_None && !(arg->flags & TP_OPTIONAL)) { /* x.max(dim=None): only `T?` takes None */
-            note_bad(b, arg, v, i);
-            return -1;
+        tc_value *out = &vals[i];
+        out->reserved = 0;
+        if (!v) { /* a default from the schema */
+            *out = (arg->flags & TC_ARG_HAS_DEFAULT) ? arg->default_value : (tc_value){.tag = TC_VALUE_NONE};
+            if (arg->type == TC_VALUE_TENSOR) first_tensor_seen = 1;
+            continue;
         }
-        switch (arg->kind) {
-        case TP_TENSOR: {
-            tc_tensor *t = NULL;
+        if (v == Py_None) {
+            if (!(arg->flags & TC_ARG_OPTIONAL)) { /* x.max(dim=None): only `T?` takes None */
+                note_bad(b, arg, i, v);
+                return -1;
+            }
+            out->tag = TC_VALUE_NONE;
+            if (arg->type == TC_VALUE_TENSOR) first_tensor_seen = 1;
+            continue;
+        }
+        int rc = 0;
+        out->tag = arg->type;
+        switch (arg->type) {
+        case TC_VALUE_TENSOR: {
             /* a number stands for a later tensor operand (x.add(1)), and for the first one too in
              * the ops PyTorch allows it for (torch.pow(2, x), torch.add(1, x)) */
-            int number_ok = tensor_index > 0 || (tc_op_infos[sig->op].flags & TC_OPF_NUMBER_SELF);
-            if (v && tp_is_tensor(v)) {
-                t = tp_unwrap(v);
-            } else if (v && number_ok && (t = tp_wrap_number(v))) {
-                b->owned[b->n_owned++] = t;
+            bool number_ok = (first_tensor_seen || (s->flags & TC_OPF_NUMBER_SELF)) && !(arg->flags & TC_ARG_WRITE);
+            rc = convert_tensor(a, v, number_ok, &out->v.tensor);
+            first_tensor_seen = 1;
+            break;
+        }
+        case TC_VALUE_TENSOR_LIST: {
+            if (!PyTuple_Check(v) && !PyList_Check(v)) {
+                rc = -1;
+                break;
+            }
+            Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+            tc_tensor **items = n ? arena_alloc(a, sizeof(tc_tensor *) * (size_t)n) : NULL;
+            if (n && !items) return -2;
+            for (Py_ssize_t j = 0; j < n && rc == 0; j++) {
+                PyObject *item = PySequence_Fast_GET_ITEM(v, j);
+                if (item == Py_None && (arg->flags & TC_ARG_OPTIONAL_ITEMS))
+                    items[j] = NULL;
+                else
+                    rc = convert_tensor(a, item, false, &items[j]);
+            }
+            out->v.tensors.items = items;
+            out->v.tensors.len = n;
+            break;
+        }
+        case TC_VALUE_SCALAR:
+            if (tp_is_tensor(v) && tp_unwrap(v)->ndim != 0) {
+                rc = -1;
+            } else if (tp_parse_scalar(v, &out->v.scalar)) {
+                PyErr_Clear();
+                rc = -1;
+            }
+            break;
+        case TC_VALUE_INT:
+            rc = parse_int(v, &out->v.i);
+            break;
+        case TC_VALUE_INT_LIST: {
+            int64_t single;
+            /* one int for int[N] means N copies, for int[] a list of one; int[1] is PyTorch's "any length,
+             * and a single int is a list of one" */
+            int32_t fixed = arg->fixed_len > 1 ? arg->fixed_len : 0;
+            if (parse_int(v, &single) == 0) {
+                int64_t n = fixed ? fixed : 1;
+                int64_t *items = arena_alloc(a, sizeof(int64_t) * (size_t)n);
+                if (!items) return -2;
+                for (int64_t j = 0; j < n; j++) items[j] = single;
+                out->v.ints.items = items;
+                out->v.ints.len = n;
             } else {
-                if (PyErr_Occurred()) return -2;
-                note_bad(b, arg, v, i);
-                return -1;
-            }
-            call->tensors[call->n_tensors++] = t;
-            tensor_index++;
-            break;
-        }
-        case TP_SCALAR: {
-            tc_scalar s = {.v.i = 1};
-            if (!is_none) {
-                if (tp_is_tensor(v) || tp_parse_scalar(v, &s)) {
-                    PyErr_Clear();
-                    note_bad(b, arg, v, i);
-                    return -1;
+                rc = parse_list(a, v, sizeof(int64_t), parse_int_item, (const void **)&out->v.ints.items,
+                                &out->v.ints.len);
+                if (rc == 0 && fixed && out->v.ints.len != fixed && out->v.ints.len != 1) rc = -1;
+                if (rc == 0 && fixed && out->v.ints.len == 1) { /* [k] for int[2] */
+                    int64_t *items = arena_alloc(a, sizeof(int64_t) * (size_t)fixed);
+                    if (!items) return -2;
+                    for (int32_t j = 0; j < fixed; j++) items[j] = out->v.ints.items[0];
+                    out->v.ints.items = items;
+                    out->v.ints.len = fixed;
                 }
-            } else if (dflt) {
-                int64_t d;
-                if (default_int(dflt, &d) == 0) s.v.i = d;
             }
-            call->scalars[call->n_scalars++] = s;
             break;
         }
-        case TP_INT: {
-            int64_t x;
-            if (is_none) {
-                if (!dflt || default_int(dflt, &x)) break; /* optional int left as None */
-            } else if (parse_int(v, &x)) {
-                note_bad(b, arg, v, i);
-                return -1;
+        case TC_VALUE_FLOAT:
+            rc = parse_float(v, &out->v.f);
+            break;
+        case TC_VALUE_FLOAT_LIST: {
+            double single;
+            if (parse_float(v, &single) == 0) {
+                double *items = arena_alloc(a, sizeof(double));
+                if (!items) return -2;
+                items[0] = single;
+                out->v.floats.items = items;
+                out->v.floats.len = 1;
+            } else {
+                rc = parse_list(a, v, sizeof(double), parse_float_item, (const void **)&out->v.floats.items,
+                                &out->v.floats.len);
             }
-            call->ints[call->n_ints++] = x;
-            call->ints_given = 1;
             break;
         }
-        case TP_INTLIST: {
-            if (is_none) break;
-            int32_t n;
-            if (parse_int_list(v, call->ints + call->n_ints, &n)) {
-                note_bad(b, arg, v, i);
-                return -1;
+        case TC_VALUE_BOOL:
+            if (PyBool_Check(v) || tp_is_numpy_bool(v)) {
+                int truth = PyObject_IsTrue(v);
+                if (truth < 0) return -2;
+                out->v.b = truth;
+            } else {
+                rc = -1;
             }
-            call->n_ints += n;
-            call->ints_given = 1;
             break;
-        }
-        case TP_BOOL: {
-            int x = dflt && strcmp(dflt, "True") == 0;
-            if (!is_none) {
-                if (!PyBool_Check(v)) {
-                    note_bad(b, arg, v, i);
-                    return -1;
-                }
-                x = v == Py_True;
-            }
-            call->bools[call->n_bools++] = x;
+        case TC_VALUE_BOOL_LIST:
+            rc = parse_list(a, v, sizeof(bool), parse_bool_item, (const void **)&out->v.bools.items, &out->v.bools.len);
             break;
-        }
-        case TP_DTYPE:
-            if (!is_none) {
-                if (!PyObject_TypeCheck(v, &TPDtype_Type)) {
-                    note_bad(b, arg, v, i);
-                    return -1;
-                }
-                call->dtype = ((TPDtype *)v)->dtype;
+        case TC_VALUE_STR:
+            if (!PyUnicode_Check(v) || !(out->v.s = PyUnicode_AsUTF8(v))) rc = PyErr_Occurred() ? -2 : -1;
+            break;
+        case TC_VALUE_DTYPE:
+            rc = parse_dtype(v, &out->v.i);
+            break;
+        case TC_VALUE_LAYOUT:
+            rc = enum_value(v, layout_class, &out->v.i);
+            break;
+        case TC_VALUE_MEMORY_FORMAT:
+            rc = enum_value(v, memory_format_class, &out->v.i);
+            break;
+        case TC_VALUE_DEVICE:
+            if (PyUnicode_Check(v) || (PyLong_Check(v) && !PyBool_Check(v)) ||
+                (tp_device_class && PyObject_IsInstance(v, tp_device_class) == 1))
+                rc = tp_parse_device(v, &out->v.device) ? -2 : 0;
+            else
+                rc = -1;
+            break;
+        case TC_VALUE_GENERATOR:
+            if (generator_class && PyObject_IsInstance(v, generator_class) == 1) {
+                PyObject *handle = PyObject_GetAttrString(v, "_handle");
+                out->v.generator = handle ? PyLong_AsVoidPtr(handle) : NULL;
+                Py_XDECREF(handle);
+                rc = out->v.generator ? 0 : -2;
+            } else {
+                rc = -1;
             }
             break;
         default:
-            note_bad(b, arg, v, i);
+            rc = -1;
+        }
+        if (rc == -2) return -2;
+        if (rc) {
+            if (PyErr_Occurred()) return -2;
+            note_bad(b, arg, i, v);
             return -1;
         }
     }
+    (void)op;
+    (void)is_method;
     return 0;
 }
 
-static const char *kind_name(int kind) {
-    static const char *names[] = {"Tensor", "Number", "int", "tuple of ints", "bool", "torch.dtype", "float"};
-    return names[kind];
+/* ---- results ---- */
+
+static PyObject *return_type_cache; /* dict: op name -> structseq type */
+
+static PyObject *return_type(const tc_op_schema *s) {
+    if (!return_type_cache && !(return_type_cache = PyDict_New())) return NULL;
+    PyObject *type = PyDict_GetItemString(return_type_cache, s->name);
+    if (type) return type;
+    PyStructSequence_Field fields[TC_MAX_RETURNS + 1];
+    for (int32_t i = 0; i < s->n_returns; i++) fields[i] = (PyStructSequence_Field){s->returns[i].name, NULL};
+    fields[s->n_returns] = (PyStructSequence_Field){NULL, NULL};
+    char *name = PyMem_Malloc(strlen(s->name) + 32); /* kept for the type's lifetime */
+    if (!name) return PyErr_NoMemory();
+    sprintf(name, "torch.return_types.%s", s->name);
+    PyStructSequence_Desc desc = {name, NULL, fields, s->n_returns};
+    PyTypeObject *t = PyStructSequence_NewType(&desc);
+    if (!t) return NULL;
+    t->tp_repr = tp_return_type_repr;
+    PyDict_SetItemString(return_type_cache, s->name, (PyObject *)t);
+    Py_DECREF(t);
+    return (PyObject *)t;
 }
 
-static PyObject *raise_no_match(const tp_signature *const *overloads, PyObject *self, PyObject *const *args,
-                                Py_ssize_t nargs, PyObject *kwnames, binding *last, const tp_signature *last_sig) {
-    const char *name = tc_op_infos[overloads[0]->op].name;
-    if (!overloads[1] && last->bad_arg) {
-        const tp_arg *arg = &last_sig->args[last->bad_position];
-        return PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", name,
-                            last->bad_arg, last->bad_position + (self ? 0 : 1), kind_name(arg->kind),
-                            last->bad_type);
+/* PyTorch writes one field per line: "torch.return_types.max(\nvalues=...,\nindices=...)". */
+PyObject *tp_return_type_repr(PyObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+    Py_ssize_t n = PyTuple_GET_SIZE(self);
+    PyObject *text = PyUnicode_FromFormat("%s(", type->tp_name);
+    for (Py_ssize_t i = 0; text && i < n; i++) {
+        PyObject *next = PyUnicode_FromFormat("%U\n%s=%R%s", text, type->tp_members[i].name,
+                                              PyStructSequence_GET_ITEM(self, i), i + 1 < n ? "," : ")");
+        Py_SETREF(text, next);
     }
+    return text;
+}
+
+static PyObject *value_to_python(tc_value *v) {
+    switch (v->tag) {
+    case TC_VALUE_TENSOR: {
+        tc_tensor *t = v->v.tensor;
+        v->tag = TC_VALUE_NONE;
+        return tp_wrap(t);
+    }
+    case TC_VALUE_TENSOR_LIST: {
+        PyObject *tuple = PyTuple_New(v->v.tensors.len);
+        for (int64_t i = 0; tuple && i < v->v.tensors.len; i++) {
+            PyObject *t = tp_wrap(v->v.tensors.items[i]);
+            ((tc_tensor **)v->v.tensors.items)[i] = NULL;
+            if (!t) {
+                Py_CLEAR(tuple);
+                break;
+            }
+            PyTuple_SET_ITEM(tuple, i, t);
+        }
+        tc_values_release(v, 1);
+        return tuple;
+    }
+    case TC_VALUE_SCALAR: return tp_scalar_to_python(v->v.scalar, -1);
+    case TC_VALUE_INT: return PyLong_FromLongLong(v->v.i);
+    case TC_VALUE_FLOAT: return PyFloat_FromDouble(v->v.f);
+    case TC_VALUE_BOOL: return PyBool_FromLong(v->v.b);
+    case TC_VALUE_DTYPE: return Py_NewRef(tp_dtype_object((int32_t)v->v.i));
+    case TC_VALUE_NONE: Py_RETURN_NONE;
+    default: return PyErr_Format(PyExc_RuntimeError, "unsupported result type %d", v->tag);
+    }
+}
+
+static PyObject *wrap_results(const tc_op_schema *s, binding *b, tc_value *outs) {
+    PyObject *items[TC_MAX_RETURNS] = {0};
+    int32_t n = s->n_returns;
+    for (int32_t i = 0; i < n; i++) {
+        const tc_return_schema *r = &s->returns[i];
+        if (r->alias_arg >= 0 && b->values[r->alias_arg] && tp_is_tensor(b->values[r->alias_arg]) &&
+            outs[i].tag == TC_VALUE_TENSOR && outs[i].v.tensor == tp_unwrap(b->values[r->alias_arg])) {
+            /* x.add_(1) is x; torch.add(a, b, out=o) is o; x.to(x.dtype) is x */
+            tc_values_release(&outs[i], 1);
+            items[i] = Py_NewRef(b->values[r->alias_arg]);
+        } else {
+            items[i] = value_to_python(&outs[i]);
+        }
+        if (!items[i]) {
+            for (int32_t j = 0; j < n; j++) Py_XDECREF(items[j]);
+            tc_values_release(outs, n);
+            return NULL;
+        }
+    }
+    if (n == 0) Py_RETURN_NONE;
+    if (n == 1) return items[0];
+    bool named = s->returns[0].name != NULL;
+    PyObject *type = named ? return_type(s) : NULL;
+    PyObject *result = named ? (type ? PyStructSequence_New((PyTypeObject *)type) : NULL) : PyTuple_New(n);
+    for (int32_t i = 0; i < n; i++) {
+        if (!result) {
+            Py_DECREF(items[i]);
+        } else if (named) {
+            PyStructSequence_SET_ITEM(result, i, items[i]);
+        } else {
+            PyTuple_SET_ITEM(result, i, items[i]);
+        }
+    }
+    return result;
+}
+
+/* ---- errors ---- */
+
+static const char *type_name(const tc_arg_schema *a) {
+    switch (a->type) {
+    case TC_VALUE_TENSOR: return "Tensor";
+    case TC_VALUE_TENSOR_LIST: return "tuple of Tensors";
+    case TC_VALUE_SCALAR: return "Number";
+    case TC_VALUE_INT: return "int";
+    case TC_VALUE_INT_LIST: return "tuple of ints";
+    case TC_VALUE_FLOAT: return "float";
+    case TC_VALUE_FLOAT_LIST: return "tuple of floats";
+    case TC_VALUE_BOOL: return "bool";
+    case TC_VALUE_BOOL_LIST: return "tuple of bools";
+    case TC_VALUE_STR: return "str";
+    case TC_VALUE_DTYPE: return "torch.dtype";
+    case TC_VALUE_LAYOUT: return "torch.layout";
+    case TC_VALUE_DEVICE: return "torch.device";
+    case TC_VALUE_GENERATOR: return "torch.Generator";
+    case TC_VALUE_MEMORY_FORMAT: return "torch.memory_format";
+    default: return "?";
+    }
+}
+
+static PyObject *describe_given(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PyObject *got = PyUnicode_FromString("");
     for (Py_ssize_t i = 0; got && i < nargs; i++) {
         PyObject *next = PyUnicode_FromFormat("%U%s%s", got, i ? ", " : "", Py_TYPE(args[i])->tp_name);
@@ -356,83 +599,148 @@ static PyObject *raise_no_match(const tp_signature *const *overloads, PyObject *
     }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; got && k < nkw; k++) {
-        PyObject *next = PyUnicode_FromFormat("%U%s%U=%s", got, (nargs || k) ? ", " : "",
-                                              PyTuple_GET_ITEM(kwnames, k), Py_TYPE(args[nargs + k])->tp_name);
+        PyObject *next = PyUnicode_FromFormat("%U%s%U=%s", got, (nargs || k) ? ", " : "", PyTuple_GET_ITEM(kwnames, k),
+                                              Py_TYPE(args[nargs + k])->tp_name);
         Py_SETREF(got, next);
     }
+    return got;
+}
+
+/* The signature as Python sees it: self dropped for methods, out= once. */
+static PyObject *python_signature(const tc_op_schema *s, int is_method) {
+    const char *text = strchr(s->text, '(');
+    const char *arrow = strstr(s->text, "->");
+    if (!text || !arrow) return PyUnicode_FromString(s->text);
+    PyObject *sig = PyUnicode_FromStringAndSize(text, arrow - text);
+    if (sig && is_method) { /* "(Tensor self, Tensor other)" -> "(Tensor other)" */
+        PyObject *trimmed = NULL;
+        const char *p = PyUnicode_AsUTF8(sig);
+        const char *comma = p ? strchr(p, ',') : NULL;
+        trimmed = comma ? PyUnicode_FromFormat("(%s", comma + 2) : PyUnicode_FromString("()");
+        Py_SETREF(sig, trimmed);
+    }
+    return sig;
+}
+
+static PyObject *raise_no_match(const int32_t *ops, int n_candidates, int last_candidate, const char *name,
+                                PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                                binding *last) {
+    /* a keyword no candidate has is named as such */
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        bool known = PyUnicode_CompareWithASCIIString(key, "out") == 0 ||
+                     PyUnicode_CompareWithASCIIString(key, "requires_grad") == 0;
+        for (int o = 0; ops[o] >= 0 && !known; o++) {
+            const tc_op_schema *s = tc_op_schema_of(ops[o]);
+            for (int32_t i = self ? 1 : 0; i < s->n_args && !known; i++) known = kw_matches(key, &s->args[i], i);
+        }
+        if (!known) return PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", name, key);
+    }
+    /* one candidate, or one that took the arguments' shape but not a type: name that argument */
+    if ((n_candidates == 1 || last->converted_but_bad == 1) && last->bad_arg) {
+        const char *given = last->bad_value == Py_None ? "NoneType" : Py_TYPE(last->bad_value)->tp_name;
+        if (last->bad_by_keyword)
+            return PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", name, last->bad_arg->name,
+                                type_name(last->bad_arg), given);
+        return PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s%s", name,
+                            last->bad_arg->name, last->bad_position + (self ? 0 : 1), type_name(last->bad_arg), given,
+                            PyLong_Check(last->bad_value) && !PyBool_Check(last->bad_value)
+                                ? " (or a value too large for int64)" : "");
+    }
+    PyObject *got = describe_given(args, nargs, kwnames);
     PyObject *expected = PyUnicode_FromString("");
-    for (int i = 0; expected && overloads[i]; i++) {
-        PyObject *next = PyUnicode_FromFormat("%U\n * %s", expected, overloads[i]->text);
+    for (int o = 0; expected && ops[o] >= 0; o++) {
+        PyObject *sig = python_signature(tc_op_schema_of(ops[o]), self != NULL);
+        PyObject *next = sig ? PyUnicode_FromFormat("%U\n * %U", expected, sig) : NULL;
+        Py_XDECREF(sig);
         Py_SETREF(expected, next);
     }
     if (got && expected)
-        PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments - got (%U), but "
-                                      "expected one of:%U", name, got, expected);
+        PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments - got (%U), but expected "
+                                      "one of:%U", name, got, expected);
     Py_XDECREF(got);
     Py_XDECREF(expected);
+    (void)last_candidate;
     return NULL;
 }
 
-static PyObject *wrap_outputs(const tp_signature *sig, PyObject *self, int inplace, tc_tensor **outs, int n) {
-    if (inplace) {
-        for (int i = 0; i < n; i++) tc_tensor_release(outs[i]);
-        Py_INCREF(self);
-        return self;
-    }
-    if (sig->n_returns == 2 && n == 2) {
-        PyObject *type = pair_type(sig->op);
-        PyObject *pair = type ? PyStructSequence_New((PyTypeObject *)type) : NULL;
-        if (!pair) {
-            tc_tensor_release(outs[0]);
-            tc_tensor_release(outs[1]);
-            return NULL;
-        }
-        PyObject *values = tp_wrap(outs[0]);
-        PyObject *indices = tp_wrap(outs[1]);
-        if (!values || !indices) {
-            Py_XDECREF(values);
-            Py_XDECREF(indices);
-            Py_DECREF(pair);
-            return NULL;
-        }
-        PyStructSequence_SET_ITEM(pair, 0, values);
-        PyStructSequence_SET_ITEM(pair, 1, indices);
-        return pair;
-    }
-    return tp_wrap(outs[0]);
+/* ---- the entry ---- */
+
+static PyObject *find_kw(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name) {
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), name) == 0) return args[nargs + k];
+    return NULL;
 }
 
-PyObject *tp_dispatch(const tp_signature *const *overloads, PyObject *self, PyObject *const *args,
-                      Py_ssize_t nargs, PyObject *kwnames, int inplace) {
-    binding b = {0};
-    const tp_signature *last_sig = overloads[0];
-    for (int o = 0; overloads[o]; o++) {
-        const tp_signature *sig = overloads[o];
-        PyObject *varargs = NULL;
-        b.bad_arg = NULL;
-        if (bind(sig, self, args, nargs, kwnames, &b, &varargs)) {
-            Py_XDECREF(varargs);
-            if (PyErr_Occurred()) return NULL;
-            continue;
-        }
-        tc_call call;
-        int rc = convert(sig, &b, &call);
-        Py_XDECREF(varargs);
-        if (rc == -2) {
-            binding_release(&b);
-            return NULL;
-        }
-        if (rc == -1) {
-            binding_release(&b);
-            last_sig = sig;
-            continue;
-        }
-        call.inplace = inplace;
-        tc_tensor *outs[2];
-        int n = tc_op_call(sig->op, &call, outs, 2);
-        binding_release(&b);
-        if (n < 0) return tp_raise_core_error();
-        return wrap_outputs(sig, self, inplace, outs, n);
+/* requires_grad= on a creation function: honoured once the autograd engine is in; until then
+ * True is refused rather than ignored. */
+static int apply_requires_grad(PyObject *result, PyObject *requires_grad) {
+    if (!requires_grad || requires_grad == Py_False) return 0;
+    if (!PyBool_Check(requires_grad)) {
+        PyErr_Format(PyExc_TypeError, "argument 'requires_grad' must be bool, not %s", Py_TYPE(requires_grad)->tp_name);
+        return -1;
     }
-    return raise_no_match(overloads, self, args, nargs, kwnames, &b, last_sig);
+    PyObject *r = PyObject_CallMethod(result, "requires_grad_", "O", Py_True);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                      PyObject *kwnames) {
+    PyObject *out = find_kw(args, nargs, kwnames, "out");
+    if (out == Py_None) out = NULL;
+    PyObject *requires_grad = find_kw(args, nargs, kwnames, "requires_grad");
+    binding b = {.varargs = NULL, .bad_arg = NULL, .converted_but_bad = 0};
+    arena a;
+    arena_init(&a);
+    int candidates = 0, last_candidate = -1;
+    PyObject *result = NULL;
+    bool done = false;
+    for (int o = 0; ops[o] >= 0 && !done; o++) {
+        const tc_op_schema *s = tc_op_schema_of(ops[o]);
+        if ((n_out_args(s) > 0) != (out != NULL)) continue; /* out= picks the out variant */
+        if (requires_grad && !(s->flags & TC_OPF_FACTORY)) continue;
+        candidates++;
+        last_candidate = ops[o];
+        b.values = s->n_args <= 24 ? b.small : PyMem_Malloc(sizeof(PyObject *) * (size_t)s->n_args);
+        if (!b.values) {
+            PyErr_NoMemory();
+            break;
+        }
+        int rc = bind(s, self, args, nargs, kwnames, out, &b);
+        tc_value small_vals[16], *vals = NULL;
+        if (rc == 0) {
+            vals = s->n_args <= 16 ? small_vals : arena_alloc(&a, sizeof(tc_value) * (size_t)s->n_args);
+            rc = vals ? convert(&a, s, ops[o], &b, vals, self != NULL) : -2;
+            b.converted_but_bad += rc == -1;
+        }
+        if (rc == 0) {
+            tc_value outs[TC_MAX_RETURNS];
+            done = true;
+            if (tc_call_op(ops[o], vals, outs)) {
+                tp_raise_core_error();
+            } else if ((result = wrap_results(s, &b, outs)) && requires_grad &&
+                       apply_requires_grad(result, requires_grad)) {
+                Py_CLEAR(result);
+            }
+        } else if (rc == -2) {
+            done = true;
+        }
+        if (b.values != b.small) PyMem_Free(b.values);
+        arena_free(&a);
+        arena_init(&a);
+    }
+    if (!done && !PyErr_Occurred()) {
+        if (!candidates && out && ops[0] >= 0)
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", name);
+        else if (!candidates && requires_grad)
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'requires_grad'", name);
+        else
+            raise_no_match(ops, candidates, last_candidate, name, self, args, nargs, kwnames, &b);
+    }
+    Py_XDECREF(b.varargs);
+    arena_free(&a);
+    return result;
 }

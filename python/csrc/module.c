@@ -4,92 +4,7 @@
 
 #include <string.h>
 
-PyObject *tp_device_class;
-static PyObject *device_cache[TC_MAX_DEVICE_TYPES][16];
-
 PyObject *tp_tensor_from_data(PyObject *module, PyObject *args);
-
-PyObject *tp_device_object(tc_device d) {
-    bool cacheable = d.type >= 0 && d.type < TC_MAX_DEVICE_TYPES && d.index >= 0 && d.index < 16;
-    if (cacheable && device_cache[d.type][d.index]) return Py_NewRef(device_cache[d.type][d.index]);
-    if (!tp_device_class) return PyErr_Format(PyExc_RuntimeError, "torch.device is not registered");
-    PyObject *dev = d.type == TC_DEVICE_CPU
-                        ? PyObject_CallFunction(tp_device_class, "s", "cpu")
-                        : PyObject_CallFunction(tp_device_class, "si", tc_device_type_name(d.type), d.index);
-    if (dev && cacheable) device_cache[d.type][d.index] = Py_NewRef(dev);
-    return dev;
-}
-
-/* Resolves a device type name, explaining why a known-but-unavailable device cannot be used. */
-static int device_type(const char *name, int32_t *out) {
-    int32_t id = tc_device_type_id(name);
-    if (id >= 0) {
-        *out = id;
-        return 0;
-    }
-    const char *reason = tc_device_unavailable_reason(name);
-    if (reason)
-        PyErr_Format(PyExc_RuntimeError, "%s device is not available: %s", name, reason);
-    else if (strcmp(name, "cuda") == 0)
-        PyErr_Format(PyExc_RuntimeError, "cuda device is not available: no CUDA plugin was found "
-                                         "(see python3 -m torch.plugins)");
-    else
-        PyErr_Format(PyExc_RuntimeError, "Expected one of cpu, cuda device type at start of device string: %s", name);
-    return -1;
-}
-
-int tp_parse_device(PyObject *o, tc_device *out) {
-    out->type = TC_DEVICE_CPU;
-    out->index = 0;
-    if (!o || o == Py_None) return 0;
-    PyObject *type_obj = NULL, *index_obj = NULL;
-    const char *text;
-    char name[64];
-    long index = -1;
-    if (PyUnicode_Check(o)) {
-        text = PyUnicode_AsUTF8(o);
-        if (!text) return -1;
-        const char *colon = strchr(text, ':');
-        size_t len = colon ? (size_t)(colon - text) : strlen(text);
-        if (len >= sizeof name) len = sizeof name - 1;
-        memcpy(name, text, len);
-        name[len] = 0;
-        if (colon) {
-            char *end;
-            index = strtol(colon + 1, &end, 10);
-            if (*end || end == colon + 1 || index < 0) {
-                PyErr_Format(PyExc_RuntimeError, "Invalid device string: '%s'", text);
-                return -1;
-            }
-        }
-    } else if (PyLong_Check(o)) {
-        strcpy(name, "cuda");
-        index = PyLong_AsLong(o);
-    } else if (tp_device_class && PyObject_IsInstance(o, tp_device_class) == 1) {
-        type_obj = PyObject_GetAttrString(o, "type");
-        index_obj = PyObject_GetAttrString(o, "index");
-        if (!type_obj || !index_obj || !(text = PyUnicode_AsUTF8(type_obj))) {
-            Py_XDECREF(type_obj);
-            Py_XDECREF(index_obj);
-            return -1;
-        }
-        snprintf(name, sizeof name, "%s", text);
-        index = index_obj == Py_None ? -1 : PyLong_AsLong(index_obj);
-        Py_DECREF(type_obj);
-        Py_DECREF(index_obj);
-    } else {
-        PyErr_Format(PyExc_TypeError, "expected a torch.device or a device string, got %s", Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    if (device_type(name, &out->type)) return -1;
-    out->index = index < 0 ? 0 : (int32_t)index;
-    if (out->index >= tc_device_count(out->type)) {
-        PyErr_Format(PyExc_RuntimeError, "%s:%d is not available (%d device(s) present)", name, out->index,
-                     tc_device_count(out->type));
-        return -1;
-    }
-    return 0;
-}
 
 static int parse_dtype(PyObject *o, int32_t fallback, int32_t *out) {
     if (!o || o == Py_None) {
@@ -140,75 +55,6 @@ static int parse_sizes(PyObject *o, int32_t *ndim, int64_t *sizes) {
     return 0;
 }
 
-/* _empty(size, dtype, device) */
-static PyObject *py_empty(PyObject *m, PyObject *args) {
-    PyObject *size, *dtype_obj, *device_obj;
-    if (!PyArg_ParseTuple(args, "OOO", &size, &dtype_obj, &device_obj)) return NULL;
-    int32_t ndim, dtype;
-    int64_t sizes[TC_MAX_DIMS];
-    tc_device device;
-    if (parse_sizes(size, &ndim, sizes) || parse_dtype(dtype_obj, tc_default_dtype(), &dtype) ||
-        tp_parse_device(device_obj, &device))
-        return NULL;
-    return tp_wrap(tc_empty(ndim, sizes, dtype, device));
-}
-
-/* _full(size, value, dtype, device): dtype None infers bool/int64/default float from the value. */
-static PyObject *py_full(PyObject *m, PyObject *args) {
-    PyObject *size, *value, *dtype_obj, *device_obj;
-    if (!PyArg_ParseTuple(args, "OOOO", &size, &value, &dtype_obj, &device_obj)) return NULL;
-    tc_scalar s;
-    if (tp_parse_scalar(value, &s)) return NULL;
-    int32_t inferred = PyBool_Check(value) ? TC_BOOL : s.is_float ? tc_default_dtype() : TC_INT64;
-    int32_t ndim, dtype;
-    int64_t sizes[TC_MAX_DIMS];
-    tc_device device;
-    if (parse_sizes(size, &ndim, sizes) || parse_dtype(dtype_obj, inferred, &dtype) ||
-        tp_parse_device(device_obj, &device))
-        return NULL;
-    tc_tensor *t = tc_empty(ndim, sizes, dtype, device);
-    if (t && tc_fill(t, s)) {
-        tc_tensor_release(t);
-        t = NULL;
-    }
-    return tp_wrap(t);
-}
-
-static PyObject *py_arange(PyObject *m, PyObject *args) {
-    PyObject *start, *end, *step, *dtype_obj, *device_obj;
-    if (!PyArg_ParseTuple(args, "OOOOO", &start, &end, &step, &dtype_obj, &device_obj)) return NULL;
-    tc_scalar s0, s1, st;
-    int32_t dtype;
-    tc_device device;
-    if (tp_parse_scalar(start, &s0) || tp_parse_scalar(end, &s1) || tp_parse_scalar(step, &st) ||
-        parse_dtype(dtype_obj, -1, &dtype) || tp_parse_device(device_obj, &device))
-        return NULL;
-    return tp_wrap(tc_arange(s0, s1, st, dtype, device));
-}
-
-static PyObject *py_linspace(PyObject *m, PyObject *args) {
-    PyObject *start, *end, *dtype_obj, *device_obj;
-    long long steps;
-    if (!PyArg_ParseTuple(args, "OOLOO", &start, &end, &steps, &dtype_obj, &device_obj)) return NULL;
-    tc_scalar s0, s1;
-    int32_t dtype;
-    tc_device device;
-    if (tp_parse_scalar(start, &s0) || tp_parse_scalar(end, &s1) || parse_dtype(dtype_obj, -1, &dtype) ||
-        tp_parse_device(device_obj, &device))
-        return NULL;
-    return tp_wrap(tc_linspace(s0, s1, steps, dtype, device));
-}
-
-static PyObject *py_eye(PyObject *m, PyObject *args) {
-    long long n, cols;
-    PyObject *dtype_obj, *device_obj;
-    if (!PyArg_ParseTuple(args, "LLOO", &n, &cols, &dtype_obj, &device_obj)) return NULL;
-    int32_t dtype;
-    tc_device device;
-    if (parse_dtype(dtype_obj, -1, &dtype) || tp_parse_device(device_obj, &device)) return NULL;
-    return tp_wrap(tc_eye(n, cols, dtype, device));
-}
-
 /* Foreign CPU memory (numpy) kept alive by a reference to its owner. */
 static void release_owner(void *ctx, void *data, size_t nbytes) {
     PyGILState_STATE gil = PyGILState_Ensure();
@@ -239,7 +85,8 @@ static PyObject *py_from_buffer(PyObject *m, PyObject *args) {
     tc_tensor *base = tc_tensor_new_view(s, 0, 0, NULL, NULL, dtype, cpu);
     tc_storage_release(s);
     if (!base) return tp_raise_core_error();
-    tc_tensor *t = tc_as_strided(base, ndim, sizes, strides, offset);
+    int64_t start = offset;
+    tc_tensor *t = tc_as_strided(base, (tc_int_list){sizes, ndim}, (tc_int_list){strides, ndim}, &start);
     tc_tensor_release(base);
     return tp_wrap(t);
 }
@@ -351,7 +198,7 @@ static PyObject *py_device_unavailable_reason(PyObject *m, PyObject *name) {
 static PyObject *py_allocator_stats(PyObject *m, PyObject *name) {
     const char *s = PyUnicode_AsUTF8(name);
     int32_t type = 0;
-    if (!s || device_type(s, &type)) return NULL;
+    if (!s || tp_device_type(s, &type)) return NULL;
     tc_allocator_stats st;
     if (tc_device_allocator_stats(type, &st)) return tp_raise_core_error();
     return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K}", "allocated_bytes", st.allocated_bytes, "cached_bytes",
@@ -362,21 +209,17 @@ static PyObject *py_allocator_stats(PyObject *m, PyObject *name) {
 static PyObject *py_empty_cache(PyObject *m, PyObject *name) {
     const char *s = PyUnicode_AsUTF8(name);
     int32_t type = 0;
-    if (!s || device_type(s, &type)) return NULL;
+    if (!s || tp_device_type(s, &type)) return NULL;
     tc_empty_cache(type);
     Py_RETURN_NONE;
 }
 
 static PyMethodDef module_functions[] = {
-    {"_empty", py_empty, METH_VARARGS, NULL},
-    {"_full", py_full, METH_VARARGS, NULL},
-    {"_make_arange", py_arange, METH_VARARGS, NULL},
-    {"_make_linspace", py_linspace, METH_VARARGS, NULL},
-    {"_eye", py_eye, METH_VARARGS, NULL},
     {"_tensor_from_data", tp_tensor_from_data, METH_VARARGS, NULL},
     {"_from_buffer", py_from_buffer, METH_VARARGS, NULL},
     {"_set_tensor_class", py_set_tensor_class, METH_O, NULL},
     {"_set_device_class", py_set_device_class, METH_O, NULL},
+    {"_set_enum_classes", tp_set_enum_classes, METH_VARARGS, NULL},
     {"_plugins", py_plugins, METH_NOARGS, NULL},
     {"_blas_use", py_blas_use, METH_O, NULL},
     {"_blas_current", py_blas_current, METH_NOARGS, NULL},
@@ -401,7 +244,8 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (tc_plugins_load()) return tp_raise_core_error();
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
-    if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m)) {
+    tp_install_warning_handler();
+    if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m) || PyModule_AddFunctions(m, tp_library_functions)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -56,7 +56,10 @@ static int operand(PyObject *o, tc_tensor **t, tc_tensor **owned) {
     return 1; /* not ours: NotImplemented */
 }
 
-static PyObject *binary(int32_t op, PyObject *a, PyObject *b, int inplace) {
+typedef tc_tensor *(*binary_entry)(tc_tensor *a, tc_tensor *b);
+
+/* Operators reach ops through their typed entries, like every other path. */
+static PyObject *binary(binary_entry entry, PyObject *a, PyObject *b, int inplace) {
     tc_tensor *ta, *tb, *oa, *ob;
     int ra = operand(a, &ta, &oa);
     if (ra) return ra < 0 ? NULL : Py_NewRef(Py_NotImplemented);
@@ -65,14 +68,7 @@ static PyObject *binary(int32_t op, PyObject *a, PyObject *b, int inplace) {
         tc_tensor_release(oa);
         return rb < 0 ? NULL : Py_NewRef(Py_NotImplemented);
     }
-    tc_tensor *r;
-    if (op == TC_OP_matmul) {
-        tc_call call = {.tensors = {ta, tb}, .n_tensors = 2, .dtype = -1};
-        tc_tensor *outs[2];
-        r = tc_op_call(op, &call, outs, 2) == 1 ? outs[0] : NULL;
-    } else {
-        r = tc_binary(op, ta, tb, (tc_scalar){.v.i = 1}, inplace);
-    }
+    tc_tensor *r = entry(ta, tb);
     tc_tensor_release(oa);
     tc_tensor_release(ob);
     if (inplace && r) {
@@ -82,35 +78,36 @@ static PyObject *binary(int32_t op, PyObject *a, PyObject *b, int inplace) {
     return tp_wrap(r);
 }
 
-static PyObject *unary(int32_t op, PyObject *a) {
-    tc_call call = {.tensors = {tp_unwrap(a)}, .n_tensors = 1, .dtype = -1};
-    tc_tensor *outs[2];
-    return tp_wrap(tc_op_call(op, &call, outs, 2) == 1 ? outs[0] : NULL);
-}
+#define ALPHA_ENTRY(name, entry)                                                                   \
+    static tc_tensor *name(tc_tensor *a, tc_tensor *b) { return entry(a, b, TC_SCALAR_OF_INT(1)); }
+ALPHA_ENTRY(add, tc_add_Tensor)
+ALPHA_ENTRY(add_, tc_add__Tensor)
+ALPHA_ENTRY(sub, tc_sub_Tensor)
+ALPHA_ENTRY(sub_, tc_sub__Tensor)
 
-#define BINARY(name, op)                                                                          \
-    static PyObject *nb_##name(PyObject *a, PyObject *b) { return binary(op, a, b, 0); }           \
-    static PyObject *nb_inplace_##name(PyObject *a, PyObject *b) { return binary(op, a, b, 1); }
-BINARY(add, TC_OP_add)
-BINARY(sub, TC_OP_sub)
-BINARY(mul, TC_OP_mul)
-BINARY(truediv, TC_OP_div)
-BINARY(floordiv, TC_OP_floor_divide)
-BINARY(mod, TC_OP_remainder)
-static PyObject *nb_matmul(PyObject *a, PyObject *b) { return binary(TC_OP_matmul, a, b, 0); }
+#define BINARY(name, entry, inplace_entry)                                                         \
+    static PyObject *nb_##name(PyObject *a, PyObject *b) { return binary(entry, a, b, 0); }        \
+    static PyObject *nb_inplace_##name(PyObject *a, PyObject *b) { return binary(inplace_entry, a, b, 1); }
+BINARY(add, add, add_)
+BINARY(sub, sub, sub_)
+BINARY(mul, tc_mul_Tensor, tc_mul__Tensor)
+BINARY(truediv, tc_div_Tensor, tc_div__Tensor)
+BINARY(floordiv, tc_floor_divide, tc_floor_divide_)
+BINARY(mod, tc_remainder_Tensor, tc_remainder__Tensor)
+static PyObject *nb_matmul(PyObject *a, PyObject *b) { return binary(tc_matmul, a, b, 0); }
 
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
-    return binary(TC_OP_pow, a, b, 0);
+    return binary(tc_pow_Tensor_Tensor, a, b, 0);
 }
 
 static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
-    return binary(TC_OP_pow, a, b, 1);
+    return binary(tc_pow__Tensor_Tensor, a, b, 1);
 }
 
-static PyObject *nb_neg(PyObject *a) { return unary(TC_OP_neg, a); }
-static PyObject *nb_abs(PyObject *a) { return unary(TC_OP_abs, a); }
+static PyObject *nb_neg(PyObject *a) { return tp_wrap(tc_neg(tp_unwrap(a))); }
+static PyObject *nb_abs(PyObject *a) { return tp_wrap(tc_abs(tp_unwrap(a))); }
 static PyObject *nb_pos(PyObject *a) { return Py_NewRef(a); }
 
 /* The single value of a one-element tensor, for bool(), int(), float() and operator.index(). */
@@ -126,27 +123,27 @@ static int single_value(PyObject *self, const char *what, tc_scalar *out) {
                                            "(this one has %lld)", (long long)n);
         return -1;
     }
-    if (tc_tensor_get(t, 0, out)) return tp_raise_core_error(), -1;
+    if (tc__local_scalar_dense(t, out)) return tp_raise_core_error(), -1;
     return 0;
 }
 
 static int nb_bool(PyObject *self) {
     tc_scalar s;
     if (single_value(self, "Boolean", &s)) return -1;
-    return s.is_float ? s.v.f != 0.0 : s.v.i != 0;
+    return s.kind == TC_SCALAR_FLOAT ? s.v.f != 0.0 : s.v.i != 0;
 }
 
 static PyObject *nb_int(PyObject *self) {
     tc_scalar s;
     if (single_value(self, "int", &s)) return NULL;
-    if (s.is_float) return PyLong_FromDouble(s.v.f);
+    if (s.kind == TC_SCALAR_FLOAT) return PyLong_FromDouble(s.v.f);
     return PyLong_FromLongLong(s.v.i);
 }
 
 static PyObject *nb_float(PyObject *self) {
     tc_scalar s;
     if (single_value(self, "float", &s)) return NULL;
-    return PyFloat_FromDouble(s.is_float ? s.v.f : (double)s.v.i);
+    return PyFloat_FromDouble(s.kind == TC_SCALAR_FLOAT ? s.v.f : (double)s.v.i);
 }
 
 static PyObject *nb_index(PyObject *self) {
@@ -183,9 +180,9 @@ PyNumberMethods tp_tensor_as_number = {
 };
 
 PyObject *tp_richcompare(PyObject *a, PyObject *b, int op) {
-    static const int32_t ops[] = {[Py_LT] = TC_OP_lt, [Py_LE] = TC_OP_le, [Py_EQ] = TC_OP_eq,
-                                  [Py_NE] = TC_OP_ne, [Py_GT] = TC_OP_gt, [Py_GE] = TC_OP_ge};
-    return binary(ops[op], a, b, 0);
+    static const binary_entry entries[] = {[Py_LT] = tc_lt_Tensor, [Py_LE] = tc_le_Tensor, [Py_EQ] = tc_eq_Tensor,
+                                           [Py_NE] = tc_ne_Tensor, [Py_GT] = tc_gt_Tensor, [Py_GE] = tc_ge_Tensor};
+    return binary(entries[op], a, b, 0);
 }
 
 static Py_hash_t tensor_hash(PyObject *self) { return _Py_HashPointer(self); }
@@ -335,35 +332,6 @@ static PyObject *meth_storage_offset(PyObject *self, PyObject *unused) {
     return PyLong_FromLongLong(tp_unwrap(self)->offset);
 }
 
-static PyObject *meth_clone(PyObject *self, PyObject *unused) {
-    tc_tensor *t = tp_unwrap(self);
-    tc_tensor *c = tc_empty(t->ndim, t->sizes, t->dtype, t->device);
-    if (c && tc_copy_into(c, t)) {
-        tc_tensor_release(c);
-        c = NULL;
-    }
-    return tp_wrap(c);
-}
-
-static PyObject *meth_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs < 1 || !tp_is_tensor(args[0]))
-        return PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor");
-    if (tc_copy_into(tp_unwrap(self), tp_unwrap(args[0]))) return tp_raise_core_error();
-    return Py_NewRef(self);
-}
-
-static PyObject *meth_fill_(PyObject *self, PyObject *value) {
-    tc_scalar s;
-    if (tp_parse_scalar(value, &s)) return NULL;
-    if (tc_fill(tp_unwrap(self), s)) return tp_raise_core_error();
-    return Py_NewRef(self);
-}
-
-static PyObject *meth_zero_(PyObject *self, PyObject *unused) {
-    if (tc_fill(tp_unwrap(self), (tc_scalar){.v.i = 0})) return tp_raise_core_error();
-    return Py_NewRef(self);
-}
-
 /* (data pointer, shape, strides in bytes, typestr) for __array_interface__ on the Python side. */
 static PyObject *meth_array_parts(PyObject *self, PyObject *unused) {
     static const char *typestr[TC_NUM_DTYPES] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8"};
@@ -397,10 +365,6 @@ static PyMethodDef tensor_methods[] = {
     {"storage_offset", meth_storage_offset, METH_NOARGS, NULL},
     {"item", tp_item, METH_NOARGS, NULL},
     {"tolist", tp_tolist, METH_NOARGS, NULL},
-    {"clone", meth_clone, METH_NOARGS, NULL},
-    {"copy_", (PyCFunction)(void (*)(void))meth_copy_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"fill_", meth_fill_, METH_O, NULL},
-    {"zero_", meth_zero_, METH_NOARGS, NULL},
     {"_array_parts", meth_array_parts, METH_NOARGS, NULL},
     TP_GENERATED_METHODS
     {NULL, NULL, 0, NULL},
@@ -411,15 +375,17 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
      * by torch.Tensor.__new__ in Python, which calls torch.tensor. */
     Py_ssize_t n = PyTuple_GET_SIZE(args);
     int64_t sizes[TC_MAX_DIMS];
-    if (n > TC_MAX_DIMS) return PyErr_Format(PyExc_RuntimeError, "too many dimensions");
+    if (n > TC_MAX_DIMS)
+        return PyErr_Format(PyExc_RuntimeError, "tensors may have at most %d dimensions, got %zd", TC_MAX_DIMS, n);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *a = PyTuple_GET_ITEM(args, i);
         if (!PyLong_Check(a)) return PyErr_Format(PyExc_TypeError, "new(): argument 'size' must be tuple of ints");
         sizes[i] = PyLong_AsLongLong(a);
         if (sizes[i] == -1 && PyErr_Occurred()) return NULL;
     }
-    tc_tensor *t = n ? tc_empty((int32_t)n, sizes, tc_default_dtype(), (tc_device){TC_DEVICE_CPU, 0})
-                     : tc_empty(1, (int64_t[]){0}, tc_default_dtype(), (tc_device){TC_DEVICE_CPU, 0});
+    int64_t zero = 0;
+    tc_tensor *t = tc_empty_memory_format(n ? (tc_int_list){sizes, n} : (tc_int_list){&zero, 1}, tc_default_dtype(),
+                                          -1, NULL, NULL, -1);
     if (!t) return tp_raise_core_error();
     return wrap_as(type, t);
 }

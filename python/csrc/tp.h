@@ -8,7 +8,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "tc_ops_gen.h"
+#include "torch_core/tc_ops.h"
 #include "torch_core/tc_core.h"
 
 typedef struct {
@@ -56,26 +56,19 @@ int tp_is_numpy_bool(PyObject *o);
 tc_tensor *tp_wrap_number(PyObject *o);
 PyObject *tp_scalar_to_python(tc_scalar s, int32_t dtype);
 
-/* Generic op binding driven by the generated signatures (arg_parser.c). */
-typedef enum { TP_TENSOR, TP_SCALAR, TP_INT, TP_INTLIST, TP_BOOL, TP_DTYPE, TP_FLOAT } tp_arg_kind;
-#define TP_OPTIONAL 1
-#define TP_KWONLY 2
-typedef struct {
-    const char *name;
-    int kind;
-    int flags;
-    int has_default;
-    const char *default_text;
-} tp_arg;
-typedef struct {
-    int32_t op;
-    int n_args;
-    const tp_arg *args;
-    int n_returns;
-    const char *text;
-} tp_signature;
-PyObject *tp_dispatch(const tp_signature *const *overloads, PyObject *self, PyObject *const *args,
-                      Py_ssize_t nargs, PyObject *kwnames, int inplace);
+/* The op binding (arg_parser.c): tries ops (a -1-terminated list of op ids, in order) against the
+ * Python arguments, as PyTorch's parser tries overloads; `name` is the Python name for messages and
+ * `self` the tensor of a method call (NULL for functions). */
+PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                      PyObject *kwnames);
+PyObject *tp_set_enum_classes(PyObject *module, PyObject *args);
+PyObject *tp_return_type_repr(PyObject *self);
+/* Device type id of a name, or -1 with PyTorch's RuntimeError explaining why it cannot be used. */
+int tp_device_type(const char *name, int32_t *out);
+/* torch.library and torch.ops (library.c). */
+extern PyMethodDef tp_library_functions[];
+/* Python warnings for the core's tc_warn. */
+void tp_install_warning_handler(void);
 
 /* Tensor pieces defined in their own files. */
 PyObject *tp_getitem(PyObject *self, PyObject *key);

@@ -9,13 +9,13 @@ from torch._C import (  # noqa: F401  (the dtype objects)
     get_default_dtype, set_default_dtype, get_num_threads, set_num_threads,
 )
 from torch._device import device
-from torch._layout import layout, strided
-from torch._tensor import Tensor
-from torch._factories import (  # noqa: F401
-    tensor, empty, zeros, ones, full, arange, linspace, eye, empty_like, zeros_like, ones_like,
-    full_like, from_numpy, is_tensor,
+from torch._enums import (  # noqa: F401
+    layout, memory_format, strided, sparse_coo, preserve_format, contiguous_format, channels_last, channels_last_3d,
 )
-from torch import backends, cuda  # noqa: F401
+from torch._tensor import Tensor
+from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
+from torch._ops import ops  # noqa: F401
+from torch import backends, cuda, library  # noqa: F401
 
 __version__ = '0.1.0'
 
@@ -24,10 +24,11 @@ short, int, long = int16, int32, int64
 
 _C._set_tensor_class(Tensor)
 _C._set_device_class(device)
+_C._set_enum_classes(layout, memory_format, None)
 
 
 def _export_ops():
-    # Every op of the op table that has a function form becomes torch.<name>.
+    # Every op of the op table that has a function form becomes torch.<name> (see core/ops.table).
     for name in dir(_C):
         if not name.startswith('_') and callable(getattr(_C, name)) and name not in globals():
             globals()[name] = getattr(_C, name)

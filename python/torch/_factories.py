@@ -1,39 +1,13 @@
-"""Tensor factories: torch.tensor, zeros, ones, full, arange, linspace, eye, the *_like forms, and
-the numpy bridge. Argument handling is here; the work is one call into torch._C."""
-import builtins
-
+"""torch.tensor, torch.as_tensor and the numpy bridge: the constructors that take Python data. The
+creation ops (zeros, ones, full, arange, ...) are ops of the op table, bound by torch._C."""
 import torch
 from torch import _C
 
 
-def _size(size, name, kwargs=None):
-    # zeros(2, 3), zeros((2, 3)), zeros([2, 3]), zeros(torch.Size([2, 3])) and zeros(size=(2, 3)) all
-    # mean the same.
-    if kwargs and 'size' in kwargs:
-        if size:
-            raise TypeError("%s() got multiple values for argument 'size'" % name)
-        size = (kwargs.pop('size'),)
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    for s in size:
-        if isinstance(s, builtins.bool) or not hasattr(s, '__index__'):
-            raise TypeError('%s(): argument \'size\' must be tuple of ints, but found element of type %s'
-                            % (name, type(s).__name__))
-    return tuple(s.__index__() for s in size)
-
-
-def _check_kwargs(name, kwargs):
-    kwargs.pop('layout', None)
-    kwargs.pop('pin_memory', None)
-    if kwargs.pop('requires_grad', False):
-        raise RuntimeError('%s(): requires_grad=True needs the autograd engine, which is not built yet' % name)
-    if kwargs:
-        raise TypeError('%s() got an unexpected keyword argument %r' % (name, next(iter(kwargs))))
-
-
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of `data` (nested lists/tuples of numbers, numpy arrays, tensors)."""
-    _check_kwargs('tensor', {'requires_grad': requires_grad})
+    if pin_memory:
+        raise RuntimeError('Pinned memory requires CUDA, and no CUDA device is available')
     if isinstance(data, torch.Tensor):
         t = data.clone()
     elif _is_numpy(data):
@@ -41,89 +15,25 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     else:
         t = _C._tensor_from_data(data, None if dtype is None else dtype)
         dtype = None if t.dtype == dtype else dtype
-    if dtype is not None and t.dtype != dtype:
-        t = t.to(dtype)
-    if device is not None:
-        t = t.to(device)
+    if dtype is not None or device is not None:
+        t = t.to(device=device, dtype=dtype)
+    if requires_grad:
+        t.requires_grad_(True)
     return t
+
+
+def as_tensor(data, dtype=None, device=None):
+    """`data` as a tensor, sharing its memory when it already is one (or a numpy array) of the dtype
+    and device asked for."""
+    if isinstance(data, torch.Tensor):
+        return data.to(device=device, dtype=dtype)
+    if _is_numpy(data) and data.dtype.kind != 'O':
+        return from_numpy(data).to(device=device, dtype=dtype)
+    return tensor(data, dtype=dtype, device=device)
 
 
 def is_tensor(obj):
     return isinstance(obj, torch.Tensor)
-
-
-def empty(*size, dtype=None, device=None, **kwargs):
-    size = _size(size, 'empty', kwargs)
-    _check_kwargs('empty', kwargs)
-    return _C._empty(size, dtype, device)
-
-
-def zeros(*size, dtype=None, device=None, **kwargs):
-    size = _size(size, 'zeros', kwargs)
-    _check_kwargs('zeros', kwargs)
-    return _C._full(size, 0, dtype or _C.get_default_dtype(), device)
-
-
-def ones(*size, dtype=None, device=None, **kwargs):
-    size = _size(size, 'ones', kwargs)
-    _check_kwargs('ones', kwargs)
-    return _C._full(size, 1, dtype or _C.get_default_dtype(), device)
-
-
-def full(size, fill_value, dtype=None, device=None, **kwargs):
-    _check_kwargs('full', kwargs)
-    return _C._full(_size((size,), 'full'), fill_value, dtype, device)
-
-
-def arange(start, end=None, step=1, dtype=None, device=None, **kwargs):
-    _check_kwargs('arange', kwargs)
-    if end is None:
-        start, end = 0, start
-    return _C._make_arange(start, end, step, dtype, device)
-
-
-def linspace(start, end, steps, dtype=None, device=None, **kwargs):
-    _check_kwargs('linspace', kwargs)
-    if not isinstance(steps, int) or isinstance(steps, builtins.bool):
-        raise TypeError("linspace(): argument 'steps' must be int, not %s" % type(steps).__name__)
-    return _C._make_linspace(start, end, steps, dtype, device)
-
-
-def eye(n, m=None, dtype=None, device=None, **kwargs):
-    _check_kwargs('eye', kwargs)
-    for name, v in (('n', n), ('m', m)):
-        if v is not None and (not isinstance(v, int) or isinstance(v, builtins.bool)):
-            raise TypeError("eye(): argument '%s' must be int, not %s" % (name, type(v).__name__))
-    return _C._eye(n, n if m is None else m, dtype, device)
-
-
-def _like(t, dtype, device):
-    if not isinstance(t, torch.Tensor):
-        raise TypeError('expected a Tensor as the first argument, got %s' % type(t).__name__)
-    return t.shape, dtype or t.dtype, device or t.device
-
-
-def empty_like(input, dtype=None, device=None, **kwargs):
-    _check_kwargs('empty_like', kwargs)
-    return _C._empty(*_like(input, dtype, device))
-
-
-def zeros_like(input, dtype=None, device=None, **kwargs):
-    _check_kwargs('zeros_like', kwargs)
-    size, dtype, device = _like(input, dtype, device)
-    return _C._full(size, 0, dtype, device)
-
-
-def ones_like(input, dtype=None, device=None, **kwargs):
-    _check_kwargs('ones_like', kwargs)
-    size, dtype, device = _like(input, dtype, device)
-    return _C._full(size, 1, dtype, device)
-
-
-def full_like(input, fill_value, dtype=None, device=None, **kwargs):
-    _check_kwargs('full_like', kwargs)
-    size, dtype, device = _like(input, dtype, device)
-    return _C._full(size, fill_value, dtype, device)
 
 
 # ---- numpy: zero-copy through __array_interface__ (numpy is not a build dependency) ----

@@ -12,6 +12,8 @@ class Tensor(_C._TensorBase):
     def __new__(cls, *args, **kwargs):
         if kwargs or (args and not all(isinstance(a, int) for a in args)):
             if len(args) == 1 and not kwargs:
+                if isinstance(args[0], Tensor):  # the legacy constructor aliases a tensor, dtype and all
+                    return args[0].alias()
                 return torch.tensor(args[0], dtype=torch.get_default_dtype())
             raise TypeError('new(): invalid arguments; expected sizes (ints) or data')
         return super().__new__(cls, *args)
@@ -53,45 +55,17 @@ class Tensor(_C._TensorBase):
 
     @property
     def T(self):
+        if self.dim() != 2 and self.dim() != 0:
+            import warnings
+            warnings.warn('The use of `x.T` on tensors of dimension other than 2 to reverse their shape is '
+                          'deprecated and it will throw an error in a future release. Consider `x.mT` to transpose '
+                          'batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the '
+                          'dimensions of a tensor.')
         return self.permute(*range(self.dim() - 1, -1, -1))
 
     @property
     def layout(self):
         return torch.strided
-
-    def to(self, *args, **kwargs):
-        """to(dtype), to(device[, dtype]), to(other); a copy only when something changes."""
-        dtype = kwargs.pop('dtype', None)
-        device = kwargs.pop('device', None)
-        copy = kwargs.pop('copy', False)
-        kwargs.pop('non_blocking', None)
-        if kwargs:
-            raise TypeError('to() got an unexpected keyword argument %r' % next(iter(kwargs)))
-        # PyTorch's three forms, each optionally followed by the bools non_blocking and copy:
-        # to(dtype), to(device, dtype=None), to(other tensor)
-        rest = list(args)
-        if rest and isinstance(rest[0], torch.dtype):
-            dtype = rest.pop(0)
-        elif rest and isinstance(rest[0], Tensor):
-            other = rest.pop(0)
-            dtype, device = other.dtype, other.device
-        elif rest and (isinstance(rest[0], (str, torch.device)) or
-                       (isinstance(rest[0], int) and not isinstance(rest[0], bool))):
-            device = rest.pop(0)
-            if rest and isinstance(rest[0], torch.dtype):
-                dtype = rest.pop(0)
-        if len(rest) > 2 or not all(isinstance(a, bool) for a in rest):
-            raise TypeError('to() received an invalid combination of arguments - got (%s)'
-                            % ', '.join(type(a).__name__ for a in args))
-        if len(rest) == 2:
-            copy = rest[1]
-        if device is not None:
-            target = torch.device(device) if not isinstance(device, int) else torch.device('cuda', device)
-            if target.type != self.device.type or (target.index not in (None, self.device.index)):
-                return _move(self, target, dtype)
-        if dtype is None or dtype == self.dtype:
-            return self.clone() if copy else self
-        return _C._copy(self, dtype)
 
     def type(self, dtype=None):
         if dtype is None:
@@ -107,28 +81,6 @@ class Tensor(_C._TensorBase):
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
-    # new_empty(2, 3) and new_empty((2, 3)) both give a 2x3 tensor, as the factories do
-    def new_empty(self, *size, dtype=None, device=None):
-        return torch.empty(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_zeros(self, *size, dtype=None, device=None):
-        return torch.zeros(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_ones(self, *size, dtype=None, device=None):
-        return torch.ones(*size, dtype=dtype or self.dtype, device=device or self.device)
-
-    def new_full(self, size, fill_value, dtype=None, device=None):
-        return torch.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device)
-
-    def view_as(self, other):
-        return self.view(other.shape)
-
-    def expand_as(self, other):
-        return self.expand(other.shape)
-
-    def reshape_as(self, other):
-        return self.reshape(other.shape)
-
     def __reduce_ex__(self, protocol):
         return (torch.tensor, (self.tolist(), self.dtype))
 
@@ -140,14 +92,6 @@ for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('hal
     setattr(Tensor, _name, (lambda dtype: lambda self: self.to(dtype))(_dtype))
     getattr(Tensor, _name).__name__ = _name
 del _name, _dtype
-
-
-def _move(t, target, dtype):
-    # Copies between device types go through the owning device plugin; only the CPU exists so far.
-    reason = _C._device_unavailable_reason(target.type)
-    if target.type != 'cpu' and _C._device_count(target.type) == 0:
-        raise RuntimeError('%s device is not available%s' % (target.type, ': ' + reason if reason else ''))
-    raise RuntimeError('copying tensors from %s to %s is not supported yet' % (t.device.type, target.type))
 
 
 _type_names = {

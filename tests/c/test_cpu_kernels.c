@@ -410,7 +410,7 @@ static void test_registration(void) {
                 {"log", floats},    {"sqrt", floats},    {"sin", floats},  {"cos", floats},
                 {"tanh", floats},   {"sigmoid", floats}, {"sum", nobool},  {"max", all},
                 {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all},
-                {"arange", nobool}, {"linspace", nobool}};
+                {"arange", nobool}, {"linspace", nobool}, {"bmm", all},     {"fill", all}};
     int expected = 0;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         for (int d = 0; d < TC_NUM_DTYPES; d++) {
@@ -1148,6 +1148,39 @@ static void test_mm_other(void) {
     CHECK_VALUES(ec, 0, "int64 mm k=0", 0, 0, 0, 0);
 }
 
+static void test_bmm(void) {
+    /* two batches of 2x3 @ 3x2; the second operand broadcast over the batch (batch stride 0) */
+    for (int use_blas = 0; use_blas < 2; use_blas++) {
+        g_blas = use_blas ? &g_ref_blas : NULL;
+        tensor *a = TV(TC_FLOAT32, DIMS(2, 2, 3), ((double[]){1, 2, 3, 4, 5, 6, 1, 0, 0, 0, 1, 0}));
+        tensor *b0 = TV(TC_FLOAT32, DIMS(3, 2), ((double[]){7, 8, 9, 10, 11, 12}));
+        tensor *b = V(b0, 0, DIMS(2, 3, 2), (int64_t[]){0, 2, 1});
+        tensor *c = T(TC_FLOAT32, DIMS(2, 2, 2));
+        CHECK_OK(run2("bmm", c, a, b));
+        CHECK_VALUES(c, 0, "f32 bmm", 58, 64, 139, 154, 7, 8, 9, 10);
+    }
+    tensor *ia = TV(TC_INT64, DIMS(1, 1, 2), ((double[]){3, 4})), *ib = TV(TC_INT64, DIMS(1, 2, 1), ((double[]){5, 6}));
+    tensor *ic = T(TC_INT64, DIMS(1, 1, 1));
+    CHECK_OK(run2("bmm", ic, ia, ib));
+    CHECK_VALUES(ic, 0, "int64 bmm", 39);
+    tensor *e = T(TC_INT64, DIMS(0, 2, 2));
+    CHECK_OK(run2("bmm", e, T(TC_INT64, DIMS(0, 2, 3)), T(TC_INT64, DIMS(0, 3, 2))));
+}
+
+static void test_fill(void) {
+    const tc_scalar sc[1] = {SF(2.5)};
+    for (int dt = 0; dt < TC_NUM_DTYPES; dt++) {
+        tensor *t = T(dt, DIMS(2, 3));
+        CHECK_OK(run("fill", dt, 0, NULL, 1, (tensor *[]){t}, 1, sc, 0, NULL));
+        const double want = dt == TC_BOOL ? 1 : dt < TC_FLOAT16 ? 2 : 2.5; /* float to int truncates */
+        for (int64_t i = 0; i < 6; i++) CHECK(at(t, i) == want, "fill %s[%lld] = %g", g_dtype_names[dt], (long long)i, at(t, i));
+    }
+    tensor *base = T(TC_INT16, DIMS(6)), *v = V(base, 1, DIMS(2), (int64_t[]){3});
+    for (int64_t i = 0; i < 6; i++) set(base, i, 0);
+    CHECK_OK(run("fill", TC_INT16, 0, NULL, 1, (tensor *[]){v}, 1, (tc_scalar[]){SI(-7)}, 0, NULL));
+    CHECK_VALUES(base, 0, "fill a strided view", 0, -7, 0, 0, -7, 0);
+}
+
 static int fill_op(const char *op, tensor *out, tc_scalar a, tc_scalar b) {
     const tc_scalar sc[2] = {a, b};
     return run(op, out->v.dtype, 0, NULL, 1, (tensor *[]){out}, 2, sc, 0, NULL);
@@ -1221,6 +1254,8 @@ static const test_case g_tests[] = {
     {"mm_float", test_mm_float},
     {"mm_other", test_mm_other},
     {"arange_linspace", test_arange_linspace},
+    {"bmm", test_bmm},
+    {"fill", test_fill},
 };
 
 int main(int argc, char **argv) {

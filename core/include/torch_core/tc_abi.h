@@ -1,20 +1,28 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 1).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
- * table of function pointers (tc_core_api) that only ever grows at its end. Only plain C types and
- * DLPack-like views cross the boundary; every struct that does has a size assertion below, and every
- * struct a plugin fills starts with its own size so the core can tell older layouts apart.
+ * table of function pointers (tc_core_api) that only ever grows at its end. Only plain C types,
+ * DLPack-like views and opaque handles cross the boundary; every struct that does has a size
+ * assertion below.
  *
- * Rules for changing this file:
+ * Compatibility rules (docs/plugin-abi.md has the long form):
  *   - never reorder, remove or retype a member; append members at the end and bump TC_ABI_MINOR;
- *   - a change that cannot be made by appending bumps TC_ABI_MAJOR, and the core then refuses
- *     plugins built for another major (they are reported as failed, with the reason).
+ *   - structs a plugin hands to the core start with `struct_size`: the core accepts a struct from an
+ *     older minor (a smaller struct_size) and reads only the members it has;
+ *   - structs the core hands to a plugin (tc_kernel_args and the tc_view/tc_scalar arrays in it) are
+ *     built in the layout of the minor the plugin was compiled against (its descriptor's abi_minor),
+ *     so a plugin compiled against 1.0 keeps indexing 40-byte views and 16-byte scalars;
+ *   - a plugin checks tc_core_api.struct_size (or abi_minor) before using a member added later than
+ *     the oldest core it wants to load into;
+ *   - a change that cannot be made by appending bumps TC_ABI_MAJOR, and the core then refuses plugins
+ *     built for another major (they are reported as failed, with the reason).
  */
 #ifndef TC_ABI_H
 #define TC_ABI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,13 +31,16 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 0
+#define TC_ABI_MINOR 1
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
 #else
 #define TC_EXPORT
 #endif
+
+/* The most dimensions a tensor may have. */
+#define TC_MAX_DIMS 64
 
 /* ---- dtypes ---------------------------------------------------------------------------------- */
 
@@ -80,13 +91,23 @@ typedef struct tc_device {
 } tc_device;
 _Static_assert(sizeof(tc_device) == 8, "tc_device is ABI");
 
+/* Layout ids. "strided" (0) and "sparse_coo" (1) are built in; since 1.1 plugins register further
+ * layouts by name (tc_core_api.register_layout) and receive an id below TC_MAX_LAYOUTS.
+ * TC_NUM_LAYOUTS is the 1.0 count, kept for source compatibility only. */
 typedef enum tc_layout { TC_STRIDED = 0, TC_SPARSE_COO = 1, TC_NUM_LAYOUTS = 2 } tc_layout;
+#define TC_MAX_LAYOUTS 8
+
+/* Opaque handles. A tc_tensor is reference counted (tc_core_api.tensor_retain/release); a kernel
+ * never needs one (it receives views), a plugin that calls ops does. */
+typedef struct tc_tensor tc_tensor;
+typedef struct tc_generator tc_generator;
 
 /* ---- views handed to kernels ----------------------------------------------------------------- */
 
 /* A plain, DLPack-like description of one tensor operand. `data` already includes the storage
- * offset; strides are in elements and may be 0 (broadcast) or negative-free (the core never hands
- * out negative strides). The arrays are owned by the caller and valid for the kernel call only. */
+ * offset; strides are in elements and may be 0 (broadcast), never negative. The arrays are owned by
+ * the caller and valid for the kernel call only. struct_size and layout were appended in 1.1: a
+ * plugin built against 1.0 receives 40-byte views without them. */
 typedef struct tc_view {
     void *data;
     const int64_t *sizes;
@@ -94,26 +115,108 @@ typedef struct tc_view {
     int32_t ndim;
     int32_t dtype; /* tc_dtype */
     tc_device device;
+    /* since 1.1 */
+    uint32_t struct_size; /* sizeof(tc_view) of the core's layout */
+    int32_t layout;       /* layout id */
 } tc_view;
-_Static_assert(sizeof(tc_view) == 40, "tc_view is ABI");
+_Static_assert(sizeof(tc_view) == 48, "tc_view 1.1 layout is ABI");
+#define TC_VIEW_SIZE_1_0 40
 
-/* A scalar argument. Floating values travel as double, integral and boolean ones as int64. */
+/* A scalar argument. `kind` says which member holds the value: integers as int64 (TC_SCALAR_INT),
+ * floating values as double (TC_SCALAR_FLOAT), and since 1.1 complex ones as the double pair
+ * (v.f, imag) (TC_SCALAR_COMPLEX) and booleans as int64 0 or 1 (TC_SCALAR_BOOL: read v.i, as for an
+ * integer; the kind only says that Python wrote True/False). `is_float` is the 1.0 name of `kind`:
+ * 1.0 plugins receive 16-byte scalars whose is_float is 1 exactly when v.f holds the value. */
+#define TC_SCALAR_INT 0
+#define TC_SCALAR_FLOAT 1
+#define TC_SCALAR_COMPLEX 2
+#define TC_SCALAR_BOOL 3
 typedef struct tc_scalar {
-    int32_t is_float;
-    int32_t reserved;
+    union {
+        int32_t kind;
+        int32_t is_float;
+    };
+    uint32_t struct_size; /* 1.0: reserved (0); since 1.1 sizeof(tc_scalar) where the core fills it */
     union {
         double f;
         int64_t i;
     } v;
+    double imag; /* since 1.1 */
 } tc_scalar;
-_Static_assert(sizeof(tc_scalar) == 16, "tc_scalar is ABI");
+_Static_assert(sizeof(tc_scalar) == 24, "tc_scalar 1.1 layout is ABI");
+#define TC_SCALAR_SIZE_1_0 16
+
+/* ---- boxed values: one argument or result of an op, tagged with its schema type --------------- */
+
+/* Value tags, one per type of PyTorch's schema language (TC_VALUE_NONE is an absent optional). */
+typedef enum tc_value_tag {
+    TC_VALUE_NONE = 0,
+    TC_VALUE_TENSOR = 1,        /* v.tensor */
+    TC_VALUE_TENSOR_LIST = 2,   /* v.tensors (Tensor[]; in Tensor?[] an item may be NULL) */
+    TC_VALUE_SCALAR = 3,        /* v.scalar */
+    TC_VALUE_INT = 4,           /* v.i */
+    TC_VALUE_INT_LIST = 5,      /* v.ints */
+    TC_VALUE_FLOAT = 6,         /* v.f */
+    TC_VALUE_FLOAT_LIST = 7,    /* v.floats */
+    TC_VALUE_BOOL = 8,          /* v.b */
+    TC_VALUE_BOOL_LIST = 9,     /* v.bools */
+    TC_VALUE_STR = 10,          /* v.s (NUL-terminated, borrowed) */
+    TC_VALUE_DTYPE = 11,        /* v.i: tc_dtype */
+    TC_VALUE_LAYOUT = 12,       /* v.i: layout id */
+    TC_VALUE_DEVICE = 13,       /* v.device */
+    TC_VALUE_GENERATOR = 14,    /* v.generator */
+    TC_VALUE_MEMORY_FORMAT = 15 /* v.i: TC_MEMORY_FORMAT_* */
+} tc_value_tag;
+
+#define TC_MEMORY_FORMAT_PRESERVE 0
+#define TC_MEMORY_FORMAT_CONTIGUOUS 1
+#define TC_MEMORY_FORMAT_CHANNELS_LAST 2
+#define TC_MEMORY_FORMAT_CHANNELS_LAST_3D 3
+
+/* Arguments are borrowed by the callee. Results own what they hold: a tensor result is a new
+ * reference, a tensor-list result a malloc'd array of new references (values_release frees both). */
+typedef struct tc_value {
+    int32_t tag; /* tc_value_tag */
+    int32_t reserved;
+    union {
+        tc_tensor *tensor;
+        struct {
+            tc_tensor *const *items;
+            int64_t len;
+        } tensors;
+        struct {
+            const int64_t *items;
+            int64_t len;
+        } ints;
+        struct {
+            const double *items;
+            int64_t len;
+        } floats;
+        struct {
+            const bool *items;
+            int64_t len;
+        } bools;
+        tc_scalar scalar;
+        int64_t i;
+        double f;
+        bool b;
+        const char *s;
+        tc_device device;
+        tc_generator *generator;
+    } v;
+} tc_value;
+_Static_assert(sizeof(tc_value) == 32, "tc_value is ABI");
+
+/* ---- kernels --------------------------------------------------------------------------------- */
 
 /* Everything one kernel invocation receives. The core has already checked shapes, promoted dtypes
- * and allocated outputs; the kernel only computes. See docs/plugin-abi.md for each op's contract
- * (which views, which scalars and ints). */
+ * and allocated outputs (each op's meta function); the kernel only computes. `scalars` and `ints`
+ * are the values the kernel's contract names (docs/plugin-abi.md); `args` (since 1.1) are the op's
+ * own arguments in schema order, so a kernel can read any of them by position (tensor arguments
+ * appear there as handles: use `inputs`/`outputs` for their data). */
 typedef struct tc_kernel_args {
     uint32_t struct_size;
-    int32_t op; /* core op id, as returned by tc_core_api.op_id */
+    int32_t op; /* kernel id, as returned by tc_core_api.op_id */
     int32_t n_inputs;
     int32_t n_outputs;
     const tc_view *inputs;
@@ -123,8 +226,13 @@ typedef struct tc_kernel_args {
     const tc_scalar *scalars;
     const int64_t *ints;
     void *stream; /* device stream; NULL on the CPU */
+    /* since 1.1 */
+    int32_t schema_op; /* the op being run (an id of tc_core_api.op_lookup), -1 when internal */
+    int32_t n_args;
+    const tc_value *args;
 } tc_kernel_args;
-_Static_assert(sizeof(tc_kernel_args) == 64, "tc_kernel_args is ABI");
+_Static_assert(sizeof(tc_kernel_args) == 80, "tc_kernel_args 1.1 layout is ABI");
+#define TC_KERNEL_ARGS_SIZE_1_0 64
 
 /* Returns TC_OK, or TC_FAIL after tc_core_api.set_error. */
 typedef int (*tc_kernel_fn)(const tc_kernel_args *args);
@@ -145,7 +253,8 @@ typedef struct tc_allocator_stats {
 _Static_assert(sizeof(tc_allocator_stats) == 40, "tc_allocator_stats is ABI");
 
 /* One allocator per device type. alloc returns NULL on failure (the core raises out-of-memory);
- * free receives the size and stream that alloc received. Both must be thread-safe. */
+ * free receives the size and stream that alloc received. Both must be thread-safe. A storage
+ * remembers the allocator that made it and frees through it, whatever is registered later. */
 typedef struct tc_allocator {
     uint32_t struct_size;
     uint32_t reserved;
@@ -165,7 +274,8 @@ typedef struct tc_device_type_desc {
     uint32_t reserved;
     const char *name;                /* "cuda"; static storage */
     int32_t (*device_count)(void);   /* 0 when no device is present */
-    /* Copies nbytes between any two devices of which at least one is of this type. */
+    /* Copies nbytes between two devices of which at least one is of this type: the core calls the
+     * copy of the non-CPU side (of dst's type when neither is the CPU). Both ranges are dense. */
     int (*copy)(void *dst, tc_device dst_device, const void *src, tc_device src_device, size_t nbytes,
                 void *stream);
     int (*synchronize)(int32_t device_index);
@@ -194,6 +304,46 @@ typedef struct tc_blas_provider {
 } tc_blas_provider;
 _Static_assert(sizeof(tc_blas_provider) == 56, "tc_blas_provider is ABI");
 
+/* ---- ops defined at run time (since 1.1) ------------------------------------------------------ */
+
+/* What an op's meta function fills for each output: its sizes and dtype. */
+typedef struct tc_tensor_spec {
+    uint32_t struct_size;
+    int32_t ndim;
+    int32_t dtype;
+    int32_t reserved;
+    int64_t sizes[TC_MAX_DIMS];
+} tc_tensor_spec;
+_Static_assert(sizeof(tc_tensor_spec) == 16 + 8 * TC_MAX_DIMS, "tc_tensor_spec is ABI");
+
+/* A meta function: from the op's arguments (tensor arguments as handles: read their sizes with
+ * tc_core_api.tensor_view, whose data pointer must not be used here), the sizes and dtypes of its
+ * outputs. TC_OK, or TC_FAIL after set_error (the message becomes the user's exception). */
+typedef struct tc_meta_args {
+    uint32_t struct_size;
+    int32_t op;
+    int32_t n_args;
+    int32_t n_outputs;
+    const tc_value *args;
+    tc_tensor_spec *outputs;
+} tc_meta_args;
+_Static_assert(sizeof(tc_meta_args) == 32, "tc_meta_args is ABI");
+typedef int (*tc_meta_fn)(const tc_meta_args *args);
+
+/* An op added at run time. The schema uses PyTorch's schema language with a namespace:
+ * "myext::scale(Tensor self, float factor) -> Tensor". Its kernels are registered with
+ * register_kernel under the qualified name ("myext::scale"); they receive every tensor argument as
+ * an input view, in schema order, and the outputs `meta` describes, allocated on the device of the
+ * first tensor argument. With `meta` NULL each output has the sizes and dtype of the first tensor
+ * argument. */
+typedef struct tc_op_def {
+    uint32_t struct_size;
+    uint32_t reserved;
+    const char *schema;
+    tc_meta_fn meta;
+} tc_op_def;
+_Static_assert(sizeof(tc_op_def) == 24, "tc_op_def is ABI");
+
 /* ---- the table of core functions handed to plugins -------------------------------------------- */
 
 typedef struct tc_core_api {
@@ -204,11 +354,12 @@ typedef struct tc_core_api {
     /* Errors: record an error for the calling thread and return TC_FAIL. */
     int (*set_error)(int kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-    /* Ops: id of a core op by name ("add", "mm"), or -1 if the core has no such op. */
+    /* Kernels: id of a kernel name ("add", "mm", "myext::scale"), or -1 if there is none. */
     int32_t (*op_id)(const char *name);
 
-    /* Registration, valid during init only. register_kernel takes the op by name so that plugins
-     * carry no op numbering; it fails (TC_FAIL) on an unknown op or an out-of-range dtype. */
+    /* Registration, valid during init only, committed all together when init succeeds.
+     * register_kernel takes the kernel by name so that plugins carry no numbering; it fails
+     * (TC_FAIL) on an unknown kernel, an out-of-range dtype, or a slot another plugin holds. */
     int (*register_kernel)(const char *op, int32_t device_type, int32_t layout, int32_t dtype,
                            tc_kernel_fn fn);
     /* Returns the new device type id (>0) or TC_FAIL. */
@@ -229,8 +380,34 @@ typedef struct tc_core_api {
     /* Dtype facts. */
     size_t (*dtype_size)(int32_t dtype);
     const char *(*dtype_name)(int32_t dtype);
+
+    /* ---- since 1.1: ops, layouts, fallbacks, boxed calls, tensor handles ---- */
+
+    /* Adds an op (see tc_op_def); returns its op id, or TC_FAIL (a malformed schema, or a name that
+     * exists). Valid during init and, for ops added from a running program, at any time. */
+    int32_t (*register_op)(const tc_op_def *def);
+    /* A new layout by name ("sparse_csr"); its id, or TC_FAIL. During init only. */
+    int32_t (*register_layout)(const char *name);
+    /* A kernel run for every kernel name on (device_type, layout) that has no kernel of its own:
+     * the meta device's "compute nothing". During init only. */
+    int (*register_fallback)(int32_t device_type, int32_t layout, tc_kernel_fn fn);
+    /* Op id of "name.overload" (or "name" for the overload-less op, "ns::name" for runtime ops),
+     * -1 if none. */
+    int32_t (*op_lookup)(const char *qualified_name);
+    /* Runs an op through the dispatcher: args holds exactly the schema's arguments (defaults
+     * already filled), outs receives its results (tensors as new references). TC_OK or TC_FAIL. */
+    int (*call_op)(int32_t op, const tc_value *args, tc_value *outs);
+    void (*tensor_retain)(tc_tensor *t);
+    void (*tensor_release)(tc_tensor *t);
+    /* Fills a view of t (borrowed; valid while t lives and is not resized). */
+    int (*tensor_view)(const tc_tensor *t, tc_view *out);
+    /* Device type id by name, -1 if none is registered. */
+    int32_t (*device_type_id)(const char *name);
+    /* Releases what results of call_op own (tensor references, arrays of tensor lists). */
+    void (*values_release)(tc_value *values, int32_t n);
 } tc_core_api;
-_Static_assert(sizeof(tc_core_api) == 104, "tc_core_api 1.0 layout is ABI");
+_Static_assert(sizeof(tc_core_api) == 184, "tc_core_api 1.1 layout is ABI");
+#define TC_CORE_API_SIZE_1_0 104
 
 /* ---- the plugin descriptor ------------------------------------------------------------------- */
 

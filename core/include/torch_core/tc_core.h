@@ -9,6 +9,9 @@
  *     borrowed unless the comment says otherwise.
  *   - Thread safety: reference counts are atomic; a tensor's metadata is immutable except through
  *     the in-place functions, which the caller serialises (as in PyTorch).
+ *   - Ops: every op of core/ops.table has a typed entry (torch_core/tc_ops.h, generated) and all of
+ *     them, and ops added at run time, have the boxed form tc_call_op. Both go through the
+ *     dispatcher; nothing else runs an op.
  */
 #ifndef TC_CORE_H
 #define TC_CORE_H
@@ -21,25 +24,33 @@
 extern "C" {
 #endif
 
-#define TC_MAX_DIMS 64
-
 /* ---- errors ---------------------------------------------------------------------------------- */
 
 TC_EXPORT int tc_set_error(int kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 TC_EXPORT int tc_last_error_kind(void);         /* TC_ERR_NONE when no error is pending */
 TC_EXPORT const char *tc_last_error_message(void);
 TC_EXPORT void tc_error_clear(void);
+/* Warnings the core raises (PyTorch's UserWarnings: a resized out= tensor). The front end installs a
+ * handler that turns them into Python warnings; without one they go to stderr. */
+typedef void (*tc_warning_handler)(const char *message);
+TC_EXPORT void tc_set_warning_handler(tc_warning_handler handler);
+TC_EXPORT void tc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- dtypes ---------------------------------------------------------------------------------- */
 
 TC_EXPORT size_t tc_dtype_size(int32_t dtype);
 TC_EXPORT const char *tc_dtype_name(int32_t dtype); /* "float32" */
+/* PyTorch's ScalarType name, as its messages spell dtypes: "Float", "Long". */
+TC_EXPORT const char *tc_dtype_scalar_name(int32_t dtype);
 TC_EXPORT bool tc_dtype_is_floating(int32_t dtype);
 TC_EXPORT bool tc_dtype_is_integral(int32_t dtype); /* bool excluded */
 TC_EXPORT bool tc_dtype_is_signed(int32_t dtype);
 TC_EXPORT int32_t tc_promote_types(int32_t a, int32_t b);
 TC_EXPORT int32_t tc_default_dtype(void);
 TC_EXPORT int tc_set_default_dtype(int32_t dtype); /* floating dtypes only */
+/* Whether a value of dtype `from` may be written into a tensor of dtype `to` by an in-place or out=
+ * op (PyTorch's canCast: no float into integers, nothing but bool into bool). */
+TC_EXPORT bool tc_can_cast(int32_t from, int32_t to);
 
 /* ---- devices --------------------------------------------------------------------------------- */
 
@@ -50,6 +61,13 @@ TC_EXPORT int32_t tc_device_count(int32_t type);
 /* Allocator statistics and cache release for one device type. */
 TC_EXPORT int tc_device_allocator_stats(int32_t type, tc_allocator_stats *out);
 TC_EXPORT void tc_empty_cache(int32_t type);
+
+/* ---- layouts --------------------------------------------------------------------------------- */
+
+/* Layout id by name ("strided", "sparse_coo", or one a plugin registered), -1 (no error) if none. */
+TC_EXPORT int32_t tc_layout_id(const char *name);
+TC_EXPORT const char *tc_layout_name(int32_t layout); /* "unknown" for an unused id */
+TC_EXPORT int32_t tc_layout_count(void);
 
 /* ---- storages -------------------------------------------------------------------------------- */
 
@@ -69,7 +87,14 @@ TC_EXPORT size_t tc_storage_nbytes(const tc_storage *s);
 
 #define TC_TENSOR_WRAPPED_NUMBER 1u /* a Python number turned tensor: lowest promotion priority */
 
-typedef struct tc_tensor {
+/* Dispatch keys, as bits of a tc_keyset; a call runs the highest key present. */
+typedef uint64_t tc_keyset;
+#define TC_KEY_BACKEND 0  /* always present: the kernels of the call's backend (device and layout) */
+#define TC_KEY_AUTOGRAD 8 /* reserved for the autograd engine, above the backends */
+#define TC_KEY_PYTHON 12  /* reserved: Python-level interposition (tracing, subclasses) */
+#define TC_KEYBIT(k) ((tc_keyset)1 << (k))
+
+struct tc_tensor {
     int64_t refcount; /* atomic */
     tc_storage *storage;
     int64_t offset; /* in elements */
@@ -82,11 +107,12 @@ typedef struct tc_tensor {
     void *autograd;    /* reserved for the autograd engine */
     int64_t *sizes;
     int64_t *strides; /* in elements */
-} tc_tensor;
+    tc_keyset keys;   /* dispatch keys beyond TC_KEY_BACKEND that this tensor brings to a call */
+};
 
 TC_EXPORT tc_tensor *tc_empty(int32_t ndim, const int64_t *sizes, int32_t dtype, tc_device device);
-/* A 0-dim tensor holding one value; is_float picks which of f/i is read. */
-TC_EXPORT tc_tensor *tc_scalar_tensor(tc_scalar value, int32_t dtype, tc_device device);
+/* A 0-dim CPU tensor holding `value` converted to `dtype`. */
+TC_EXPORT tc_tensor *tc_scalar_tensor(tc_scalar value, int32_t dtype);
 TC_EXPORT tc_tensor *tc_tensor_new_view(tc_storage *storage, int64_t offset, int32_t ndim,
                                         const int64_t *sizes, const int64_t *strides, int32_t dtype,
                                         tc_device device);
@@ -103,51 +129,127 @@ TC_EXPORT bool tc_scalar_fits(tc_scalar value, int32_t dtype);
 /* Reads element `flat_index` (row-major over the tensor's sizes) of a CPU tensor as a scalar. */
 TC_EXPORT int tc_tensor_get(const tc_tensor *t, int64_t flat_index, tc_scalar *out);
 TC_EXPORT void tc_tensor_bump_version(tc_tensor *t);
+/* Gives t new sizes with contiguous strides, reallocating its storage (on its device) when it is
+ * too small: what out= does with an output of the wrong shape. */
+TC_EXPORT int tc_tensor_resize(tc_tensor *t, int32_t ndim, const int64_t *sizes);
 
-/* ---- ops ------------------------------------------------------------------------------------- */
+/* ---- values and lists ------------------------------------------------------------------------ */
 
-#define TC_CALL_MAX_TENSORS 4
-#define TC_CALL_MAX_SCALARS 4
-#define TC_CALL_MAX_BOOLS 4
+typedef struct tc_int_list {
+    const int64_t *items;
+    int64_t len;
+} tc_int_list;
+typedef struct tc_float_list {
+    const double *items;
+    int64_t len;
+} tc_float_list;
+typedef struct tc_bool_list {
+    const bool *items;
+    int64_t len;
+} tc_bool_list;
+typedef struct tc_tensor_list {
+    tc_tensor *const *items;
+    int64_t len;
+} tc_tensor_list;
+/* A list of tensors an op returned: the caller owns the array and one reference per item, and
+ * releases both with tc_tensor_vec_release. */
+typedef struct tc_tensor_vec {
+    tc_tensor **items;
+    int64_t len;
+} tc_tensor_vec;
+TC_EXPORT void tc_tensor_vec_release(tc_tensor_vec *v);
 
-/* The arguments of one op call, filled in schema order per kind (see core/ops.table). */
-typedef struct tc_call {
-    tc_tensor *tensors[TC_CALL_MAX_TENSORS]; /* borrowed */
-    int32_t n_tensors;
-    int32_t n_scalars;
-    tc_scalar scalars[TC_CALL_MAX_SCALARS];
-    int64_t ints[TC_MAX_DIMS];
-    int32_t n_ints;
-    int32_t ints_given; /* 0 when an optional int / int[] argument was None */
-    int32_t bools[TC_CALL_MAX_BOOLS];
-    int32_t n_bools;
-    int32_t dtype;   /* ScalarType argument, -1 when None */
-    int32_t inplace; /* write the result into tensors[0] */
-} tc_call;
+/* TC_INTS(0, 1) is the int list [0, 1]; TC_NO_INTS the empty one. */
+#define TC_INTS(...)                                                                               \
+    ((tc_int_list){(const int64_t[]){__VA_ARGS__}, sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)})
+#define TC_NO_INTS ((tc_int_list){NULL, 0})
+/* Optional by-value arguments of typed entries take a pointer, NULL for None: TC_SOME_INT(3). */
+#define TC_SOME_INT(x) (&(const int64_t){(x)})
+#define TC_SOME_BOOL(x) (&(const bool){(x)})
+#define TC_SOME_FLOAT(x) (&(const double){(x)})
+#define TC_SCALAR_OF_INT(x) ((tc_scalar){.kind = TC_SCALAR_INT, .v.i = (x)})
+#define TC_SCALAR_OF_FLOAT(x) ((tc_scalar){.kind = TC_SCALAR_FLOAT, .v.f = (x)})
 
-/* Runs op `op` (an enum tc_op_id) and stores up to `max_outs` new references in outs. Returns the
- * number of outputs, or TC_FAIL. */
-TC_EXPORT int tc_op_call(int32_t op, const tc_call *call, tc_tensor **outs, int max_outs);
-TC_EXPORT int32_t tc_op_lookup(const char *name);
+/* Releases what results of an op own: tensor references and the arrays of tensor lists. */
+TC_EXPORT void tc_values_release(tc_value *values, int32_t n);
 
-/* Frequently used ops, callable directly. */
-TC_EXPORT tc_tensor *tc_binary(int32_t op, tc_tensor *a, tc_tensor *b, tc_scalar alpha, bool inplace);
-TC_EXPORT tc_tensor *tc_to_dtype(tc_tensor *t, int32_t dtype);           /* copies only if needed */
-TC_EXPORT tc_tensor *tc_contiguous(tc_tensor *t);                       /* copies only if needed */
-TC_EXPORT int tc_copy_into(tc_tensor *dst, tc_tensor *src);             /* broadcasts and casts */
-TC_EXPORT int tc_fill(tc_tensor *dst, tc_scalar value);
-TC_EXPORT tc_tensor *tc_as_strided(tc_tensor *t, int32_t ndim, const int64_t *sizes,
-                                   const int64_t *strides, int64_t offset);
-TC_EXPORT tc_tensor *tc_select(tc_tensor *t, int32_t dim, int64_t index);
-TC_EXPORT tc_tensor *tc_slice(tc_tensor *t, int32_t dim, int64_t start, int64_t stop, int64_t step);
-TC_EXPORT tc_tensor *tc_unsqueeze(tc_tensor *t, int32_t dim);
-TC_EXPORT tc_tensor *tc_view_shape(tc_tensor *t, int32_t ndim, const int64_t *sizes);
-TC_EXPORT tc_tensor *tc_reshape(tc_tensor *t, int32_t ndim, const int64_t *sizes);
-TC_EXPORT tc_tensor *tc_arange(tc_scalar start, tc_scalar end, tc_scalar step, int32_t dtype,
-                               tc_device device);
-TC_EXPORT tc_tensor *tc_linspace(tc_scalar start, tc_scalar end, int64_t steps, int32_t dtype,
-                                 tc_device device);
-TC_EXPORT tc_tensor *tc_eye(int64_t n, int64_t m, int32_t dtype, tc_device device);
+/* ---- ops: schemas, the boxed call, ops added at run time -------------------------------------- */
+
+/* The most results an op may have (schemas with more are refused). */
+#define TC_MAX_RETURNS 8
+
+/* Argument flags of a schema. */
+#define TC_ARG_OPTIONAL 1u        /* T?: may be None */
+#define TC_ARG_KWONLY 2u          /* after `*` */
+#define TC_ARG_WRITE 4u           /* Tensor(a!): the op writes it */
+#define TC_ARG_ALIAS 8u           /* Tensor(a) or (a!): a result may share its memory */
+#define TC_ARG_HAS_DEFAULT 16u
+#define TC_ARG_OPTIONAL_ITEMS 32u /* Tensor?[]: items may be None (NULL) */
+
+typedef struct tc_arg_schema {
+    const char *name;
+    int32_t type;      /* the tc_value_tag of a present value */
+    uint32_t flags;    /* TC_ARG_* */
+    int32_t fixed_len; /* N of int[N], else 0 */
+    const char *default_text;
+    tc_value default_value; /* TC_VALUE_NONE unless HAS_DEFAULT with a default other than None */
+} tc_arg_schema;
+
+typedef struct tc_return_schema {
+    const char *name; /* NULL when unnamed */
+    int32_t type;
+    uint32_t flags;    /* TC_ARG_WRITE / TC_ARG_ALIAS */
+    int32_t alias_arg; /* the argument this result is or views (same alias letter), else -1 */
+} tc_return_schema;
+
+/* Op flags: where Python exposes the op and small facts the bindings need. */
+#define TC_OPF_METHOD 1u      /* a Tensor method */
+#define TC_OPF_FUNCTION 2u    /* a torch function */
+#define TC_OPF_NUMBER_SELF 4u /* the first Tensor argument also takes a Python number */
+#define TC_OPF_NO_BOOL 8u
+#define TC_OPF_FLOAT_ONLY 16u
+#define TC_OPF_FACTORY 32u   /* creation function: Python takes requires_grad= */
+#define TC_OPF_COMPOSITE 64u /* written in terms of other ops */
+#define TC_OPF_VIEW 128u     /* the result shares the first argument's storage */
+#define TC_OPF_RUNTIME 256u  /* added while the program runs */
+
+typedef struct tc_op_schema {
+    const char *name;     /* "add", or "myext::scale" for a runtime op */
+    const char *overload; /* "Tensor", or "" */
+    const char *text;     /* the schema as declared */
+    int32_t n_args;
+    int32_t n_returns;
+    const tc_arg_schema *args;
+    const tc_return_schema *returns;
+    uint32_t flags; /* TC_OPF_* */
+} tc_op_schema;
+
+/* Number of ops (built-in and added at run time); ids are 0..count-1 and never change. */
+TC_EXPORT int32_t tc_op_count(void);
+TC_EXPORT const tc_op_schema *tc_op_schema_of(int32_t op); /* NULL for an unknown id */
+/* Op id of "name.overload", "name" (overload ""), or "ns::name[.overload]"; -1 (no error) if none. */
+TC_EXPORT int32_t tc_op_lookup(const char *qualified_name);
+/* The boxed call: args holds exactly the schema's arguments (the caller fills defaults), outs
+ * receives its n_returns results (release with tc_values_release). TC_OK or TC_FAIL. */
+TC_EXPORT int tc_call_op(int32_t op, const tc_value *args, tc_value *outs);
+/* Parses a schema ("ns::name(Tensor x) -> Tensor") and adds the op; its id, or TC_FAIL
+ * (ValueError for a malformed schema, RuntimeError for an op that exists). `meta` may be NULL. */
+TC_EXPORT int32_t tc_op_define(const char *schema, tc_meta_fn meta);
+
+/* A boxed implementation of an op on one backend (device type and layout), with a context: what
+ * torch.library's impl registers for a Python function. Results as for tc_call_op. */
+typedef int (*tc_boxed_fn)(void *ctx, int32_t op, const tc_value *args, tc_value *outs);
+/* Registers fn for op on (device_type, layout); `owner` names who did it, for error messages.
+ * Refused with a RuntimeError naming both owners when the slot is taken. */
+TC_EXPORT int tc_op_impl(int32_t op, int32_t device_type, int32_t layout, tc_boxed_fn fn, void *ctx,
+                         const char *owner);
+
+/* Thread-local dispatch key sets: keys added to / removed from every call this thread makes
+ * (torch.no_grad removes TC_KEY_AUTOGRAD). */
+TC_EXPORT tc_keyset tc_dispatch_included(void);
+TC_EXPORT tc_keyset tc_dispatch_excluded(void);
+TC_EXPORT void tc_dispatch_set_included(tc_keyset keys);
+TC_EXPORT void tc_dispatch_set_excluded(tc_keyset keys);
 
 /* ---- plugins, BLAS, threads ------------------------------------------------------------------ */
 
@@ -190,6 +292,9 @@ TC_EXPORT int tc_get_num_threads(void);
 
 /* The table handed to plugins (exposed for tests that load plugins by hand). */
 TC_EXPORT const tc_core_api *tc_core_api_table(void);
+/* Loads one more plugin after start-up (torch.ops.load_library): it joins the list of records.
+ * TC_OK when it loaded; TC_FAIL with the reason (its record says it too) otherwise. */
+TC_EXPORT int tc_plugin_load_path(const char *path);
 
 #ifdef __cplusplus
 }

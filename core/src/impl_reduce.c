@@ -1,0 +1,94 @@
+/*
+ * Reductions composed of others: mean (sum, then divide by the count) and argmax/argmin (the indices
+ * of max/min along a dim, or of the flattened tensor).
+ */
+#include "core_internal.h"
+
+/* The count a mean divides by, as a wrapped number (lowest promotion priority, any device). */
+static tc_tensor *count_of(int64_t count) {
+    tc_tensor *t = tc_scalar_tensor(TC_SCALAR_OF_FLOAT((double)count), TC_FLOAT64);
+    if (t) t->flags |= TC_TENSOR_WRAPPED_NUMBER;
+    return t;
+}
+
+static int mean_dtype(const tc_tensor *self, int32_t requested, int32_t *dtype) {
+    *dtype = requested >= 0 ? requested : self->dtype;
+    if (tc_dtype_is_floating(*dtype)) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "mean(): could not infer output dtype. %s dtype must be either a floating "
+                                        "point or complex dtype. Got: %s", requested >= 0 ? "Optional" : "Input",
+                        tc_dtype_scalar_name(*dtype));
+}
+
+static int divide_into(tc_opcall *c, tc_tensor *sum, int64_t count) {
+    if (!sum) return TC_FAIL;
+    tc_tensor *n = count_of(count);
+    tc_tensor *r = n ? tc_div__Tensor(sum, n) : NULL;
+    tc_tensor_release(n);
+    tc_tensor_release(r);
+    if (!r) {
+        tc_tensor_release(sum);
+        return TC_FAIL;
+    }
+    return tc_return(c, sum);
+}
+
+/* mean(self, *, dtype) */
+int tc_impl_mean(tc_opcall *c) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    int32_t dtype;
+    if (mean_dtype(self, tc_arg_enum(c, 1), &dtype)) return TC_FAIL;
+    return divide_into(c, tc_sum(self, dtype), tc_tensor_numel(self));
+}
+
+/* mean.dim(self, dim, keepdim, *, dtype) */
+int tc_impl_mean_dim(tc_opcall *c) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    int32_t dtype;
+    if (mean_dtype(self, tc_arg_enum(c, 3), &dtype)) return TC_FAIL;
+    const tc_int_list *dims = tc_arg_none(c, 1) ? NULL : &(tc_int_list){c->args[1].v.ints.items, c->args[1].v.ints.len};
+    tc_tensor *sum = tc_sum_dim_IntList(self, dims, tc_arg_bool(c, 2), dtype);
+    if (!sum) return TC_FAIL;
+    /* the sum checked the dims: the count is the product of the reduced sizes */
+    int64_t count = 1;
+    if (!dims || dims->len == 0) {
+        count = tc_tensor_numel(self);
+    } else {
+        for (int64_t i = 0; i < dims->len; i++) {
+            int32_t d;
+            tc_shape_wrap_dim(dims->items[i], self->ndim, &d);
+            count *= self->ndim ? self->sizes[d] : 1;
+        }
+    }
+    return divide_into(c, sum, count);
+}
+
+/* argmax / argmin (self, dim, keepdim): the indices half of max.dim / min.dim. */
+static int arg_extreme(tc_opcall *c, bool is_max) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    bool keepdim = tc_arg_bool(c, 2);
+    tc_tensor *values = NULL, *indices = NULL;
+    int rc;
+    if (!tc_arg_none(c, 1)) {
+        rc = (is_max ? tc_max_dim : tc_min_dim)(self, tc_arg_int(c, 1), keepdim, &values, &indices);
+        tc_tensor_release(values);
+        return rc ? TC_FAIL : tc_return(c, indices);
+    }
+    if (tc_tensor_numel(self) == 0) /* IndexError here, unlike max()'s RuntimeError: PyTorch's types */
+        return tc_set_error(TC_ERR_INDEX, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
+                            c->op->schema.name);
+    tc_tensor *flat = tc_reshape(self, TC_INTS(-1));
+    if (!flat) return TC_FAIL;
+    rc = (is_max ? tc_max_dim : tc_min_dim)(flat, 0, false, &values, &indices);
+    tc_tensor_release(flat);
+    tc_tensor_release(values);
+    if (rc) return TC_FAIL;
+    if (!keepdim) return tc_return(c, indices);
+    int64_t ones[TC_MAX_DIMS];
+    for (int32_t d = 0; d < self->ndim; d++) ones[d] = 1;
+    tc_tensor *r = tc_reshape(indices, (tc_int_list){ones, self->ndim});
+    tc_tensor_release(indices);
+    return tc_return(c, r);
+}
+
+int tc_impl_argmax(tc_opcall *c) { return arg_extreme(c, true); }
+int tc_impl_argmin(tc_opcall *c) { return arg_extreme(c, false); }

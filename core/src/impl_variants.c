@@ -1,0 +1,64 @@
+/*
+ * In-place and out= variants of ops that are implemented as C functions (composites): run the
+ * functional op, then write its results into the written arguments under the rules the structured
+ * runner applies to its own variants (in-place: same sizes; out=: resized; both: castable dtype).
+ */
+#include "core_internal.h"
+
+static int run_base(tc_opcall *c, tc_value *results) {
+    struct tc_op *base = tc_op_at(c->op->base);
+    return tc_dispatch(base, c->args, results); /* the base's arguments are the variant's first ones */
+}
+
+static int write_into(tc_tensor *target, tc_tensor *value, bool resize) {
+    if (!tc_shape_equal(target->ndim, target->sizes, value->ndim, value->sizes)) {
+        char have[256], want[256];
+        tc_shape_format(target->ndim, target->sizes, have, sizeof have);
+        tc_shape_format(value->ndim, value->sizes, want, sizeof want);
+        if (!resize)
+            return tc_set_error(TC_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", have, want);
+        if (tc_tensor_numel(target) != 0)
+            tc_warn("An output with one or more elements was resized since it had shape %s, which does not match the "
+                    "required output shape %s. This behavior is deprecated, and in a future PyTorch release outputs "
+                    "will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by "
+                    "resizing it, inplace, to zero elements with t.resize_(0).", have, want);
+        if (tc_tensor_resize(target, value->ndim, value->sizes)) return TC_FAIL;
+    }
+    if (!tc_can_cast(value->dtype, target->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
+                            tc_dtype_scalar_name(value->dtype), tc_dtype_scalar_name(target->dtype));
+    tc_tensor *r = tc_copy_(target, value, false);
+    tc_tensor_release(r);
+    return r ? TC_OK : TC_FAIL;
+}
+
+int tc_impl_out_from_functional(tc_opcall *c) {
+    struct tc_op *base = tc_op_at(c->op->base);
+    tc_value results[TC_MAX_RETURNS];
+    if (run_base(c, results)) return TC_FAIL;
+    int32_t n = base->schema.n_returns, first_out = base->schema.n_args;
+    for (int32_t i = 0; i < n; i++) {
+        if (write_into(c->args[first_out + i].v.tensor, results[i].v.tensor, true)) {
+            tc_values_release(results, n);
+            return TC_FAIL;
+        }
+    }
+    tc_values_release(results, n);
+    for (int32_t i = 0; i < n; i++) {
+        tc_tensor *t = c->args[first_out + i].v.tensor;
+        tc_tensor_retain(t);
+        c->outs[i] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = t};
+    }
+    return TC_OK;
+}
+
+int tc_impl_inplace_from_functional(tc_opcall *c) {
+    tc_value result;
+    if (run_base(c, &result)) return TC_FAIL;
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    int rc = write_into(self, result.v.tensor, false);
+    tc_values_release(&result, 1);
+    if (rc) return TC_FAIL;
+    tc_tensor_retain(self);
+    return tc_return(c, self);
+}

@@ -1,0 +1,266 @@
+/*
+ * The structured runner: the one implementation of every op declared `structured` in ops.table.
+ *
+ *   1. every tensor argument must be on the call's device (a CPU 0-dim tensor may sit beside any);
+ *   2. the op's meta function checks its arguments and describes the work: the outputs' sizes and
+ *      dtypes (tc_plan_output), the kernel's inputs (tc_plan_input), its dtype and contract values;
+ *   3. outputs are allocated (functional), or the written arguments are checked (in-place: same
+ *      sizes, a castable dtype; out=: resized, castable) with a temporary for the kernel when the
+ *      written tensor has another dtype;
+ *   4. inputs that overlap a written tensor in part raise PyTorch's error; the kernel of the call's
+ *      backend and the plan's dtype runs; temporaries are copied into their targets, and written
+ *      tensors' versions are bumped.
+ *
+ * The same runner serves the meta device (whose fallback kernel computes nothing), every plugin
+ * backend and runtime ops, so a new device implements kernels and nothing else.
+ */
+#include "core_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void plan_init(tc_plan *p, tc_opcall *c) {
+    p->call = c;
+    p->dtype = -1;
+    p->kernel = c->op->kernel;
+    p->flags = 0;
+    p->n_in = 0;
+    p->cap_in = TC_PLAN_INLINE_INPUTS;
+    p->in = p->in_inline;
+    p->n_out = 0;
+    p->n_scalars = 0;
+    p->n_ints = 0;
+}
+
+static void plan_release(tc_plan *p) {
+    for (int32_t i = 0; i < p->n_in; i++) tc_tensor_release(p->in[i]);
+    if (p->in != p->in_inline) free(p->in);
+    for (int32_t i = 0; i < p->n_out; i++) {
+        tc_tensor_release(p->kview[i]);
+        if (p->out[i] != p->target[i]) tc_tensor_release(p->out[i]);
+        tc_tensor_release(p->target[i]);
+    }
+    p->n_in = p->n_out = 0;
+}
+
+/* The argument an in-place or out= op writes as result i. */
+static tc_tensor *written_arg(const tc_opcall *c, int32_t i) {
+    const tc_op_schema *s = &c->op->schema;
+    if (i >= s->n_returns || s->returns[i].alias_arg < 0) return NULL;
+    const tc_value *v = &c->args[s->returns[i].alias_arg];
+    return v->tag == TC_VALUE_TENSOR ? v->v.tensor : NULL;
+}
+
+static int shape_mismatch(const tc_tensor *t, int32_t ndim, const int64_t *sizes) {
+    char want[256], have[256];
+    tc_shape_format(t->ndim, t->sizes, have, sizeof have);
+    tc_shape_format(ndim, sizes, want, sizeof want);
+    return tc_set_error(TC_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", have, want);
+}
+
+static int cast_error(int32_t from, int32_t to) {
+    return tc_set_error(TC_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
+                        tc_dtype_name(from), tc_dtype_name(to));
+}
+
+/* out= with the wrong sizes is resized, with PyTorch's deprecation warning when it held data. */
+static int resize_out(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
+    if (tc_shape_equal(t->ndim, t->sizes, ndim, sizes)) return TC_OK;
+    if (tc_tensor_numel(t) != 0) {
+        char have[256], want[256];
+        tc_shape_format(t->ndim, t->sizes, have, sizeof have);
+        tc_shape_format(ndim, sizes, want, sizeof want);
+        tc_warn("An output with one or more elements was resized since it had shape %s, which does not match the "
+                "required output shape %s. This behavior is deprecated, and in a future PyTorch release outputs "
+                "will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by "
+                "resizing it, inplace, to zero elements with t.resize_(0).", have, want);
+    }
+    return tc_tensor_resize(t, ndim, sizes);
+}
+
+int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, int32_t dtype) {
+    tc_opcall *c = p->call;
+    if (i != p->n_out || i >= TC_MAX_RETURNS)
+        return tc_set_error(TC_ERR_RUNTIME, "internal error: %s sets output %d out of order", c->op->schema.name, i);
+    if (dtype < 0 || dtype >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype %d", dtype);
+    tc_tensor *target = c->op->variant == TC_VARIANT_FUNCTIONAL ? NULL : written_arg(c, i);
+    tc_tensor *out;
+    if (!target) {
+        if (!(out = tc_empty(ndim, sizes, dtype, c->device))) return TC_FAIL;
+        target = out;
+    } else {
+        if (c->op->variant == TC_VARIANT_INPLACE && i == 0) {
+            if (!tc_shape_equal(target->ndim, target->sizes, ndim, sizes)) return shape_mismatch(target, ndim, sizes);
+        } else if (resize_out(target, ndim, sizes)) {
+            return TC_FAIL;
+        }
+        if (!tc_can_cast(dtype, target->dtype)) return cast_error(dtype, target->dtype);
+        if (tc_check_internal_overlap(target)) return TC_FAIL;
+        if (target->dtype == dtype) {
+            out = target;
+        } else if (!(out = tc_empty(ndim, sizes, dtype, c->device))) { /* compute, then cast into target */
+            return TC_FAIL;
+        }
+        tc_tensor_retain(target);
+    }
+    p->out[i] = out;
+    p->target[i] = target;
+    p->kview[i] = NULL;
+    p->n_out++;
+    return TC_OK;
+}
+
+int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, const int64_t *strides) {
+    if (i < 0 || i >= p->n_out) return tc_set_error(TC_ERR_RUNTIME, "internal error: view of output %d", i);
+    tc_tensor *v = tc_tensor_restride(p->out[i], ndim, sizes, strides, p->out[i]->offset);
+    if (!v) return TC_FAIL;
+    tc_tensor_release(p->kview[i]);
+    p->kview[i] = v;
+    return TC_OK;
+}
+
+int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, const int64_t *strides,
+                           int32_t dtype) {
+    tc_opcall *c = p->call;
+    if (c->op->variant != TC_VARIANT_FUNCTIONAL || i != p->n_out || i >= TC_MAX_RETURNS)
+        return tc_set_error(TC_ERR_RUNTIME, "internal error: strided output of %s", c->op->schema.name);
+    /* the storage must reach the furthest element */
+    int64_t extent = 1;
+    for (int32_t d = 0; d < ndim; d++) {
+        if (sizes[d] < 0 || strides[d] < 0)
+            return tc_set_error(TC_ERR_RUNTIME, "negative sizes or strides are not supported");
+        if (sizes[d] == 0) {
+            extent = 0;
+            break;
+        }
+        int64_t span;
+        if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &span) || __builtin_add_overflow(extent, span, &extent))
+            return tc_set_error(TC_ERR_RUNTIME, "size and stride overflow");
+    }
+    size_t nbytes;
+    if (tc_shape_nbytes(1, &extent, dtype, &nbytes)) return TC_FAIL;
+    tc_storage *s = tc_storage_new(nbytes, c->device);
+    if (!s) return TC_FAIL;
+    tc_tensor *t = tc_tensor_new_view(s, 0, ndim, sizes, strides, dtype, c->device);
+    tc_storage_release(s);
+    if (!t) return TC_FAIL;
+    p->out[i] = p->target[i] = t;
+    p->kview[i] = NULL;
+    p->n_out++;
+    return TC_OK;
+}
+
+int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
+    if (p->n_in == p->cap_in) {
+        int32_t cap = p->cap_in * 2;
+        tc_tensor **in = malloc(sizeof(tc_tensor *) * (size_t)cap);
+        if (!in) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+        memcpy(in, p->in, sizeof(tc_tensor *) * (size_t)p->n_in);
+        if (p->in != p->in_inline) free(p->in);
+        p->in = in;
+        p->cap_in = cap;
+    }
+    tc_tensor *x = dtype >= 0 ? tc_kernel_cast(t, dtype) : (tc_tensor_retain(t), t);
+    if (!x) return TC_FAIL;
+    p->in[p->n_in++] = x;
+    return TC_OK;
+}
+
+int tc_plan_scalar(tc_plan *p, tc_scalar s) {
+    if (p->n_scalars == TC_PLAN_MAX_SCALARS) return tc_set_error(TC_ERR_RUNTIME, "internal error: too many scalars");
+    p->scalars[p->n_scalars++] = s;
+    return TC_OK;
+}
+
+int tc_plan_int(tc_plan *p, int64_t v) {
+    if (p->n_ints == TC_MAX_DIMS) return tc_set_error(TC_ERR_RUNTIME, "internal error: too many ints");
+    p->ints[p->n_ints++] = v;
+    return TC_OK;
+}
+
+/* Every tensor argument on the call's device, except CPU 0-dim tensors (Python numbers). */
+static int check_devices(const tc_opcall *c) {
+    const tc_op_schema *s = &c->op->schema;
+    for (int32_t i = 0; i < s->n_args; i++) {
+        const tc_value *v = &c->args[i];
+        int64_t n = v->tag == TC_VALUE_TENSOR ? 1 : v->tag == TC_VALUE_TENSOR_LIST ? v->v.tensors.len : 0;
+        for (int64_t j = 0; j < n; j++) {
+            const tc_tensor *t = v->tag == TC_VALUE_TENSOR ? v->v.tensor : v->v.tensors.items[j];
+            if (!t || (t->device.type == c->device.type && t->device.index == c->device.index)) continue;
+            if (t->ndim == 0 && t->device.type == TC_DEVICE_CPU && !(s->args[i].flags & TC_ARG_WRITE)) continue;
+            return tc_set_error(TC_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at least "
+                                                "two devices, %s:%d and %s:%d! (when checking argument for argument "
+                                                "%s in method %s)", tc_device_type_name(c->device.type),
+                                c->device.index, tc_device_type_name(t->device.type), t->device.index,
+                                s->args[i].name, s->name);
+        }
+    }
+    return TC_OK;
+}
+
+/* Inputs read while the kernel writes: a partial overlap raises; an overlap that cannot be ruled
+ * out cheaply is read from a copy, so the result never depends on the kernel's walking order. */
+static int separate_inputs(tc_plan *p) {
+    for (int32_t o = 0; o < p->n_out; o++) {
+        for (int32_t i = 0; i < p->n_in; i++) {
+            tc_tensor *in = p->in[i];
+            int status = tc_overlap(p->out[o], in);
+            if (status == TC_OVERLAP_PARTIAL) return tc_check_partial_overlap(p->out[o], in);
+            if (status != TC_OVERLAP_TOO_HARD) continue;
+            tc_tensor *copy = tc_empty(in->ndim, in->sizes, in->dtype, in->device);
+            if (!copy || tc_kernel_copy(copy, in)) {
+                tc_tensor_release(copy);
+                return TC_FAIL;
+            }
+            copy->flags = in->flags & TC_TENSOR_WRAPPED_NUMBER;
+            tc_tensor_release(in);
+            p->in[i] = copy;
+        }
+    }
+    return TC_OK;
+}
+
+static bool all_outputs_empty(const tc_plan *p) {
+    for (int32_t i = 0; i < p->n_out; i++)
+        if (tc_tensor_numel(p->out[i]) != 0) return false;
+    return p->n_out > 0;
+}
+
+int tc_structured_run(tc_opcall *c) {
+    struct tc_op *op = c->op;
+    tc_plan p;
+    plan_init(&p, c);
+    if (check_devices(c) || op->meta(c, &p)) goto fail;
+    if (p.n_out != op->schema.n_returns) {
+        tc_set_error(TC_ERR_RUNTIME, "internal error: meta of %s set %d of %d outputs", op->schema.name, p.n_out,
+                     op->schema.n_returns);
+        goto fail;
+    }
+    if (p.kernel >= 0 && !(p.flags & TC_PLAN_NO_KERNEL) && !all_outputs_empty(&p)) {
+        if (op->variant != TC_VARIANT_FUNCTIONAL && separate_inputs(&p)) goto fail;
+        tc_tensor *kout[TC_MAX_RETURNS];
+        for (int32_t i = 0; i < p.n_out; i++) kout[i] = p.kview[i] ? p.kview[i] : p.out[i];
+        tc_kernel_run run = {.kernel = p.kernel, .backend = c->backend, .dtype = p.dtype >= 0 ? p.dtype : p.out[0]->dtype,
+                             .inputs = p.in, .n_inputs = p.n_in, .outputs = kout, .n_outputs = p.n_out,
+                             .scalars = p.scalars, .n_scalars = p.n_scalars, .ints = p.ints, .n_ints = p.n_ints,
+                             .broadcast = (p.flags & TC_PLAN_BROADCAST) != 0, .schema_op = op->id,
+                             .args = c->args, .n_args = op->schema.n_args};
+        if (tc_kernel_invoke(&run)) goto fail;
+    }
+    for (int32_t i = 0; i < p.n_out; i++) {
+        if (p.out[i] != p.target[i] && tc_kernel_copy(p.target[i], p.out[i])) goto fail;
+        if (op->variant != TC_VARIANT_FUNCTIONAL) tc_tensor_bump_version(p.target[i]);
+    }
+    for (int32_t i = 0; i < p.n_out; i++) {
+        c->outs[i] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = p.target[i]};
+        tc_tensor_release(p.kview[i]);
+        if (p.out[i] != p.target[i]) tc_tensor_release(p.out[i]);
+    }
+    p.n_out = 0; /* the targets now belong to the caller */
+    plan_release(&p);
+    return TC_OK;
+fail:
+    plan_release(&p);
+    return TC_FAIL;
+}
