@@ -630,7 +630,8 @@ def write_source(ops, path):
                 alias_arg = next(i for i, a in enumerate(o.args) if a.ty['alias'] == r.ty['alias'])
             rrows.append('    {%s, TC_VALUE_%s, %s, %d},' % (
                 c_str(r.name) if r.name else 'NULL', tag_of(r.ty),
-                'TC_ARG_WRITE' if r.ty['write'] else 'TC_ARG_ALIAS' if r.ty['alias'] else '0', alias_arg))
+                'TC_ARG_WRITE | TC_ARG_ALIAS' if r.ty['write'] else 'TC_ARG_ALIAS' if r.ty['alias'] else '0',
+                alias_arg))
         if rrows:
             out.append('static const tc_return_schema returns_%s[] = {' % o.id)
             out += rrows

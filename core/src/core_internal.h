@@ -226,6 +226,8 @@ TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, cons
  * reduction's result, say); offset relative to the output's own. */
 TC_INTERNAL int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
                                     const int64_t *strides);
+/* PyTorch's RuntimeError when a result of dtype `from` cannot be written into a `to` tensor. */
+TC_INTERNAL int tc_check_can_cast(int32_t from, int32_t to);
 /* Adds a kernel input (retained), converted to `dtype` first unless dtype < 0. */
 TC_INTERNAL int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype);
 TC_INTERNAL int tc_plan_scalar(tc_plan *p, tc_scalar s);

@@ -24,9 +24,7 @@ static int write_into(tc_tensor *target, tc_tensor *value, bool resize) {
                     "resizing it, inplace, to zero elements with t.resize_(0).", have, want);
         if (tc_tensor_resize(target, value->ndim, value->sizes)) return TC_FAIL;
     }
-    if (!tc_can_cast(value->dtype, target->dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
-                            tc_dtype_scalar_name(value->dtype), tc_dtype_scalar_name(target->dtype));
+    if (tc_check_can_cast(value->dtype, target->dtype)) return TC_FAIL;
     tc_tensor *r = tc_copy_(target, value, false);
     tc_tensor_release(r);
     return r ? TC_OK : TC_FAIL;

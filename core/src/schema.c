@@ -8,6 +8,7 @@
 #include "core_internal.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -448,3 +449,13 @@ fail:
     free(a.base);
     return NULL;
 }
+
+/* The schema is the record's first member, and the record one allocation. */
+_Static_assert(offsetof(struct tc_op, schema) == 0, "tc_schema_free frees the record through its schema");
+
+tc_op_schema *tc_schema_parse_text(const char *text) {
+    struct tc_op *op = tc_schema_parse(text);
+    return op ? &op->schema : NULL;
+}
+
+void tc_schema_free(tc_op_schema *schema) { free(schema); }

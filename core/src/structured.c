@@ -59,9 +59,10 @@ static int shape_mismatch(const tc_tensor *t, int32_t ndim, const int64_t *sizes
     return tc_set_error(TC_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", have, want);
 }
 
-static int cast_error(int32_t from, int32_t to) {
+int tc_check_can_cast(int32_t from, int32_t to) {
+    if (tc_can_cast(from, to)) return TC_OK;
     return tc_set_error(TC_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
-                        tc_dtype_name(from), tc_dtype_name(to));
+                        tc_dtype_scalar_name(from), tc_dtype_scalar_name(to));
 }
 
 /* out= with the wrong sizes is resized, with PyTorch's deprecation warning when it held data. */
@@ -95,7 +96,7 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
         } else if (resize_out(target, ndim, sizes)) {
             return TC_FAIL;
         }
-        if (!tc_can_cast(dtype, target->dtype)) return cast_error(dtype, target->dtype);
+        if (tc_check_can_cast(dtype, target->dtype)) return TC_FAIL;
         if (tc_check_internal_overlap(target)) return TC_FAIL;
         if (target->dtype == dtype) {
             out = target;

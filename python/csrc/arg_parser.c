@@ -682,6 +682,10 @@ static int apply_requires_grad(PyObject *result, PyObject *requires_grad) {
         PyErr_Format(PyExc_TypeError, "argument 'requires_grad' must be bool, not %s", Py_TYPE(requires_grad)->tp_name);
         return -1;
     }
+    if (!PyObject_HasAttrString(result, "requires_grad_")) {
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad=True needs the autograd engine, which this build lacks");
+        return -1;
+    }
     PyObject *r = PyObject_CallMethod(result, "requires_grad_", "O", Py_True);
     Py_XDECREF(r);
     return r ? 0 : -1;

@@ -3,15 +3,11 @@
 
 #include <string.h>
 
+/* .item(): the op _local_scalar_dense, which reads device tensors through a copy to the host. */
 PyObject *tp_item(PyObject *self, PyObject *unused) {
-    tc_tensor *t = tp_unwrap(self);
-    int64_t n = tc_tensor_numel(t);
-    if (n != 1) /* PyTorch's type and words; the count helps */
-        return PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars "
-                                              "(this one has %lld)", (long long)n);
     tc_scalar s;
-    if (tc_tensor_get(t, 0, &s)) return tp_raise_core_error();
-    return tp_scalar_to_python(s, t->dtype);
+    if (tc__local_scalar_dense(tp_unwrap(self), &s)) return tp_raise_core_error();
+    return tp_scalar_to_python(s, tp_unwrap(self)->dtype);
 }
 
 static PyObject *element(const tc_tensor *t, const char *p) {

@@ -85,6 +85,8 @@ static PyObject *size_numel(PyObject *self, PyObject *unused) {
 
 static PyObject *size_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     PyObject *seq = NULL;
+    if (kwds && PyDict_Size(kwds)) /* tuple's own words, as PyTorch's Size (a tuple) says them */
+        return PyErr_Format(PyExc_TypeError, "tuple() takes no keyword arguments");
     if (!PyArg_ParseTuple(args, "|O:Size", &seq)) return NULL;
     PyObject *items = seq ? PySequence_Tuple(seq) : PyTuple_New(0);
     if (!items) return NULL;

@@ -241,6 +241,15 @@ static PyObject *py_op_overloads(PyObject *m, PyObject *name) {
     return list;
 }
 
+static PyObject *py_op_count(PyObject *m, PyObject *unused) { return PyLong_FromLong(tc_op_count()); }
+
+static PyObject *py_layout_names(PyObject *m, PyObject *unused) {
+    int32_t n = tc_layout_count();
+    PyObject *list = PyList_New(n);
+    for (int32_t i = 0; list && i < n; i++) PyList_SET_ITEM(list, i, PyUnicode_FromString(tc_layout_name(i)));
+    return list;
+}
+
 /* _op_schema(id) -> the schema text */
 static PyObject *py_op_schema(PyObject *m, PyObject *arg) {
     long id = PyLong_AsLong(arg);
@@ -248,6 +257,62 @@ static PyObject *py_op_schema(PyObject *m, PyObject *arg) {
     const tc_op_schema *s = tc_op_schema_of((int32_t)id);
     if (!s) return PyErr_Format(PyExc_ValueError, "unknown op id %ld", id);
     return PyUnicode_FromString(s->text);
+}
+
+static PyObject *value_description(const tc_value *v) {
+    if (v->tag == TC_VALUE_NONE) Py_RETURN_NONE;
+    if (v->tag == TC_VALUE_SCALAR)
+        return v->v.scalar.kind == TC_SCALAR_FLOAT ? PyFloat_FromDouble(v->v.scalar.v.f)
+                                                  : PyLong_FromLongLong(v->v.scalar.v.i);
+    return arg_to_python(v);
+}
+
+/* A schema as plain data: {"name", "overload", "args": [(name, type, flags, fixed_len, default)],
+ * "returns": [(name, type, flags, alias_arg)]}. */
+static PyObject *schema_info(const tc_op_schema *s) {
+    PyObject *args = PyList_New(s->n_args), *rets = PyList_New(s->n_returns);
+    for (int32_t i = 0; args && i < s->n_args; i++) {
+        const tc_arg_schema *a = &s->args[i];
+        PyObject *dflt = value_description(&a->default_value);
+        PyObject *item = dflt ? Py_BuildValue("(siIiN)", a->name, a->type, a->flags, a->fixed_len, dflt) : NULL;
+        if (!item) {
+            Py_CLEAR(args);
+            break;
+        }
+        PyList_SET_ITEM(args, i, item);
+    }
+    for (int32_t i = 0; rets && i < s->n_returns; i++) {
+        const tc_return_schema *r = &s->returns[i];
+        PyObject *item = Py_BuildValue("(ziIi)", r->name, r->type, r->flags, r->alias_arg);
+        if (!item) {
+            Py_CLEAR(rets);
+            break;
+        }
+        PyList_SET_ITEM(rets, i, item);
+    }
+    if (!args || !rets) {
+        Py_XDECREF(args);
+        Py_XDECREF(rets);
+        return NULL;
+    }
+    return Py_BuildValue("{s:s,s:s,s:N,s:N}", "name", s->name, "overload", s->overload, "args", args, "returns", rets);
+}
+
+/* _schema_info(op id or schema text): the op's schema, or the run-time parser's reading of a text. */
+static PyObject *py_schema_info(PyObject *m, PyObject *arg) {
+    if (PyUnicode_Check(arg)) {
+        const char *text = PyUnicode_AsUTF8(arg);
+        tc_op_schema *s = text ? tc_schema_parse_text(text) : NULL;
+        if (!s) return text ? tp_raise_core_error() : NULL;
+        PyObject *info = schema_info(s);
+        tc_schema_free(s);
+        return info;
+    }
+    long id = PyLong_AsLong(arg);
+    if (id == -1 && PyErr_Occurred()) return NULL;
+    const tc_op_schema *s = tc_op_schema_of((int32_t)id);
+    if (!s) return PyErr_Format(PyExc_ValueError, "unknown op id %ld", id);
+    return schema_info(s);
 }
 
 /* _call_ops(ids, name, args tuple, kwargs dict or None): the op binding for torch.ops objects. */
@@ -297,6 +362,9 @@ PyMethodDef tp_library_functions[] = {
     {"_op_impl", py_op_impl, METH_VARARGS, NULL},
     {"_op_overloads", py_op_overloads, METH_O, NULL},
     {"_op_schema", py_op_schema, METH_O, NULL},
+    {"_schema_info", py_schema_info, METH_O, NULL},
+    {"_op_count", py_op_count, METH_NOARGS, NULL},
+    {"_layout_names", py_layout_names, METH_NOARGS, NULL},
     {"_call_ops", py_call_ops, METH_VARARGS, NULL},
     {"_load_library", py_load_library, METH_O, NULL},
     {NULL, NULL, 0, NULL},

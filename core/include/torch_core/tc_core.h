@@ -224,6 +224,11 @@ typedef struct tc_op_schema {
     uint32_t flags; /* TC_OPF_* */
 } tc_op_schema;
 
+/* Parses a schema without adding an op (what tc_op_define would record); free it with
+ * tc_schema_free. NULL with a ValueError naming the problem when the schema is malformed. */
+TC_EXPORT tc_op_schema *tc_schema_parse_text(const char *text);
+TC_EXPORT void tc_schema_free(tc_op_schema *schema);
+
 /* Number of ops (built-in and added at run time); ids are 0..count-1 and never change. */
 TC_EXPORT int32_t tc_op_count(void);
 TC_EXPORT const tc_op_schema *tc_op_schema_of(int32_t op); /* NULL for an unknown id */

@@ -1,5 +1,6 @@
 /* FROZEN: the plugin ABI header exactly as released in 1.0, kept so that tests/plugins/plugin_abi_v1_0.c
- * proves the current core still loads plugins built against it. Never edit. */
+ * proves the current core still loads plugins built against it (its build puts this folder first on
+ * the include path). Never edit. */
 /*
  * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1).
  *
