@@ -1,13 +1,16 @@
 """DIFFERENTIAL TEST AGAINST THE REFERENCE PYTORCH (1.13.1).
 
-Every expression in EXPRESSIONS below is evaluated twice: once by the reference PyTorch (a
-subprocess under ``/work/shared/tools/reftorch``) and once by this project's torch (a second
-subprocess, so that a crash shows up as a failed test instead of killing pytest). Each side reports,
-as JSON, the result's kind, dtype, shape and ``tolist()`` values, or the exception's type name; the
-two reports must agree (floats with a tolerance, NaN equal to NaN, float16/bfloat16/float32 values
-exactly representable in their dtype).
+Every expression in EXPRESSIONS below is evaluated by this project's torch (in a subprocess, so that
+a crash shows up as a failed test instead of killing pytest) and compared with what the reference
+PyTorch gave for it, recorded in tests/data/reference/reference_diff.json by
+``tools/record_reference`` (which runs RUNNER below under ``/work/shared/tools/reftorch``). Each side
+reports, as JSON, the result's kind, dtype, shape and ``tolist()`` values, or the exception's type
+name; the two reports must agree (floats with a tolerance, NaN equal to NaN, float16/bfloat16/float32
+values exactly representable in their dtype).
 
-The whole module is skipped when the reference is not installed; it never installs it.
+The reference itself is never needed here: an expression without a recorded result fails, telling
+to run ``tools/record_reference``. The recorder imports this file by path, so nothing at module level
+may import this project's torch.
 """
 
 import json
@@ -15,14 +18,11 @@ import math
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-REFTORCH = '/work/shared/tools/reftorch'
-REFERENCE_TORCH = '/opt/reference-torch/usr/lib/python3/dist-packages/torch/__init__.py'
-
-if not (os.path.exists(REFTORCH) and os.path.exists(REFERENCE_TORCH)):
-    pytest.skip('reference PyTorch is not installed', allow_module_level=True)
+RECORDED = Path(__file__).resolve().parents[1] / 'data' / 'reference' / 'reference_diff.json'
 
 DTYPES = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64']
 FLOATS = ['float16', 'bfloat16', 'float32', 'float64']
@@ -431,8 +431,9 @@ EXPRESSIONS = [ours for ours, _ in CASES]
 # elementwise result out like its (e.g. transposed) inputs, which this project does not promise.
 VIEW_EXPRESSIONS = set(_views_indexing())
 
-# Evaluates every expression of the JSON list on stdin with whichever torch is importable; writes one
-# report per expression.
+# Evaluates every expression of the JSON list on stdin with whichever torch is importable; writes a
+# JSON object mapping each expression to its report. Both this test (ours) and tools/record_reference
+# (the reference) run it.
 RUNNER = r'''
 import json, math, sys
 import torch
@@ -453,42 +454,46 @@ def encode(v):
         return {"kind": type(v).__name__, "value": v}
     return {"kind": "other", "value": type(v).__name__}
 
-out = []
+out = {}
 for expr in json.load(sys.stdin):
     try:
-        out.append(encode(eval(expr, {"torch": torch, "math": math})))
+        out[expr] = encode(eval(expr, {"torch": torch, "math": math}))
     except Exception as e:
-        out.append({"kind": "error", "type": type(e).__name__, "message": str(e)[:300]})
+        out[expr] = {"kind": "error", "type": type(e).__name__, "message": str(e)[:300]}
 json.dump(out, sys.stdout)
 '''
 
 
-def _run(cmd, env):
-    return subprocess.Popen(cmd + ['-c', RUNNER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, text=True, cwd='/')
+def reference_request():
+    """What tools/record_reference feeds RUNNER under the reference: the reference-side expression of
+    every case, in the order ours run in (an expression could in principle change global state)."""
+    return [ref for _, ref in CASES]
+
+
+def _run_ours():
+    import torch  # the package this run tests; the subprocess imports the same one
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__))))
+    proc = subprocess.run([sys.executable, '-c', RUNNER], input=json.dumps(EXPRESSIONS), capture_output=True,
+                          text=True, env=env, cwd='/', timeout=120)
+    assert proc.returncode == 0, 'our runner failed (rc %d):\n%s' % (proc.returncode, proc.stderr[-3000:])
+    return json.loads(proc.stdout)
+
+
+def _load_recorded():
+    """The recorded reference reports by reference expression; empty when the file is missing, so that
+    every test fails with the hint to record instead of erroring in a fixture."""
+    if not RECORDED.exists():
+        return {}
+    with open(RECORDED) as f:
+        return json.load(f)
 
 
 @pytest.fixture(scope='module')
 def reports():
-    payloads = [json.dumps([ref for _, ref in CASES]), json.dumps(EXPRESSIONS)]
-    # the reference runs without this run's package path and sanitizer preloads; ours imports the very
-    # package this run tests
-    ref_env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'LD_PRELOAD')}
-    import torch
-    ours_env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__))))
-    procs = [_run([REFTORCH, '/usr/bin/python3'], ref_env), _run([sys.executable], ours_env)]
-    results = []
-    for p, payload in zip(procs, payloads):  # both run at once
-        p.stdin.write(payload)
-        p.stdin.close()
-    for name, p in zip(['reference', 'ours'], procs):
-        stdout, stderr = p.stdout.read(), p.stderr.read()
-        p.wait(timeout=120)
-        assert p.returncode == 0, '%s runner failed (rc %d):\n%s' % (name, p.returncode, stderr[-3000:])
-        results.append(json.loads(stdout))
-    ref, ours = results
-    assert len(ref) == len(ours) == len(EXPRESSIONS)
-    return dict(zip(EXPRESSIONS, zip(ref, ours)))
+    """(reference report or None, our report) per expression."""
+    ours, recorded = _run_ours(), _load_recorded()
+    assert len(ours) == len(EXPRESSIONS)
+    return {expr: (recorded.get(ref), ours[expr]) for expr, ref in CASES}
 
 
 def _representable(v, dtype):
@@ -572,6 +577,9 @@ def _compare(ref, ours, path='result', strides=False, ranged=False):
 @pytest.mark.parametrize('expr', EXPRESSIONS)
 def test_matches_reference(reports, expr):
     ref, ours = reports[expr]
+    if ref is None:
+        pytest.fail('no recorded reference result for %r in %s: run tools/record_reference'
+                    % (dict(CASES)[expr], RECORDED.relative_to(RECORDED.parents[3])))
     _compare(ref, ours, strides=expr in VIEW_EXPRESSIONS, ranged='linspace' in expr or 'arange' in expr)
 
 

@@ -1,30 +1,27 @@
 """DIFFERENTIAL TEST AGAINST THE REFERENCE PYTORCH (1.13.1).
 
-Checks that ``python/torch/_tensor_str.py``'s ``tensor_repr`` writes exactly what
-the reference PyTorch's ``repr(tensor)`` writes, for many tensors and under several
-print options. The reference runs in a subprocess under
-``/work/shared/tools/reftorch`` (which puts it on PYTHONPATH); this module is
-skipped when the reference is not installed, and never installs it.
-
-Inside the subprocess the reference tensors are handed straight to
-``tensor_repr``: they offer the small interface it relies on (dtype, shape,
-dim(), numel(), tolist(), device, requires_grad, grad_fn, int/slice indexing).
+Checks that this project's ``repr(tensor)`` writes exactly what the reference
+PyTorch's ``repr(tensor)`` writes, for many tensors and under several print
+options. Our side runs RUNNER below in a subprocess (so a crash is a failed test,
+not a dead pytest); the reference's side is recorded in
+tests/data/reference/tensor_str.json by ``tools/record_reference``, which runs the
+same RUNNER under ``/work/shared/tools/reftorch``. A case without a recorded
+entry fails, telling to run ``tools/record_reference``; the reference itself is
+never needed here. The recorder imports this file by path, so nothing at module
+level may import this project's torch.
 """
 
 import importlib.util
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-REFTORCH = "/work/shared/tools/reftorch"
-REFERENCE_TORCH = "/opt/reference-torch/usr/lib/python3/dist-packages/torch/__init__.py"
 MODULE_PATH = Path(__file__).resolve().parents[2] / "python/torch/_tensor_str.py"
-
-if not (os.path.exists(REFTORCH) and os.path.exists(REFERENCE_TORCH)):
-    pytest.skip("reference PyTorch is not installed", allow_module_level=True)
+RECORDED = Path(__file__).resolve().parents[1] / "data" / "reference" / "tensor_str.json"
 
 
 # (id, Python expression building the tensor; `torch` and `math` are in scope)
@@ -148,63 +145,128 @@ OPTION_SETS = [
     ("default_dtype_float64", {"default_dtype": "float64"}),
 ]
 
-SUBPROCESS_SCRIPT = r"""
-import importlib.util, json, math, sys, traceback
+# Cases this project's torch cannot build yet, with what is missing. They stay in CASES and run: such
+# a case is an expected failure only while building it raises; once it builds, its repr is compared
+# like any other (and test_not_buildable_yet_is_current asks to drop it from here).
+NOT_BUILDABLE_YET = {
+    "complex": "no complex dtypes yet",
+    "complex_scalar": "no complex dtypes yet",
+    "complex128": "no complex dtypes yet",
+    "wrap_sci": "no torch.logspace yet",
+    "summary_stats_from_edges_only": "no torch.cat yet",
+    "summary_nan_in_middle": "no torch.cat yet",
+    "empty_requires_grad": "no autograd yet",
+    "requires_grad": "no autograd yet",
+    "requires_grad_scalar": "no autograd yet",
+    "requires_grad_float64": "no autograd yet",
+    "grad_fn": "no autograd yet",
+    "grad_fn_sum": "no autograd yet",
+    "suffix_wraps": "no autograd yet",
+}
+
+# Builds every case under every option set with whichever torch is importable and writes, as JSON,
+# "option_id/case_id" -> {"expression", "options", and "repr", "build_error" or "repr_error"}. Both this test (ours) and
+# tools/record_reference (the reference) run it; the expression and options travel with each entry
+# so that a recorded entry whose case has changed since is noticed.
+RUNNER = r"""
+import json, math, sys, traceback
 import torch
 
-request = json.load(sys.stdin)
-spec = importlib.util.spec_from_file_location("tensor_str_under_test", request["module_path"])
-ours = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ours)
+# PyTorch's torch.set_printoptions is this function; this project's package may not export it yet
+set_printoptions = getattr(torch, "set_printoptions", None) or torch._tensor_str.set_printoptions
 
+request = json.load(sys.stdin)
 results = {}
 for option_id, options in request["option_sets"]:
-    options = dict(options)
-    default_dtype = getattr(torch, options.pop("default_dtype", "float32"))
-    for printer in (torch, ours):
-        printer.set_printoptions(profile="default")
-        printer.set_printoptions(**options)
+    settings = dict(options)
+    default_dtype = getattr(torch, settings.pop("default_dtype", "float32"))
+    set_printoptions(profile="default")
+    set_printoptions(**settings)
     torch.set_default_dtype(default_dtype)
     for case_id, expression in request["cases"]:
-        t = eval(expression, {"torch": torch, "math": math})
-        expected = repr(t)
+        entry = {"expression": expression, "options": options}
         try:
-            actual = ours.tensor_repr(t, default_dtype_name=str(torch.get_default_dtype()))
-        except Exception:
-            actual = "EXCEPTION:\n" + traceback.format_exc()
-        results[option_id + "/" + case_id] = [expected, actual]
-    torch.set_default_dtype(torch.float32)
+            t = eval(expression, {"torch": torch, "math": math})
+        except Exception as e:
+            entry["build_error"] = "%s: %s" % (type(e).__name__, e)
+        else:
+            try:
+                entry["repr"] = repr(t)
+            except Exception:
+                entry["repr_error"] = traceback.format_exc()
+        results[option_id + "/" + case_id] = entry
 json.dump(results, sys.stdout)
 """
 
 
+def reference_request():
+    """What tools/record_reference feeds RUNNER under the reference (ours get the same)."""
+    return {"cases": CASES, "option_sets": OPTION_SETS}
+
+
 @pytest.fixture(scope="module")
-def reference_results():
-    request = {
-        "module_path": str(MODULE_PATH),
-        "cases": CASES,
-        "option_sets": OPTION_SETS,
-    }
+def ours():
+    import torch  # the package this run tests; the subprocess imports the same one
+
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__))))
     proc = subprocess.run(
-        [REFTORCH, "/usr/bin/python3", "-c", SUBPROCESS_SCRIPT],
-        input=json.dumps(request),
+        [sys.executable, "-c", RUNNER],
+        input=json.dumps(reference_request()),
         capture_output=True,
         text=True,
-        timeout=600,
+        env=env,
+        cwd="/",
+        timeout=120,
     )
-    assert proc.returncode == 0, "reference subprocess failed:\n" + proc.stderr
+    assert proc.returncode == 0, "our runner failed (rc {}):\n{}".format(proc.returncode, proc.stderr[-3000:])
     return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    """Empty when the file is missing, so that every test fails with the hint to record."""
+    if not RECORDED.exists():
+        return {}
+    with open(RECORDED) as f:
+        return json.load(f)
+
+
+def _failure(entry):
+    if "build_error" in entry:
+        return "building the tensor raised " + entry["build_error"]
+    if "repr_error" in entry:
+        return "repr raised:\n" + entry["repr_error"]
+    return None
+
+
+def _record_hint():
+    return "run tools/record_reference to record {}".format(RECORDED.relative_to(RECORDED.parents[3]))
 
 
 @pytest.mark.parametrize("option_id", [option_id for option_id, _ in OPTION_SETS])
 @pytest.mark.parametrize("case_id", [case_id for case_id, _ in CASES])
-def test_repr_matches_reference(reference_results, option_id, case_id):
-    expected, actual = reference_results[option_id + "/" + case_id]
-    assert actual == expected, (
+def test_repr_matches_reference(recorded, ours, option_id, case_id):
+    key = option_id + "/" + case_id
+    mine, expected = ours[key], recorded.get(key)
+    if expected is None:
+        pytest.fail("no recorded reference repr for {}: {}".format(key, _record_hint()))
+    if (expected["expression"], expected["options"]) != (mine["expression"], mine["options"]):
+        pytest.fail("the recorded entry for {} is for {!r} under {}, the case is now {!r} under {}: {}".format(
+            key, expected["expression"], expected["options"], mine["expression"], mine["options"], _record_hint()))
+    assert _failure(expected) is None, "the reference failed on {}: {}".format(key, _failure(expected))
+    if "build_error" in mine and case_id in NOT_BUILDABLE_YET:
+        pytest.xfail("{} ({})".format(NOT_BUILDABLE_YET[case_id], _failure(mine)))
+    assert _failure(mine) is None, "{}: ours failed: {}".format(key, _failure(mine))
+    assert mine["repr"] == expected["repr"], (
         "repr mismatch for {} under {}\n--- reference ---\n{}\n--- ours ---\n{}".format(
-            case_id, option_id, expected, actual
+            case_id, option_id, expected["repr"], mine["repr"]
         )
     )
+
+
+def test_not_buildable_yet_is_current(ours):
+    builds = [c for c in NOT_BUILDABLE_YET if "build_error" not in ours[OPTION_SETS[0][0] + "/" + c]]
+    assert not builds, "these cases build now; remove them from NOT_BUILDABLE_YET: {}".format(builds)
 
 
 class _FakeDevice:
