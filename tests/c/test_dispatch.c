@@ -56,7 +56,9 @@ static void test_entries_and_boxed_form(void) {
     CHECK(tc_call_op(tc_op_lookup("add.Tensor"), args, outs) == TC_FAIL && tc_last_error_kind() == TC_ERR_TYPE,
           "boxed call with a wrong tag");
     /* multiple named results and int lists */
-    tc_tensor *m = tc_reshape(tc_arange(TC_SCALAR_OF_INT(6), -1, -1, NULL, NULL), TC_INTS(2, 3));
+    tc_tensor *range = tc_arange(TC_SCALAR_OF_INT(6), -1, -1, NULL, NULL);
+    tc_tensor *m = range ? tc_reshape(range, TC_INTS(2, 3)) : NULL;
+    tc_tensor_release(range);
     tc_tensor *values = NULL, *indices = NULL;
     CHECK(m && tc_max_dim(m, 1, false, &values, &indices) == TC_OK && value_at(values, 1) == 5 &&
               value_at(indices, 0) == 2, "max.dim");
