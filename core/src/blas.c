@@ -1,6 +1,7 @@
 /* BLAS providers: registered by plugins, one current, chosen by TORCH_BLAS or at run time. */
 #include "core_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,10 +28,25 @@ static const tc_blas_provider *find(const char *name) {
     return NULL;
 }
 
-/* TORCH_BLAS when it names a loaded provider, else BLIS, else OpenBLAS, else the first. */
+static void list_names(char *names, size_t len) {
+    names[0] = 0;
+    for (int32_t i = 0; i < n_providers; i++) {
+        if (i) strncat(names, ", ", len - strlen(names) - 1);
+        strncat(names, providers[i]->name, len - strlen(names) - 1);
+    }
+    if (!n_providers) snprintf(names, len, "none");
+}
+
+/* TORCH_BLAS when it names a loaded provider, else BLIS, else OpenBLAS, else the first. A TORCH_BLAS
+ * naming no loaded provider is a mistake worth saying, not a silent fall-back. */
 void tc_blas_select_default(void) {
     const char *env = getenv("TORCH_BLAS");
     const tc_blas_provider *p = env && *env ? find(env) : NULL;
+    if (env && *env && !p) {
+        char names[256];
+        list_names(names, sizeof names);
+        tc_warn("TORCH_BLAS='%s' names no loaded BLAS provider (loaded: %s); using the default", env, names);
+    }
     if (!p) p = find("blis");
     if (!p) p = find("openblas");
     if (!p && n_providers) p = providers[0];
@@ -44,13 +60,9 @@ int tc_blas_use(const char *name) {
     tc_plugins_load();
     const tc_blas_provider *p = find(name);
     if (!p) {
-        char names[256] = "";
-        for (int32_t i = 0; i < n_providers; i++) {
-            if (i) strncat(names, ", ", sizeof names - strlen(names) - 1);
-            strncat(names, providers[i]->name, sizeof names - strlen(names) - 1);
-        }
-        return tc_set_error(TC_ERR_VALUE, "unknown BLAS provider '%s'; loaded providers: %s", name,
-                            n_providers ? names : "none");
+        char names[256];
+        list_names(names, sizeof names);
+        return tc_set_error(TC_ERR_VALUE, "unknown BLAS provider '%s'; loaded providers: %s", name, names);
     }
     if (p->set_num_threads) p->set_num_threads(tc_get_num_threads());
     atomic_store(&current, p);

@@ -23,9 +23,29 @@ struct tc_storage {
     uint64_t version; /* the version counter shared by every view of this storage */
 };
 
+/* ---- block map (block_map.c): block address -> block size, for allocators ---- */
+typedef struct tc_blockmap_entry {
+    void *ptr; /* NULL: empty slot */
+    size_t size;
+} tc_blockmap_entry;
+typedef struct tc_blockmap {
+    tc_blockmap_entry *entries;
+    size_t capacity; /* 0 or a power of two */
+    size_t count;
+} tc_blockmap;
+/* Records ptr's size; TC_FAIL (no error set) when the table cannot grow. */
+TC_INTERNAL int tc_blockmap_put(tc_blockmap *m, void *ptr, size_t size);
+/* Removes ptr and returns its size, or 0 when ptr is not in the map. */
+TC_INTERNAL size_t tc_blockmap_take(tc_blockmap *m, const void *ptr);
+
+/* ---- warnings: printed once to stderr as "torch: warning: ..." ---- */
+TC_INTERNAL void tc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* ---- device registry ---- */
 TC_INTERNAL const tc_allocator *tc_alloc_for(int32_t device_type);
 TC_INTERNAL const tc_allocator *tc_alloc_cpu(void);
+/* Reads TORCH_CPU_CACHE_LIMIT_MB (once; an invalid value is reported with tc_warn). */
+TC_INTERNAL void tc_alloc_cpu_configure(void);
 TC_INTERNAL int32_t tc_device_register(const tc_device_type_desc *desc);
 TC_INTERNAL int tc_device_set_allocator(int32_t device_type, const tc_allocator *allocator);
 TC_INTERNAL bool tc_device_valid(tc_device device);

@@ -24,3 +24,14 @@ void tc_error_clear(void) {
     error_kind = TC_ERR_NONE;
     error_message[0] = 0;
 }
+
+/* Configuration mistakes found while the core starts (an unparsable environment variable) are not
+ * errors of any call, so they are reported here, once each, and the default is used. */
+void tc_warn(const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "torch: warning: %s\n", msg);
+}

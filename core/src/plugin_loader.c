@@ -216,6 +216,7 @@ static int kind_rank(const char *kind) {
 }
 
 static void load_all(void) {
+    tc_alloc_cpu_configure();
     plugins = calloc(MAX_PLUGINS, sizeof(candidate));
     if (!plugins) {
         load_status = tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory loading plugins");
