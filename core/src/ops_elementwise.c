@@ -104,13 +104,6 @@ tc_tensor *tc_contiguous(tc_tensor *t) {
     return out;
 }
 
-static bool may_overlap(const tc_tensor *a, const tc_tensor *b) {
-    return a->storage == b->storage &&
-           !(a->offset == b->offset && a->ndim == b->ndim &&
-             memcmp(a->sizes, b->sizes, sizeof(int64_t) * (size_t)a->ndim) == 0 &&
-             memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0);
-}
-
 /* A written-to tensor whose elements share memory (a 0 stride over a dim of more than one, as after
  * expand) would be written several times per element, with an order-dependent result. */
 static int check_internal_overlap(const tc_tensor *t) {
@@ -122,15 +115,11 @@ static int check_internal_overlap(const tc_tensor *t) {
     return TC_OK;
 }
 
-/* A copy of `t` in fresh memory when it may share memory with `dst` other than element for element,
- * else `t` itself; new reference. In-place writes read their inputs through this, so that
- * x[1:] = x[:-1] and x.add_(x.t()) see the values from before the write, whatever order the kernel
- * walks in (PyTorch refuses these; reading first gives the result the expression means). */
-static tc_tensor *unaliased(const tc_tensor *dst, tc_tensor *t) {
-    if (!may_overlap(dst, t)) {
-        tc_tensor_retain(t);
-        return t;
-    }
+/* `t` read through a fresh copy (new reference). For inputs that share memory with the written-to
+ * tensor in a way too irregular to judge (TC_OVERLAP_TOO_HARD, e.g. x[:, ::2] against x[:, 1::2]),
+ * where PyTorch computes in place and the result can depend on the kernel's walking order: reading
+ * first gives the result the expression means, whatever the order. */
+static tc_tensor *read_first(tc_tensor *t) {
     tc_tensor *copy = tc_empty(t->ndim, t->sizes, t->dtype, t->device);
     if (copy && tc_dispatch_run(TC_KERNEL_copy, t->dtype, &t, 1, &copy, 1, NULL, 0, NULL, 0, false)) {
         tc_tensor_release(copy);
@@ -156,9 +145,14 @@ static int copy_into(tc_tensor *dst, tc_tensor *src, bool check_overlap) {
     if (src->device.type != dst->device.type && !(src->ndim == 0 && src->device.type == TC_DEVICE_CPU))
         return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "copy between %s and %s is not available",
                             tc_device_type_name(src->device.type), tc_device_type_name(dst->device.type));
-    if (check_overlap && check_internal_overlap(dst)) return TC_FAIL;
-    tc_tensor *source = unaliased(dst, src); /* e.g. x[1:] = x[:-1]: read everything before writing */
-    if (!source) return TC_FAIL;
+    int overlap = check_overlap ? tc_overlap_status(dst, src) : TC_OVERLAP_NO;
+    if (check_overlap && (check_internal_overlap(dst) || tc_check_partial_overlap(overlap))) return TC_FAIL;
+    tc_tensor *source = src;
+    if (overlap == TC_OVERLAP_TOO_HARD) {
+        if (!(source = read_first(src))) return TC_FAIL;
+    } else {
+        tc_tensor_retain(source);
+    }
     int rc = tc_dispatch_run(TC_KERNEL_copy, dst->dtype, &source, 1, &dst, 1, NULL, 0, NULL, 0, true);
     tc_tensor_release(source);
     if (rc == TC_OK) tc_tensor_bump_version(dst);
@@ -208,11 +202,14 @@ static tc_tensor *run_elementwise(int32_t op, tc_tensor **operands, int n, const
                                 tc_dtype_name(result), tc_dtype_name(self->dtype)), NULL;
         if (check_internal_overlap(self)) return NULL;
     }
+    int overlap[TC_CALL_MAX_TENSORS] = {0};
+    for (int i = 0; inplace && i < n; i++) /* x[1:].add_(x[:-1]) and x.add_(x.t()) are refused */
+        if (tc_check_partial_overlap(overlap[i] = tc_overlap_status(self, operands[i]))) return NULL;
     tc_tensor *cast[TC_CALL_MAX_TENSORS] = {0};
     for (int i = 0; i < n; i++) {
         if (!(cast[i] = tc_to_dtype(operands[i], compute))) goto fail;
-        if (inplace && cast[i] != self) { /* x.add_(x.t()): read the operand before self is written */
-            tc_tensor *safe = unaliased(self, cast[i]);
+        if (overlap[i] == TC_OVERLAP_TOO_HARD && cast[i] == operands[i]) {
+            tc_tensor *safe = read_first(cast[i]);
             tc_tensor_release(cast[i]);
             if (!(cast[i] = safe)) goto fail;
         }

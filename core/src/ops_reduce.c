@@ -17,10 +17,10 @@ static int dims_to_mask(const tc_tensor *t, const int64_t *dims, int n, bool *ma
     for (int i = 0; i < n; i++) {
         int32_t d;
         if (tc_shape_wrap_dim(dims[i], t->ndim, &d)) return TC_FAIL;
-        if (t->ndim == 0) continue;
         if (mask[d]) return tc_set_error(TC_ERR_RUNTIME, "dim %d appears multiple times in the list of dims", d);
         mask[d] = true;
     }
+    if (t->ndim == 0) mask[0] = false; /* a 0-dim tensor accepts dim 0 (or -1) once, and has no dims */
     return TC_OK;
 }
 
@@ -57,11 +57,19 @@ static tc_tensor *sum_or_mean(int32_t op, tc_tensor *self, const int64_t *dims, 
     if (dims_to_mask(self, dims, n_dims, mask)) return NULL;
     int32_t dtype = sum_dtype(op, self, requested);
     if (op == TC_OP_mean && !tc_dtype_is_floating(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "mean(): could not infer output dtype. Input dtype must be either "
+        return tc_set_error(TC_ERR_RUNTIME, "mean(): could not infer output dtype. %s dtype must be either "
                                             "a floating point or complex dtype. Got: %s",
-                            tc_dtype_name(dtype)), NULL;
-    if (dtype == TC_BOOL) dtype = TC_INT64;
+                            requested >= 0 ? "Optional" : "Input", tc_dtype_name(dtype)), NULL;
+    /* sum(dtype=torch.bool) adds in bool, i.e. is a logical or: count the nonzeros in int64, and
+     * convert the count back to bool below */
+    const bool as_bool = dtype == TC_BOOL;
     tc_tensor *in = tc_to_dtype(self, dtype);
+    if (in && as_bool) {
+        tc_tensor *counted = tc_to_dtype(in, TC_INT64);
+        tc_tensor_release(in);
+        in = counted;
+        dtype = TC_INT64;
+    }
     if (!in) return NULL;
     tc_tensor *out = keepdim_output(in, mask, dtype);
     int rc = TC_FAIL;
@@ -87,6 +95,11 @@ static tc_tensor *sum_or_mean(int32_t op, tc_tensor *self, const int64_t *dims, 
             if (!r) rc = TC_FAIL;
             tc_tensor_release(r);
         }
+    }
+    if (rc == TC_OK && as_bool) {
+        tc_tensor *any = tc_to_dtype(out, TC_BOOL);
+        tc_tensor_release(out);
+        if (!(out = any)) return NULL;
     }
     if (rc) {
         tc_tensor_release(out);

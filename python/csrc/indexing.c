@@ -1,15 +1,85 @@
-/* Basic indexing: ints, slices (positive steps), None, Ellipsis, for reading and assignment. */
+/*
+ * Basic indexing: ints, slices (positive steps), None, Ellipsis and bools, for reading and
+ * assignment.
+ *
+ * A bool (True, False, or a 0-dim bool or uint8 tensor) is PyTorch's degenerate mask: it inserts a
+ * dimension like None and indexes it with [0] (True) or [] (False), as advanced indexing does. All
+ * such dims of one key broadcast into a single dim of size 1 or 0, which stays where they were when
+ * they are adjacent and moves to the front otherwise (advanced indexing's rule). Since a mask makes
+ * the index advanced, reading returns a copy, not a view.
+ */
 #include "tp.h"
 
-/* The view that `key` selects (new reference), NULL with an exception. */
-static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
+#include <string.h>
+
+/* The view a key selects, and what its bools did. */
+typedef struct {
+    tc_tensor *view;     /* new reference */
+    int n_bools;         /* dims inserted for bools */
+    bool any_false;
+    int32_t bool_dims[TC_MAX_DIMS];
+} index_result;
+
+static int is_bool_index(PyObject *item) {
+    if (PyBool_Check(item)) return 1;
+    if (!tp_is_tensor(item)) return 0;
+    tc_tensor *t = tp_unwrap(item);
+    return t->ndim == 0 && (t->dtype == TC_BOOL || t->dtype == TC_UINT8);
+}
+
+static int bool_index_value(PyObject *item, bool *value) {
+    if (PyBool_Check(item)) {
+        *value = item == Py_True;
+        return 0;
+    }
+    tc_scalar s;
+    if (tc_tensor_get(tp_unwrap(item), 0, &s)) return tp_raise_core_error(), -1;
+    *value = s.v.i != 0;
+    return 0;
+}
+
+static int is_int_index(PyObject *item) {
+    if (PyLong_Check(item)) return !PyBool_Check(item);
+    if (tp_is_tensor(item)) {
+        tc_tensor *t = tp_unwrap(item);
+        return t->ndim == 0 && tc_dtype_is_integral(t->dtype) && t->dtype != TC_UINT8;
+    }
+    return PyIndex_Check(item) != 0;
+}
+
+/* The bools' dims broadcast into one dim of size 1 (all True) or 0 (any False): in place of the
+ * first when they are adjacent, else in front. New reference; releases `v`. */
+static tc_tensor *merge_bool_dims(tc_tensor *v, const index_result *r) {
+    int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
+    bool is_bool[TC_MAX_DIMS] = {false};
+    for (int i = 0; i < r->n_bools; i++) is_bool[r->bool_dims[i]] = true;
+    const bool adjacent = r->bool_dims[r->n_bools - 1] - r->bool_dims[0] == r->n_bools - 1;
+    const int32_t at = adjacent ? r->bool_dims[0] : 0;
+    int32_t n = 0;
+    for (int32_t d = 0; d < v->ndim; d++) {
+        if (n == at && (!adjacent || d == at)) {
+            sizes[n] = r->any_false ? 0 : 1;
+            strides[n++] = v->strides[r->bool_dims[0]];
+        }
+        if (is_bool[d]) continue;
+        sizes[n] = v->sizes[d];
+        strides[n++] = v->strides[d];
+    }
+    tc_tensor *merged = tc_as_strided(v, n, sizes, strides, v->offset);
+    tc_tensor_release(v);
+    return merged;
+}
+
+/* Applies `key` to t; 0, or -1 with an exception. */
+static int index_view(tc_tensor *t, PyObject *key, index_result *r) {
     PyObject *items[TC_MAX_DIMS + 1];
     Py_ssize_t n;
+    memset(r, 0, sizeof *r);
     if (PyTuple_Check(key)) {
         n = PyTuple_GET_SIZE(key);
         if (n > TC_MAX_DIMS) {
             PyErr_SetString(PyExc_IndexError, "too many indices");
-            return NULL;
+            return -1;
         }
         for (Py_ssize_t i = 0; i < n; i++) items[i] = PyTuple_GET_ITEM(key, i);
     } else {
@@ -19,11 +89,11 @@ static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
     int specified = 0, ellipses = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (items[i] == Py_Ellipsis) ellipses++;
-        else if (items[i] != Py_None) specified++;
+        else if (items[i] != Py_None && !is_bool_index(items[i])) specified++;
     }
     if (ellipses > 1) {
         PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-        return NULL;
+        return -1;
     }
     if (specified > t->ndim) {
         if (t->ndim == 0) /* PyTorch's hint for the common mistake */
@@ -31,7 +101,7 @@ static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
                                               "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
         else
             PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
-        return NULL;
+        return -1;
     }
     tc_tensor_retain(t);
     tc_tensor *cur = t;
@@ -42,11 +112,18 @@ static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
         if (item == Py_None) {
             next = tc_unsqueeze(cur, dim);
             dim++;
+        } else if (is_bool_index(item)) {
+            bool value;
+            if (bool_index_value(item, &value)) goto fail;
+            r->any_false |= !value;
+            r->bool_dims[r->n_bools++] = dim;
+            next = tc_unsqueeze(cur, dim);
+            dim++;
         } else if (item == Py_Ellipsis) {
             /* skip the dims the remaining specified indices do not cover */
             int remaining = 0;
             for (Py_ssize_t j = i + 1; j < n; j++)
-                if (items[j] != Py_None && items[j] != Py_Ellipsis) remaining++;
+                if (items[j] != Py_None && items[j] != Py_Ellipsis && !is_bool_index(items[j])) remaining++;
             dim = cur->ndim - remaining;
             tc_tensor_retain(cur);
             next = cur;
@@ -60,9 +137,7 @@ static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
             PySlice_AdjustIndices((Py_ssize_t)cur->sizes[dim], &start, &stop, step);
             next = tc_slice(cur, dim, start, stop < start ? start : stop, step);
             dim++;
-        } else if (PyLong_Check(item) || (tp_is_tensor(item) && tp_unwrap(item)->ndim == 0 &&
-                                          tc_dtype_is_integral(tp_unwrap(item)->dtype)) ||
-                   (!PyBool_Check(item) && !tp_is_tensor(item) && PyIndex_Check(item))) {
+        } else if (is_int_index(item)) {
             PyObject *index = PyNumber_Index(item);
             if (!index) goto fail;
             long long v = PyLong_AsLongLong(index);
@@ -71,8 +146,8 @@ static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
             next = tc_select(cur, dim, v);
         } else {
             PyErr_Format(PyExc_IndexError,
-                         "only integers, slices (`:`), ellipsis (`...`) and None are valid indices (got %s); "
-                         "indexing with tensors, lists and bools is not supported yet",
+                         "only integers, slices (`:`), ellipsis (`...`), None and bools are valid indices (got %s); "
+                         "indexing with tensors and lists is not supported yet",
                          Py_TYPE(item)->tp_name);
             goto fail;
         }
@@ -80,15 +155,66 @@ static tc_tensor *index_view(tc_tensor *t, PyObject *key) {
         cur = next;
         if (!cur) tp_raise_core_error();
     }
-    return cur;
+    if (cur && r->n_bools && !(cur = merge_bool_dims(cur, r))) tp_raise_core_error();
+    r->view = cur;
+    return cur ? 0 : -1;
 fail:
     tc_tensor_release(cur);
-    return NULL;
+    return -1;
 }
 
 PyObject *tp_getitem(PyObject *self, PyObject *key) {
-    tc_tensor *v = index_view(tp_unwrap(self), key);
-    return v ? tp_wrap(v) : NULL;
+    index_result r;
+    if (index_view(tp_unwrap(self), key, &r)) return NULL;
+    if (!r.n_bools) return tp_wrap(r.view);
+    /* a mask makes the index advanced: the result is a copy */
+    tc_tensor *copy = tc_empty(r.view->ndim, r.view->sizes, r.view->dtype, r.view->device);
+    if (copy && tc_copy_into(copy, r.view)) {
+        tc_tensor_release(copy);
+        copy = NULL;
+    }
+    tc_tensor_release(r.view);
+    return tp_wrap(copy);
+}
+
+/* src presented with dst's sizes, or src itself when it does not expand; new reference. Strides
+ * follow PyTorch's expand (inferExpandGeometry), since overlap checks compare them: a broadcast dim
+ * gets 0, a new leading dim of size 1 the stride unsqueeze would give it. */
+static tc_tensor *expand_to(tc_tensor *src, const tc_tensor *dst) {
+    int64_t strides[TC_MAX_DIMS];
+    if (src->ndim > dst->ndim) goto as_is;
+    for (int32_t i = dst->ndim - 1; i >= 0; i--) {
+        const int32_t j = src->ndim - dst->ndim + i;
+        if (j >= 0 && src->sizes[j] == dst->sizes[i]) strides[i] = src->strides[j];
+        else if (j >= 0 && src->sizes[j] == 1) strides[i] = 0;
+        else if (j >= 0) goto as_is; /* tc_copy_into reports the mismatch */
+        else if (dst->sizes[i] != 1) strides[i] = 0;
+        else strides[i] = i + 1 < dst->ndim ? dst->sizes[i + 1] * strides[i + 1] : 1;
+    }
+    return tc_as_strided(src, dst->ndim, dst->sizes, strides, src->offset);
+as_is:
+    tc_tensor_retain(src);
+    return src;
+}
+
+/* PyTorch's copy_to (torch/csrc/autograd/python_variable_indexing.cpp): a value of the same shape is
+ * copied (copy_'s overlap checks apply), a 0-dim CPU value fills (fill_'s checked conversion), any
+ * other value loses its leading size-1 dims and is expanded, then copied. */
+static int assign_tensor(tc_tensor *dst, tc_tensor *src) {
+    bool same = dst->ndim == src->ndim && memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0;
+    if (same) return tc_copy_into(dst, src);
+    if (src->ndim == 0 && src->device.type == TC_DEVICE_CPU) {
+        tc_scalar s;
+        return tc_tensor_get(src, 0, &s) ? TC_FAIL : tc_fill(dst, s);
+    }
+    int32_t lead = 0;
+    while (lead < src->ndim && src->sizes[lead] == 1) lead++;
+    tc_tensor *trimmed = tc_as_strided(src, src->ndim - lead, src->sizes + lead, src->strides + lead, src->offset);
+    tc_tensor *expanded = trimmed ? expand_to(trimmed, dst) : NULL;
+    int rc = expanded ? tc_copy_into(dst, expanded) : TC_FAIL;
+    tc_tensor_release(expanded);
+    tc_tensor_release(trimmed);
+    return rc;
 }
 
 int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
@@ -96,29 +222,27 @@ int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
         PyErr_SetString(PyExc_TypeError, "tensor items cannot be deleted");
         return -1;
     }
-    tc_tensor *v = index_view(tp_unwrap(self), key);
-    if (!v) return -1;
-    int rc;
-    if (tp_is_tensor(value)) {
-        /* PyTorch drops the value's leading size-1 dims first (slicePrefix1sDims), so x[0, 0] = a
-         * one-element [1] tensor and x[0] = a [1, n] row both work */
-        tc_tensor *src = tp_unwrap(value);
-        int32_t lead = 0;
-        while (lead < src->ndim && src->sizes[lead] == 1) lead++;
-        src = tc_as_strided(src, src->ndim - lead, src->sizes + lead, src->strides + lead, src->offset);
-        rc = src ? tc_copy_into(v, src) : TC_FAIL;
-        tc_tensor_release(src);
-    } else {
-        tc_scalar s;
+    tc_tensor *t = tp_unwrap(self);
+    tc_scalar s;
+    const int is_tensor = tp_is_tensor(value);
+    /* the value is converted before the key is looked at, as in PyTorch: x[False] = 'a' still fails */
+    if (!is_tensor) {
         if (tp_parse_scalar(value, &s)) {
-            tc_tensor_release(v);
             PyErr_Clear();
             PyErr_Format(PyExc_TypeError, "can't assign a %s to a tensor", Py_TYPE(value)->tp_name);
             return -1;
         }
-        rc = tc_fill(v, s);
+        if (!tc_scalar_fits(s, t->dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                         tc_dtype_name(t->dtype));
+            return -1;
+        }
     }
-    tc_tensor_release(v);
+    if (key == Py_False) return 0; /* PyTorch writes nothing and checks nothing more */
+    index_result r;
+    if (index_view(t, key, &r)) return -1;
+    int rc = is_tensor ? assign_tensor(r.view, tp_unwrap(value)) : tc_fill(r.view, s);
+    tc_tensor_release(r.view);
     if (rc) {
         tp_raise_core_error();
         return -1;
