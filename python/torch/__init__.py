@@ -13,7 +13,7 @@ from torch._layout import layout, strided
 from torch._tensor import Tensor
 from torch._factories import (  # noqa: F401
     tensor, empty, zeros, ones, full, arange, linspace, eye, empty_like, zeros_like, ones_like,
-    full_like, from_numpy, is_tensor,
+    full_like, from_numpy, as_tensor, is_tensor,
 )
 from torch import backends, cuda  # noqa: F401
 
