@@ -5,24 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PROVIDERS 8
-
-static const tc_blas_provider *providers[MAX_PROVIDERS];
-static int32_t n_providers;
+static const tc_blas_provider **providers; /* grows; written only while plugins load, once */
+static int32_t n_providers, cap_providers;
 static _Atomic(const tc_blas_provider *) current;
+
+int tc_blas_reserve(int32_t more) {
+    if (n_providers + more <= cap_providers) return TC_OK;
+    int32_t cap = n_providers + more + 4;
+    const tc_blas_provider **p = realloc(providers, sizeof(*p) * (size_t)cap);
+    if (!p) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory registering a BLAS provider");
+    providers = p;
+    cap_providers = cap;
+    return TC_OK;
+}
 
 int tc_blas_register(const tc_blas_provider *p) {
     if (!p || p->struct_size < sizeof(tc_blas_provider) || !p->name || !p->sgemm || !p->dgemm)
         return tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider");
-    for (int32_t i = 0; i < n_providers; i++)
-        if (strcmp(providers[i]->name, p->name) == 0)
-            return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", p->name);
-    if (n_providers == MAX_PROVIDERS) return tc_set_error(TC_ERR_RUNTIME, "too many BLAS providers");
+    if (tc_blas_find(p->name))
+        return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", p->name);
+    if (tc_blas_reserve(1) != TC_OK) return TC_FAIL;
     providers[n_providers++] = p;
     return TC_OK;
 }
 
-static const tc_blas_provider *find(const char *name) {
+const tc_blas_provider *tc_blas_find(const char *name) {
     for (int32_t i = 0; i < n_providers; i++)
         if (strcmp(providers[i]->name, name) == 0) return providers[i];
     return NULL;
@@ -41,14 +48,14 @@ static void list_names(char *names, size_t len) {
  * naming no loaded provider is a mistake worth saying, not a silent fall-back. */
 void tc_blas_select_default(void) {
     const char *env = getenv("TORCH_BLAS");
-    const tc_blas_provider *p = env && *env ? find(env) : NULL;
+    const tc_blas_provider *p = env && *env ? tc_blas_find(env) : NULL;
     if (env && *env && !p) {
         char names[256];
         list_names(names, sizeof names);
         tc_warn("TORCH_BLAS='%s' names no loaded BLAS provider (loaded: %s); using the default", env, names);
     }
-    if (!p) p = find("blis");
-    if (!p) p = find("openblas");
+    if (!p) p = tc_blas_find("blis");
+    if (!p) p = tc_blas_find("openblas");
     if (!p && n_providers) p = providers[0];
     if (p && p->set_num_threads) p->set_num_threads(tc_get_num_threads());
     atomic_store(&current, p);
@@ -58,7 +65,7 @@ const tc_blas_provider *tc_blas_current(void) { return atomic_load(&current); }
 
 int tc_blas_use(const char *name) {
     tc_plugins_load();
-    const tc_blas_provider *p = find(name);
+    const tc_blas_provider *p = tc_blas_find(name);
     if (!p) {
         char names[256];
         list_names(names, sizeof names);

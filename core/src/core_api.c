@@ -1,4 +1,14 @@
-/* The versioned table of core functions handed to every plugin's probe and init. */
+/*
+ * The versioned table of core functions handed to every plugin's probe and init, and the staging of
+ * what a plugin registers.
+ *
+ * Registrations are a transaction. During init they are only staged; tc_api_commit first validates
+ * every staged item against the live registries and against each other (names and device types
+ * taken, capacity), and only then applies them, in an order where applying cannot fail. A failed
+ * registration call poisons the transaction even if the plugin ignores it. So a plugin either gets
+ * everything it asked for or leaves nothing behind: after a failed commit the loader dlcloses it, and
+ * no table may point into its code.
+ */
 #include "core_internal.h"
 
 #include <stdarg.h>
@@ -6,53 +16,143 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_STAGED_KERNELS 4096
-#define MAX_STAGED_OTHER 8
-
 typedef struct staged_kernel {
-    const char *name;
+    const char *name; /* the core's own copy of the kernel name */
     int32_t device_type, layout, dtype;
     tc_kernel_fn fn;
 } staged_kernel;
 
+typedef struct staged_allocator {
+    int32_t device_type;
+    const tc_allocator *allocator;
+} staged_allocator;
+
+/* A growable array of `size`-byte items. */
+typedef struct stage_list {
+    void *items;
+    int32_t n, cap;
+} stage_list;
+
 static struct {
-    const char *plugin; /* non-NULL while a plugin's init runs */
-    staged_kernel *kernels;
-    int n_kernels;
-    const tc_device_type_desc *devices[MAX_STAGED_OTHER];
-    int n_devices;
-    struct {
-        int32_t device_type;
-        const tc_allocator *allocator;
-    } allocators[MAX_STAGED_OTHER];
-    int n_allocators;
-    const tc_blas_provider *blas[MAX_STAGED_OTHER];
-    int n_blas;
+    const char *plugin;  /* non-NULL while a plugin's init runs */
+    char failure[512];   /* the first registration call that failed, if any */
+    stage_list kernels;  /* staged_kernel */
+    stage_list devices;  /* const tc_device_type_desc * */
+    stage_list allocators; /* staged_allocator */
+    stage_list blas;     /* const tc_blas_provider * */
     int32_t next_device_type;
 } stage;
 
+static void *list_push(stage_list *l, size_t size) {
+    if (l->n == l->cap) {
+        int32_t cap = l->cap ? l->cap * 2 : 16;
+        void *p = cap > l->cap ? realloc(l->items, (size_t)cap * size) : NULL;
+        if (!p) return NULL;
+        l->items = p;
+        l->cap = cap;
+    }
+    return (char *)l->items + (size_t)l->n++ * size;
+}
+
+static void list_free(stage_list *l) {
+    free(l->items);
+    *l = (stage_list){0};
+}
+
+#define STAGED(list, type, i) (((type *)stage.list.items)[i])
+
 void tc_api_begin(const char *plugin) {
-    memset(&stage, 0, sizeof stage);
+    tc_api_abort();
     stage.plugin = plugin;
     stage.next_device_type = tc_device_type_count();
 }
 
 void tc_api_abort(void) {
-    free(stage.kernels);
-    memset(&stage, 0, sizeof stage);
+    list_free(&stage.kernels);
+    list_free(&stage.devices);
+    list_free(&stage.allocators);
+    list_free(&stage.blas);
+    stage.plugin = NULL;
+    stage.failure[0] = 0;
+}
+
+/* Records the failure of a registration call (the first one is reported at commit) and returns
+ * TC_FAIL with the error set for the plugin to see. */
+static int refuse(int kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(int kind, const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (stage.plugin && !stage.failure[0]) snprintf(stage.failure, sizeof stage.failure, "%s", msg);
+    return tc_set_error(kind, "%s", msg);
+}
+
+static bool staged_device_named(const char *name, int32_t before) {
+    for (int32_t i = 0; i < before; i++)
+        if (strcmp(STAGED(devices, const tc_device_type_desc *, i)->name, name) == 0) return true;
+    return false;
+}
+
+static bool staged_blas_named(const char *name, int32_t before) {
+    for (int32_t i = 0; i < before; i++)
+        if (strcmp(STAGED(blas, const tc_blas_provider *, i)->name, name) == 0) return true;
+    return false;
+}
+
+/* Everything the apply step would refuse, found before anything is applied. */
+static int validate(void) {
+    if (stage.failure[0])
+        return tc_set_error(TC_ERR_RUNTIME, "a registration call failed during init (%s)", stage.failure);
+    const int32_t live_types = tc_device_type_count();
+    if (live_types != stage.next_device_type)
+        return tc_set_error(TC_ERR_RUNTIME, "device types changed while the plugin's init ran");
+    if (live_types + stage.devices.n > TC_MAX_DEVICE_TYPES)
+        return tc_set_error(TC_ERR_RUNTIME, "too many device types (at most %d)", TC_MAX_DEVICE_TYPES);
+    for (int32_t i = 0; i < stage.devices.n; i++) {
+        const char *name = STAGED(devices, const tc_device_type_desc *, i)->name;
+        if (tc_device_type_id(name) >= 0 || staged_device_named(name, i))
+            return tc_set_error(TC_ERR_VALUE, "device type '%s' is already registered", name);
+    }
+    const int32_t all_types = live_types + stage.devices.n;
+    for (int32_t i = 0; i < stage.allocators.n; i++) {
+        const int32_t t = STAGED(allocators, staged_allocator, i).device_type;
+        if (t < live_types || t >= all_types)
+            return tc_set_error(TC_ERR_VALUE, "register_allocator: device type %d is not one this plugin registers; "
+                                              "only a device type's own plugin sets its allocator", t);
+        for (int32_t j = 0; j < i; j++)
+            if (STAGED(allocators, staged_allocator, j).device_type == t)
+                return tc_set_error(TC_ERR_VALUE, "register_allocator: two allocators for device type %d", t);
+    }
+    for (int32_t i = 0; i < stage.kernels.n; i++) {
+        const staged_kernel *k = &STAGED(kernels, staged_kernel, i);
+        if (k->device_type >= all_types)
+            return tc_set_error(TC_ERR_VALUE, "register_kernel(%s): device type %d is not registered", k->name,
+                                k->device_type);
+    }
+    for (int32_t i = 0; i < stage.blas.n; i++) {
+        const char *name = STAGED(blas, const tc_blas_provider *, i)->name;
+        if (tc_blas_find(name) || staged_blas_named(name, i))
+            return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", name);
+    }
+    return tc_blas_reserve(stage.blas.n);
 }
 
 int tc_api_commit(void) {
-    int rc = TC_OK;
-    for (int i = 0; i < stage.n_devices && rc == TC_OK; i++)
-        rc = tc_device_register(stage.devices[i]) < 0 ? TC_FAIL : TC_OK;
-    for (int i = 0; i < stage.n_allocators && rc == TC_OK; i++)
-        rc = tc_device_set_allocator(stage.allocators[i].device_type, stage.allocators[i].allocator);
-    for (int i = 0; i < stage.n_kernels && rc == TC_OK; i++) {
-        staged_kernel *k = &stage.kernels[i];
+    int rc = validate();
+    /* Validated: none of these can fail now (device names and capacity, allocator targets, kernel
+     * slots, BLAS names and room were all checked), so nothing is ever applied halfway. */
+    for (int32_t i = 0; i < stage.devices.n && rc == TC_OK; i++)
+        rc = tc_device_register(STAGED(devices, const tc_device_type_desc *, i)) < 0 ? TC_FAIL : TC_OK;
+    for (int32_t i = 0; i < stage.allocators.n && rc == TC_OK; i++)
+        rc = tc_device_set_allocator(STAGED(allocators, staged_allocator, i).device_type,
+                                     STAGED(allocators, staged_allocator, i).allocator);
+    for (int32_t i = 0; i < stage.kernels.n && rc == TC_OK; i++) {
+        const staged_kernel *k = &STAGED(kernels, staged_kernel, i);
         rc = tc_dispatch_register(k->name, k->device_type, k->layout, k->dtype, k->fn);
     }
-    for (int i = 0; i < stage.n_blas && rc == TC_OK; i++) rc = tc_blas_register(stage.blas[i]);
+    for (int32_t i = 0; i < stage.blas.n && rc == TC_OK; i++) rc = tc_blas_register(STAGED(blas, const tc_blas_provider *, i));
     tc_api_abort();
     return rc;
 }
@@ -64,42 +164,50 @@ static int outside_init(const char *what) {
 static int api_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
     if (!stage.plugin) return outside_init("register_kernel");
     int32_t known = tc_dispatch_check(op, device_type, layout, dtype, fn);
-    if (known < 0) return TC_FAIL;
-    if (stage.n_kernels == MAX_STAGED_KERNELS) return tc_set_error(TC_ERR_RUNTIME, "too many kernels in one plugin");
-    if (!stage.kernels && !(stage.kernels = malloc(sizeof(staged_kernel) * MAX_STAGED_KERNELS)))
-        return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
-    stage.kernels[stage.n_kernels++] = (staged_kernel){tc_kernel_names[known], device_type, layout, dtype, fn};
+    if (known < 0) return refuse(tc_last_error_kind(), "%s", tc_last_error_message());
+    staged_kernel *k = list_push(&stage.kernels, sizeof(staged_kernel));
+    if (!k) return refuse(TC_ERR_OUT_OF_MEMORY, "out of memory staging a kernel");
+    *k = (staged_kernel){tc_kernel_names[known], device_type, layout, dtype, fn};
     return TC_OK;
 }
 
+/* Names a plugin hands over must be NUL-terminated within a sane length: they are kept and compared
+ * for the life of the process. */
+static bool sane_name(const char *name) { return name && name[0] && memchr(name, 0, 64); }
+
 static int32_t api_register_device_type(const tc_device_type_desc *desc) {
     if (!stage.plugin) return outside_init("register_device_type");
-    if (!desc || desc->struct_size < sizeof(tc_device_type_desc) || !desc->name)
-        return tc_set_error(TC_ERR_VALUE, "register_device_type: malformed descriptor");
-    if (stage.n_devices == MAX_STAGED_OTHER) return tc_set_error(TC_ERR_RUNTIME, "too many device types");
-    if (tc_device_type_id(desc->name) >= 0)
-        return tc_set_error(TC_ERR_VALUE, "device type '%s' is already registered", desc->name);
-    stage.devices[stage.n_devices++] = desc;
-    return stage.next_device_type + stage.n_devices - 1;
+    if (!desc || desc->struct_size < sizeof(tc_device_type_desc) || !sane_name(desc->name))
+        return refuse(TC_ERR_VALUE, "register_device_type: malformed descriptor (a name of 1 to 63 characters "
+                                    "is required)");
+    if (tc_device_type_id(desc->name) >= 0 || staged_device_named(desc->name, stage.devices.n))
+        return refuse(TC_ERR_VALUE, "device type '%s' is already registered", desc->name);
+    const tc_device_type_desc **slot = list_push(&stage.devices, sizeof desc);
+    if (!slot) return refuse(TC_ERR_OUT_OF_MEMORY, "out of memory staging a device type");
+    *slot = desc;
+    return stage.next_device_type + stage.devices.n - 1;
 }
 
 static int api_register_allocator(int32_t device_type, const tc_allocator *allocator) {
     if (!stage.plugin) return outside_init("register_allocator");
     if (!allocator || allocator->struct_size < sizeof(tc_allocator) || !allocator->alloc || !allocator->free)
-        return tc_set_error(TC_ERR_VALUE, "register_allocator: malformed allocator");
-    if (stage.n_allocators == MAX_STAGED_OTHER) return tc_set_error(TC_ERR_RUNTIME, "too many allocators");
-    stage.allocators[stage.n_allocators].device_type = device_type;
-    stage.allocators[stage.n_allocators++].allocator = allocator;
+        return refuse(TC_ERR_VALUE, "register_allocator: malformed allocator");
+    staged_allocator *a = list_push(&stage.allocators, sizeof(staged_allocator));
+    if (!a) return refuse(TC_ERR_OUT_OF_MEMORY, "out of memory staging an allocator");
+    *a = (staged_allocator){device_type, allocator};
     return TC_OK;
 }
 
 static int api_register_blas(const tc_blas_provider *provider) {
     if (!stage.plugin) return outside_init("register_blas");
-    if (!provider || provider->struct_size < sizeof(tc_blas_provider) || !provider->name || !provider->sgemm ||
-        !provider->dgemm)
-        return tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider");
-    if (stage.n_blas == MAX_STAGED_OTHER) return tc_set_error(TC_ERR_RUNTIME, "too many BLAS providers");
-    stage.blas[stage.n_blas++] = provider;
+    if (!provider || provider->struct_size < sizeof(tc_blas_provider) || !sane_name(provider->name) ||
+        !provider->sgemm || !provider->dgemm)
+        return refuse(TC_ERR_VALUE, "register_blas: malformed provider");
+    if (tc_blas_find(provider->name) || staged_blas_named(provider->name, stage.blas.n))
+        return refuse(TC_ERR_VALUE, "BLAS provider '%s' is already registered", provider->name);
+    const tc_blas_provider **slot = list_push(&stage.blas, sizeof provider);
+    if (!slot) return refuse(TC_ERR_OUT_OF_MEMORY, "out of memory staging a BLAS provider");
+    *slot = provider;
     return TC_OK;
 }
 

@@ -38,6 +38,12 @@ TC_INTERNAL int tc_blockmap_put(tc_blockmap *m, void *ptr, size_t size);
 /* Removes ptr and returns its size, or 0 when ptr is not in the map. */
 TC_INTERNAL size_t tc_blockmap_take(tc_blockmap *m, const void *ptr);
 
+/* ---- plugin files (elf_check.c) ---- */
+/* TC_OK when path is a regular file holding a 64-bit x86-64 ELF shared object whose headers and
+ * mapped segments lie within the file, so dlopen cannot fault on it; else TC_FAIL with the reason in
+ * `why` (no error state set). */
+TC_INTERNAL int tc_elf_check(const char *path, char *why, size_t len);
+
 /* ---- warnings: printed once to stderr as "torch: warning: ..." ---- */
 TC_INTERNAL void tc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -115,6 +121,9 @@ TC_INTERNAL int tc_ops_factory(int32_t op, const tc_call *call, tc_tensor **outs
 
 /* ---- BLAS and threads ---- */
 TC_INTERNAL int tc_blas_register(const tc_blas_provider *provider);
+TC_INTERNAL const tc_blas_provider *tc_blas_find(const char *name); /* NULL when none has the name */
+/* Makes room for `more` providers, so that registering them cannot fail for lack of memory. */
+TC_INTERNAL int tc_blas_reserve(int32_t more);
 TC_INTERNAL const tc_blas_provider *tc_blas_current(void);
 TC_INTERNAL void tc_blas_select_default(void);
 
