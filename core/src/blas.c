@@ -57,7 +57,7 @@ void tc_blas_select_default(void) {
     if (!p) p = tc_blas_find("blis");
     if (!p) p = tc_blas_find("openblas");
     if (!p && n_providers) p = providers[0];
-    if (p && p->set_num_threads) p->set_num_threads(tc_get_num_threads());
+    if (p && p->set_num_threads) p->set_num_threads(tc_threads_effective());
     atomic_store(&current, p);
 }
 
@@ -71,7 +71,7 @@ int tc_blas_use(const char *name) {
         list_names(names, sizeof names);
         return tc_set_error(TC_ERR_VALUE, "unknown BLAS provider '%s'; loaded providers: %s", name, names);
     }
-    if (p->set_num_threads) p->set_num_threads(tc_get_num_threads());
+    if (p->set_num_threads) p->set_num_threads(tc_threads_effective());
     atomic_store(&current, p);
     return TC_OK;
 }

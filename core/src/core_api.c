@@ -241,11 +241,12 @@ static const tc_core_api api = {
     .register_allocator = api_register_allocator,
     .register_blas = api_register_blas,
     .blas_current = tc_blas_current,
-    .get_num_threads = tc_get_num_threads,
+    .get_num_threads = tc_threads_effective,
     .host_alloc = api_host_alloc,
     .host_free = api_host_free,
     .dtype_size = tc_dtype_size,
     .dtype_name = tc_dtype_name,
+    .parallel_for = tc_parallel_for,
 };
 
 const tc_core_api *tc_core_api_table(void) { return &api; }

@@ -126,6 +126,13 @@ TC_INTERNAL const tc_blas_provider *tc_blas_find(const char *name); /* NULL when
 TC_INTERNAL int tc_blas_reserve(int32_t more);
 TC_INTERNAL const tc_blas_provider *tc_blas_current(void);
 TC_INTERNAL void tc_blas_select_default(void);
+/* The most threads the pool, kernels and BLAS are ever handed, whatever set_num_threads asked for. */
+#define TC_THREADS_MAX 256
+/* min(tc_get_num_threads(), TC_THREADS_MAX): what is actually used. */
+TC_INTERNAL int tc_threads_effective(void);
+/* tc_core_api.parallel_for (thread_pool.c; see tc_abi.h for the contract). */
+TC_INTERNAL int tc_parallel_for(int64_t begin, int64_t end, int64_t grain,
+                                void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx);
 
 
 

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 0
+#define TC_ABI_MINOR 1
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -219,7 +219,7 @@ typedef struct tc_core_api {
     /* The BLAS provider in use (never NULL once a provider has loaded; NULL if none has). */
     const tc_blas_provider *(*blas_current)(void);
 
-    /* Threads: what torch.set_num_threads asked for. */
+    /* Threads: how many threads kernels may use (torch.set_num_threads, capped at a sane bound). */
     int (*get_num_threads)(void);
 
     /* Host scratch memory for kernels (aligned to 64 bytes); NULL on failure. */
@@ -229,8 +229,29 @@ typedef struct tc_core_api {
     /* Dtype facts. */
     size_t (*dtype_size)(int32_t dtype);
     const char *(*dtype_name)(int32_t dtype);
+
+    /* ---- ABI 1.1 additions (threads) ---- */
+
+    /* Runs fn(ctx, b, e) on pieces [b, e) that together cover [begin, end) exactly once, on the
+     * core's one thread pool (shared by every plugin, so kernels and BLAS never oversubscribe the
+     * CPUs). Pieces are contiguous, at least `grain` long (the last may be shorter), at most one per
+     * thread (get_num_threads); the calling thread runs pieces too. A range of less than two grains
+     * runs inline on the caller without touching the pool, and so does a call made from inside a
+     * piece (nested parallelism runs inline) or while another thread's call holds the pool. Returns
+     * once every piece has run: TC_OK, or TC_FAIL for a NULL fn. Errors are per call: fn returns
+     * nothing and must not call set_error (it may run on a worker thread, whose error state nobody
+     * reads); record failures in ctx and raise them after parallel_for returns. The pool survives
+     * fork(): the child recreates its threads when it first needs them. */
+    int (*parallel_for)(int64_t begin, int64_t end, int64_t grain,
+                        void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx);
 } tc_core_api;
-_Static_assert(sizeof(tc_core_api) == 104, "tc_core_api 1.0 layout is ABI");
+_Static_assert(offsetof(tc_core_api, parallel_for) == 104, "tc_core_api 1.0 members are ABI");
+_Static_assert(sizeof(tc_core_api) == 112, "tc_core_api 1.1 layout is ABI");
+
+/* Whether a core table has `member` (a plugin that declares an older minor ABI than the header it was
+ * compiled with must check before using a member added later). */
+#define TC_CORE_HAS(core, member)                                                                    \
+    ((core)->struct_size >= offsetof(tc_core_api, member) + sizeof((core)->member))
 
 /* ---- the plugin descriptor ------------------------------------------------------------------- */
 
