@@ -1,22 +1,30 @@
 /* BLAS providers: registered by plugins, one current, chosen by TORCH_BLAS or at run time. */
 #include "core_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PROVIDERS 8
-
-static const tc_blas_provider *providers[MAX_PROVIDERS];
-static int32_t n_providers;
+static const tc_blas_provider **providers; /* grows; written only while plugins load, once */
+static int32_t n_providers, cap_providers;
 static _Atomic(const tc_blas_provider *) current;
+
+int tc_blas_reserve(int32_t more) {
+    if (n_providers + more <= cap_providers) return TC_OK;
+    int32_t cap = n_providers + more + 4;
+    const tc_blas_provider **p = realloc(providers, sizeof(*p) * (size_t)cap);
+    if (!p) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory registering a BLAS provider");
+    providers = p;
+    cap_providers = cap;
+    return TC_OK;
+}
 
 int tc_blas_register(const tc_blas_provider *p) {
     if (!p || p->struct_size < sizeof(tc_blas_provider) || !p->name || !p->sgemm || !p->dgemm)
         return tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider");
-    for (int32_t i = 0; i < n_providers; i++)
-        if (strcmp(providers[i]->name, p->name) == 0)
-            return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", p->name);
-    if (n_providers == MAX_PROVIDERS) return tc_set_error(TC_ERR_RUNTIME, "too many BLAS providers");
+    if (tc_blas_find(p->name))
+        return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", p->name);
+    if (tc_blas_reserve(1) != TC_OK) return TC_FAIL;
     providers[n_providers++] = p;
     return TC_OK;
 }
@@ -31,20 +39,35 @@ void tc_blas_unregister(const tc_blas_provider *p) {
     }
 }
 
-static const tc_blas_provider *find(const char *name) {
+const tc_blas_provider *tc_blas_find(const char *name) {
     for (int32_t i = 0; i < n_providers; i++)
         if (strcmp(providers[i]->name, name) == 0) return providers[i];
     return NULL;
 }
 
-/* TORCH_BLAS when it names a loaded provider, else BLIS, else OpenBLAS, else the first. */
+static void list_names(char *names, size_t len) {
+    names[0] = 0;
+    for (int32_t i = 0; i < n_providers; i++) {
+        if (i) strncat(names, ", ", len - strlen(names) - 1);
+        strncat(names, providers[i]->name, len - strlen(names) - 1);
+    }
+    if (!n_providers) snprintf(names, len, "none");
+}
+
+/* TORCH_BLAS when it names a loaded provider, else BLIS, else OpenBLAS, else the first. A TORCH_BLAS
+ * naming no loaded provider is a mistake worth saying, not a silent fall-back. */
 void tc_blas_select_default(void) {
     const char *env = getenv("TORCH_BLAS");
-    const tc_blas_provider *p = env && *env ? find(env) : NULL;
-    if (!p) p = find("blis");
-    if (!p) p = find("openblas");
+    const tc_blas_provider *p = env && *env ? tc_blas_find(env) : NULL;
+    if (env && *env && !p) {
+        char names[256];
+        list_names(names, sizeof names);
+        tc_warn("TORCH_BLAS='%s' names no loaded BLAS provider (loaded: %s); using the default", env, names);
+    }
+    if (!p) p = tc_blas_find("blis");
+    if (!p) p = tc_blas_find("openblas");
     if (!p && n_providers) p = providers[0];
-    if (p && p->set_num_threads) p->set_num_threads(tc_get_num_threads());
+    if (p && p->set_num_threads) p->set_num_threads(tc_threads_effective());
     atomic_store(&current, p);
 }
 
@@ -52,17 +75,13 @@ const tc_blas_provider *tc_blas_current(void) { return atomic_load(&current); }
 
 int tc_blas_use(const char *name) {
     tc_plugins_load();
-    const tc_blas_provider *p = find(name);
+    const tc_blas_provider *p = tc_blas_find(name);
     if (!p) {
-        char names[256] = "";
-        for (int32_t i = 0; i < n_providers; i++) {
-            if (i) strncat(names, ", ", sizeof names - strlen(names) - 1);
-            strncat(names, providers[i]->name, sizeof names - strlen(names) - 1);
-        }
-        return tc_set_error(TC_ERR_VALUE, "unknown BLAS provider '%s'; loaded providers: %s", name,
-                            n_providers ? names : "none");
+        char names[256];
+        list_names(names, sizeof names);
+        return tc_set_error(TC_ERR_VALUE, "unknown BLAS provider '%s'; loaded providers: %s", name, names);
     }
-    if (p->set_num_threads) p->set_num_threads(tc_get_num_threads());
+    if (p->set_num_threads) p->set_num_threads(tc_threads_effective());
     atomic_store(&current, p);
     return TC_OK;
 }

@@ -3,7 +3,8 @@
  * what a plugin registers. Registrations made during init are only recorded; tc_api_commit first
  * checks every one of them against the live registries (and against each other) and only then
  * applies them, undoing what it applied if a step still fails, so a plugin either gets everything it
- * asked for or leaves nothing behind that could point into its unloaded code.
+ * asked for or leaves nothing behind that could point into its unloaded code. A registration call
+ * that fails poisons the transaction even if the plugin ignores the refusal.
  */
 #include "core_internal.h"
 
@@ -54,8 +55,16 @@ static struct {
     const char *plugin; /* non-NULL while a plugin's init runs */
     int32_t abi_minor;  /* the layout its kernels expect their arguments in */
     int32_t first_device_type;
+    char failure[512]; /* the first registration call that failed, if any */
     stage_list kernels, devices, allocators, blas, layouts, ops;
 } stage;
+
+/* A refused registration call: remembered, so that the commit fails even if init carries on. */
+static int refused(int rc) {
+    if (rc < 0 && stage.plugin && !stage.failure[0])
+        snprintf(stage.failure, sizeof stage.failure, "%s", tc_last_error_message());
+    return rc;
+}
 
 void tc_api_begin(const char *plugin, int32_t abi_minor) {
     tc_api_abort();
@@ -79,12 +88,14 @@ void tc_api_abort(void) {
         memset(lists[i], 0, sizeof *lists[i]);
     }
     stage.plugin = NULL;
+    stage.failure[0] = 0;
 }
 
 /* ---- validation: nothing is applied unless everything fits ---- */
 
 static int validate(void) {
     const char *who = stage.plugin;
+    if (stage.failure[0]) return tc_set_error(TC_ERR_RUNTIME, "a registration was refused: %s", stage.failure);
     for (int32_t i = 0; i < stage.devices.n; i++) {
         const tc_device_type_desc *d = LIST_AT(stage.devices, tc_device_type_desc, i);
         if (tc_device_type_id(d->name) >= 0)
@@ -195,7 +206,7 @@ static int outside_init(const char *what) {
 /* Structs a plugin hands over: at least the 1.0 layout; read only as much as it has. */
 static bool struct_ok(uint32_t struct_size, size_t size_1_0) { return struct_size >= size_1_0; }
 
-static int api_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
+static int api_register_kernel_staged(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
     if (!stage.plugin) return outside_init("register_kernel");
     int32_t k = tc_kernel_check(op, device_type, layout, dtype, fn);
     if (k < 0) return TC_FAIL;
@@ -203,7 +214,7 @@ static int api_register_kernel(const char *op, int32_t device_type, int32_t layo
     return list_push(&stage.kernels, &s);
 }
 
-static int api_register_fallback(int32_t device_type, int32_t layout, tc_kernel_fn fn) {
+static int api_register_fallback_staged(int32_t device_type, int32_t layout, tc_kernel_fn fn) {
     if (!stage.plugin) return outside_init("register_fallback");
     if (!fn || device_type < 0 || device_type >= TC_MAX_DEVICE_TYPES || layout < 0 || layout >= TC_MAX_LAYOUTS)
         return tc_set_error(TC_ERR_VALUE, "register_fallback: bad device type %d, layout %d or kernel", device_type,
@@ -212,7 +223,7 @@ static int api_register_fallback(int32_t device_type, int32_t layout, tc_kernel_
     return list_push(&stage.kernels, &s);
 }
 
-static int32_t api_register_device_type(const tc_device_type_desc *desc) {
+static int32_t api_register_device_type_staged(const tc_device_type_desc *desc) {
     if (!stage.plugin) return outside_init("register_device_type");
     if (!desc || !struct_ok(desc->struct_size, sizeof(tc_device_type_desc)) || !desc->name || !desc->name[0])
         return tc_set_error(TC_ERR_VALUE, "register_device_type: malformed descriptor");
@@ -227,7 +238,7 @@ static int32_t api_register_device_type(const tc_device_type_desc *desc) {
     return stage.first_device_type + stage.devices.n - 1;
 }
 
-static int api_register_allocator(int32_t device_type, const tc_allocator *allocator) {
+static int api_register_allocator_staged(int32_t device_type, const tc_allocator *allocator) {
     if (!stage.plugin) return outside_init("register_allocator");
     if (!allocator || !struct_ok(allocator->struct_size, sizeof(tc_allocator)) || !allocator->alloc || !allocator->free)
         return tc_set_error(TC_ERR_VALUE, "register_allocator: malformed allocator");
@@ -235,7 +246,7 @@ static int api_register_allocator(int32_t device_type, const tc_allocator *alloc
     return list_push(&stage.allocators, &s);
 }
 
-static int api_register_blas(const tc_blas_provider *provider) {
+static int api_register_blas_staged(const tc_blas_provider *provider) {
     if (!stage.plugin) return outside_init("register_blas");
     if (!provider || !struct_ok(provider->struct_size, sizeof(tc_blas_provider)) || !provider->name ||
         !provider->sgemm || !provider->dgemm)
@@ -243,7 +254,7 @@ static int api_register_blas(const tc_blas_provider *provider) {
     return list_push(&stage.blas, &provider);
 }
 
-static int32_t api_register_layout(const char *name) {
+static int32_t api_register_layout_staged(const char *name) {
     if (!stage.plugin) return outside_init("register_layout");
     if (!name || !name[0]) return tc_set_error(TC_ERR_VALUE, "register_layout: no name");
     if (tc_layout_id(name) >= 0) return tc_set_error(TC_ERR_VALUE, "layout '%s' is already registered", name);
@@ -259,7 +270,7 @@ static int32_t api_register_layout(const char *name) {
 
 /* An op: added at once outside init (a running program), staged during it. Its kernel name exists
  * from the start so that the plugin's kernels for it can be staged too. */
-static int32_t api_register_op(const tc_op_def *def) {
+static int32_t api_register_op_staged(const tc_op_def *def) {
     if (!def || !struct_ok(def->struct_size, sizeof(tc_op_def)) || !def->schema)
         return tc_set_error(TC_ERR_VALUE, "register_op: malformed definition");
     if (!stage.plugin) return tc_op_define(def->schema, def->meta);
@@ -280,6 +291,23 @@ static int32_t api_register_op(const tc_op_def *def) {
     }
     return s.predicted_id;
 }
+
+/* Every registration member goes through refused(), so a refusal is remembered. */
+static int api_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
+    return refused(api_register_kernel_staged(op, device_type, layout, dtype, fn));
+}
+static int api_register_fallback(int32_t device_type, int32_t layout, tc_kernel_fn fn) {
+    return refused(api_register_fallback_staged(device_type, layout, fn));
+}
+static int32_t api_register_device_type(const tc_device_type_desc *desc) {
+    return refused(api_register_device_type_staged(desc));
+}
+static int api_register_allocator(int32_t device_type, const tc_allocator *allocator) {
+    return refused(api_register_allocator_staged(device_type, allocator));
+}
+static int api_register_blas(const tc_blas_provider *provider) { return refused(api_register_blas_staged(provider)); }
+static int32_t api_register_layout(const char *name) { return refused(api_register_layout_staged(name)); }
+static int32_t api_register_op(const tc_op_def *def) { return refused(api_register_op_staged(def)); }
 
 /* ---- the rest of the table ---- */
 
@@ -320,7 +348,7 @@ static const tc_core_api api = {
     .register_allocator = api_register_allocator,
     .register_blas = api_register_blas,
     .blas_current = tc_blas_current,
-    .get_num_threads = tc_get_num_threads,
+    .get_num_threads = tc_threads_effective,
     .host_alloc = api_host_alloc,
     .host_free = api_host_free,
     .dtype_size = tc_dtype_size,
@@ -335,6 +363,7 @@ static const tc_core_api api = {
     .tensor_view = api_tensor_view,
     .device_type_id = tc_device_type_id,
     .values_release = tc_values_release,
+    .parallel_for = tc_parallel_for,
 };
 
 const tc_core_api *tc_core_api_table(void) { return &api; }

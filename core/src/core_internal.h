@@ -25,9 +25,32 @@ struct tc_storage {
     uint64_t version; /* the version counter shared by every view of this storage */
 };
 
+/* ---- block map (block_map.c): block address -> block size, for allocators ---- */
+typedef struct tc_blockmap_entry {
+    void *ptr; /* NULL: empty slot */
+    size_t size;
+} tc_blockmap_entry;
+typedef struct tc_blockmap {
+    tc_blockmap_entry *entries;
+    size_t capacity; /* 0 or a power of two */
+    size_t count;
+} tc_blockmap;
+/* Records ptr's size; TC_FAIL (no error set) when the table cannot grow. */
+TC_INTERNAL int tc_blockmap_put(tc_blockmap *m, void *ptr, size_t size);
+/* Removes ptr and returns its size, or 0 when ptr is not in the map. */
+TC_INTERNAL size_t tc_blockmap_take(tc_blockmap *m, const void *ptr);
+
+/* ---- plugin files (elf_check.c) ---- */
+/* TC_OK when path is a regular file holding a 64-bit x86-64 ELF shared object whose headers and
+ * mapped segments lie within the file, so dlopen cannot fault on it; else TC_FAIL with the reason in
+ * `why` (no error state set). */
+TC_INTERNAL int tc_elf_check(const char *path, char *why, size_t len);
+
 /* ---- device and layout registries ---- */
 TC_INTERNAL const tc_allocator *tc_alloc_for(int32_t device_type);
 TC_INTERNAL const tc_allocator *tc_alloc_cpu(void);
+/* Reads TORCH_CPU_CACHE_LIMIT_MB (once; an invalid value is reported with tc_warn). */
+TC_INTERNAL void tc_alloc_cpu_configure(void);
 TC_INTERNAL int32_t tc_device_register(const tc_device_type_desc *desc);
 TC_INTERNAL int tc_device_set_allocator(int32_t device_type, const tc_allocator *allocator);
 TC_INTERNAL bool tc_device_valid(tc_device device);
@@ -260,8 +283,18 @@ TC_INTERNAL int tc_factory_options(const tc_opcall *c, int first, int32_t defaul
 /* ---- BLAS and threads ---- */
 TC_INTERNAL int tc_blas_register(const tc_blas_provider *provider);
 TC_INTERNAL void tc_blas_unregister(const tc_blas_provider *provider);
+TC_INTERNAL const tc_blas_provider *tc_blas_find(const char *name); /* NULL when none has the name */
+/* Makes room for `more` providers, so that registering them cannot fail for lack of memory. */
+TC_INTERNAL int tc_blas_reserve(int32_t more);
 TC_INTERNAL const tc_blas_provider *tc_blas_current(void);
 TC_INTERNAL void tc_blas_select_default(void);
+/* The most threads the pool, kernels and BLAS are ever handed, whatever set_num_threads asked for. */
+#define TC_THREADS_MAX 256
+/* min(tc_get_num_threads(), TC_THREADS_MAX): what is actually used. */
+TC_INTERNAL int tc_threads_effective(void);
+/* tc_core_api.parallel_for (thread_pool.c; see tc_abi.h for the contract). */
+TC_INTERNAL int tc_parallel_for(int64_t begin, int64_t end, int64_t grain,
+                                void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx);
 
 /* ---- schemas (schema.c) ---- */
 /* Parses a schema into a freshly allocated op record (schema text, names and defaults copied into

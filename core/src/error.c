@@ -26,6 +26,10 @@ void tc_error_clear(void) {
     error_message[0] = 0;
 }
 
+/* Warnings: PyTorch's UserWarnings (a resized out= tensor) and configuration mistakes found while the
+ * core starts (an unparsable environment variable, reported once and the default used). The front end
+ * installs a handler that turns them into Python warnings; before it does, or without one, they go to
+ * stderr. */
 static _Atomic(tc_warning_handler) warning_handler;
 
 void tc_set_warning_handler(tc_warning_handler handler) { atomic_store(&warning_handler, handler); }
@@ -40,5 +44,5 @@ void tc_warn(const char *fmt, ...) {
     if (handler)
         handler(message);
     else
-        fprintf(stderr, "UserWarning: %s\n", message);
+        fprintf(stderr, "torch: warning: %s\n", message);
 }

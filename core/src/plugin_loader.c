@@ -2,6 +2,10 @@
  * Plugin discovery and loading, once per process. Every candidate ends in exactly one state with a
  * reason (loaded / not supported / shadowed / disabled / failed); nothing a plugin does can make
  * loading the core fail.
+ *
+ * What a plugin hands back is untrusted: its file may be truncated (checked before dlopen, see
+ * elf_check.c), its strings may lack a terminating NUL (read within their buffers only), and there may
+ * be any number of candidate files (growable arrays, no cap).
  */
 #include "core_internal.h"
 
@@ -14,19 +18,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PLUGINS 128
+#define REASON_LEN 1024
 
 typedef struct candidate {
     tc_plugin_record record;
-    char path[PATH_MAX];
+    char *path; /* realpath, owned */
     char name[128], kind[32], version[64];
-    char reason[1024];
+    char reason[REASON_LEN];
     void *handle;
     const tc_plugin_desc *desc;
 } candidate;
 
 static candidate *plugins;
-static int32_t n_plugins;
+static int32_t n_plugins, cap_plugins;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_status = TC_OK;
 
@@ -37,15 +41,17 @@ static void set_state(candidate *c, int state, const char *fmt, ...) {
     vsnprintf(c->reason, sizeof c->reason, fmt, ap);
     va_end(ap);
     c->record.state = state;
-    if (state != TC_PLUGIN_LOADED && c->handle && state != TC_PLUGIN_SHADOWED) {
+    if (state != TC_PLUGIN_LOADED && c->handle) {
         dlclose(c->handle);
         c->handle = NULL;
         c->desc = NULL;
     }
 }
 
+/* Copies at most len - 1 bytes of a plugin's string, never reading past them: the plugin may have
+ * forgotten the NUL. */
 static void copy_str(char *dst, size_t len, const char *src) {
-    snprintf(dst, len, "%s", src ? src : "");
+    snprintf(dst, len, "%.*s", (int)(len - 1), src ? src : "");
 }
 
 static int compare_names(const void *a, const void *b) {
@@ -57,33 +63,64 @@ static bool ends_with_so(const char *name) {
     return n > 3 && strcmp(name + n - 3, ".so") == 0;
 }
 
+/* Grows *array (of `size`-byte items) to hold at least `need` items; false when out of memory. */
+static bool reserve(void **array, int32_t *cap, int32_t need, size_t size) {
+    if (need <= *cap) return true;
+    int32_t grown = *cap ? *cap : 16;
+    while (grown < need) {
+        if (grown > INT32_MAX / 2) return false;
+        grown *= 2;
+    }
+    void *p = realloc(*array, (size_t)grown * size);
+    if (!p) return false;
+    *array = p;
+    *cap = grown;
+    return true;
+}
+
+static void add_candidate(const char *real) {
+    for (int32_t j = 0; j < n_plugins; j++)
+        if (strcmp(plugins[j].path, real) == 0) return; /* reached twice (symlinks, a folder listed twice) */
+    char *path = strdup(real);
+    if (!path || !reserve((void **)&plugins, &cap_plugins, n_plugins + 1, sizeof(candidate))) {
+        free(path);
+        load_status = tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory listing plugins");
+        return;
+    }
+    candidate *c = &plugins[n_plugins++];
+    memset(c, 0, sizeof *c);
+    c->path = path;
+    const char *base = strrchr(real, '/');
+    copy_str(c->name, sizeof c->name, base ? base + 1 : real);
+    copy_str(c->kind, sizeof c->kind, "unknown");
+    c->record.state = TC_PLUGIN_FAILED;
+}
+
 /* Adds the .so files of one folder, in name order, so loading is deterministic. */
 static void scan_folder(const char *folder) {
     DIR *dir = opendir(folder);
     if (!dir) return;
-    char *names[MAX_PLUGINS];
-    int n = 0;
+    char **names = NULL;
+    int32_t n = 0, cap = 0;
     struct dirent *e;
-    while ((e = readdir(dir)) && n < MAX_PLUGINS)
-        if (ends_with_so(e->d_name) && (names[n] = strdup(e->d_name))) n++;
+    while ((e = readdir(dir))) {
+        if (!ends_with_so(e->d_name)) continue;
+        char *name = strdup(e->d_name);
+        if (!name || !reserve((void **)&names, &cap, n + 1, sizeof(char *))) {
+            free(name);
+            break; /* out of memory: keep what was listed */
+        }
+        names[n++] = name;
+    }
     closedir(dir);
-    qsort(names, (size_t)n, sizeof(char *), compare_names);
-    for (int i = 0; i < n; i++) {
+    if (n) qsort(names, (size_t)n, sizeof(char *), compare_names);
+    for (int32_t i = 0; i < n; i++) {
         char path[PATH_MAX], real[PATH_MAX];
         int len = snprintf(path, sizeof path, "%s/%s", folder, names[i]);
+        if (len >= 0 && (size_t)len < sizeof path && realpath(path, real)) add_candidate(real);
         free(names[i]);
-        if (len < 0 || (size_t)len >= sizeof path || !realpath(path, real)) continue;
-        bool seen = false;
-        for (int32_t j = 0; j < n_plugins && !seen; j++) seen = strcmp(plugins[j].path, real) == 0;
-        if (seen || n_plugins == MAX_PLUGINS) continue;
-        candidate *c = &plugins[n_plugins++];
-        memset(c, 0, sizeof *c);
-        copy_str(c->path, sizeof c->path, real);
-        const char *base = strrchr(real, '/');
-        copy_str(c->name, sizeof c->name, base ? base + 1 : real);
-        copy_str(c->kind, sizeof c->kind, "unknown");
-        c->record.state = TC_PLUGIN_FAILED;
     }
+    free(names);
 }
 
 static void package_plugin_folder(char *out, size_t len) {
@@ -116,8 +153,13 @@ static bool is_disabled(const char *name) {
     return false;
 }
 
-/* dlopen, find the entry point, read and check the descriptor, probe. */
+/* Check the file, dlopen, find the entry point, read and check the descriptor, probe. */
 static void open_candidate(candidate *c) {
+    char why[512];
+    if (tc_elf_check(c->path, why, sizeof why) != TC_OK) {
+        set_state(c, TC_PLUGIN_FAILED, "truncated or malformed ELF file: %s", why);
+        return;
+    }
     dlerror();
     c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
     if (!c->handle) {
@@ -158,6 +200,7 @@ static void open_candidate(candidate *c) {
         char reason[512] = "";
         tc_error_clear();
         score = d->probe(tc_core_api_table(), reason, sizeof reason);
+        reason[sizeof reason - 1] = 0; /* the plugin may have filled the whole buffer */
         if (score <= 0) {
             set_state(c, TC_PLUGIN_NOT_SUPPORTED, "%s", reason[0] ? reason : "the plugin's probe declined this machine");
             return;
@@ -179,21 +222,19 @@ static void choose_among_duplicates(void) {
             candidate *winner = loser == a ? b : a;
             set_state(loser, TC_PLUGIN_SHADOWED, "shadowed by %s (probe score %d over %d)", winner->path,
                       winner->record.score, loser->record.score);
-            if (loser->handle) {
-                dlclose(loser->handle);
-                loser->handle = NULL;
-                loser->desc = NULL;
-            }
             if (loser == a) break;
         }
     }
 }
 
+/* A plugin's registrations take effect only if its init succeeds and all of them can be committed;
+ * otherwise none do, and the plugin is unloaded with nothing left pointing into it. */
 static void init_candidate(candidate *c) {
-    char err[1024] = "";
+    char err[REASON_LEN] = "";
     tc_error_clear();
     tc_api_begin(c->name, c->desc->abi_minor);
     int rc = c->desc->init(tc_core_api_table(), err, sizeof err);
+    err[sizeof err - 1] = 0; /* the plugin may have filled the whole buffer */
     if (rc != TC_OK) {
         tc_api_abort();
         if (!err[0] && tc_last_error_kind()) copy_str(err, sizeof err, tc_last_error_message());
@@ -215,12 +256,20 @@ static int kind_rank(const char *kind) {
     return 4;
 }
 
-static void load_all(void) {
-    plugins = calloc(MAX_PLUGINS, sizeof(candidate));
-    if (!plugins) {
-        load_status = tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory loading plugins");
-        return;
+/* Points each record at its candidate's strings (again after the array has grown and moved). */
+static void link_records(void) {
+    for (int32_t i = 0; i < n_plugins; i++) {
+        candidate *c = &plugins[i];
+        c->record.name = c->name;
+        c->record.kind = c->kind;
+        c->record.version = c->version;
+        c->record.path = c->path;
+        c->record.reason = c->reason;
     }
+}
+
+static void load_all(void) {
+    tc_alloc_cpu_configure();
     const char *env = getenv("TORCH_PLUGIN_PATH");
     if (env) {
         char *copy = strdup(env);
@@ -238,14 +287,7 @@ static void load_all(void) {
         for (int32_t i = 0; i < n_plugins; i++)
             if (plugins[i].record.state == TC_PLUGIN_LOADED && kind_rank(plugins[i].kind) == rank)
                 init_candidate(&plugins[i]);
-    for (int32_t i = 0; i < n_plugins; i++) {
-        candidate *c = &plugins[i];
-        c->record.name = c->name;
-        c->record.kind = c->kind;
-        c->record.version = c->version;
-        c->record.path = c->path;
-        c->record.reason = c->reason;
-    }
+    link_records();
     tc_blas_select_default();
     tc_error_clear();
 }
@@ -257,7 +299,8 @@ int tc_plugins_load(void) {
 }
 
 /* One more plugin after start-up: the same steps as at import, for one file, under a lock so two
- * threads loading libraries do not interleave their staging. */
+ * threads loading libraries do not interleave their staging. Callers hold no record across it: the
+ * list may move (torch._C holds the GIL throughout, so no Python thread reads it meanwhile). */
 int tc_plugin_load_path(const char *path) {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     if (tc_plugins_load()) return TC_FAIL;
@@ -270,28 +313,19 @@ int tc_plugin_load_path(const char *path) {
         if (strcmp(plugins[i].path, real) == 0) found = i;
     int rc = TC_OK;
     if (found < 0) {
-        if (n_plugins == MAX_PLUGINS) {
+        add_candidate(real);
+        if (n_plugins == 0 || strcmp(plugins[n_plugins - 1].path, real) != 0) {
             pthread_mutex_unlock(&lock);
-            return tc_set_error(TC_ERR_RUNTIME, "too many plugins");
+            return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory loading %s", real);
         }
-        candidate *c = &plugins[n_plugins++];
-        memset(c, 0, sizeof *c);
-        copy_str(c->path, sizeof c->path, real);
-        const char *base = strrchr(real, '/');
-        copy_str(c->name, sizeof c->name, base ? base + 1 : real);
-        copy_str(c->kind, sizeof c->kind, "unknown");
-        c->record.state = TC_PLUGIN_FAILED;
+        candidate *c = &plugins[n_plugins - 1];
         open_candidate(c);
         for (int32_t i = 0; i < n_plugins - 1 && c->record.state == TC_PLUGIN_LOADED; i++)
             if (plugins[i].record.state == TC_PLUGIN_LOADED && strcmp(plugins[i].name, c->name) == 0)
                 set_state(c, TC_PLUGIN_FAILED, "a plugin named '%s' is already loaded from %s", c->name,
                           plugins[i].path);
         if (c->record.state == TC_PLUGIN_LOADED) init_candidate(c);
-        c->record.name = c->name;
-        c->record.kind = c->kind;
-        c->record.version = c->version;
-        c->record.path = c->path;
-        c->record.reason = c->reason;
+        link_records();
         found = n_plugins - 1;
     }
     candidate *c = &plugins[found];

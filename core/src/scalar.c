@@ -1,5 +1,6 @@
 /* Host-side conversion of scalars into a dtype's bytes. */
 #include "core_internal.h"
+#include "torch_core/tc_convert.h"
 
 #include <math.h>
 #include <string.h>
@@ -7,15 +8,6 @@
 static bool floating(tc_scalar s) { return s.kind == TC_SCALAR_FLOAT || s.kind == TC_SCALAR_COMPLEX; }
 
 double tc_scalar_to_double(tc_scalar s) { return floating(s) ? s.v.f : (double)s.v.i; }
-
-/* Float to integer without undefined behaviour: NaN becomes 0 and the rest saturates, and then the
- * value wraps like an int64 conversion would. */
-static int64_t float_to_int64(double f) {
-    if (isnan(f)) return 0;
-    if (f >= 9223372036854775807.0) return INT64_MAX;
-    if (f <= -9223372036854775808.0) return INT64_MIN;
-    return (int64_t)f;
-}
 
 static uint16_t float_to_bfloat16(float f) {
     uint32_t bits;
@@ -25,16 +17,18 @@ static uint16_t float_to_bfloat16(float f) {
     return (uint16_t)(bits >> 16);
 }
 
+/* Integers wrap; floats convert as PyTorch's kernels do on x86 (tc_convert.h), so a value stored
+ * here equals the same value converted by a copy kernel. */
 void tc_scalar_store(tc_scalar s, int32_t dtype, void *dst) {
-    int64_t i = floating(s) ? float_to_int64(s.v.f) : s.v.i;
-    double f = tc_scalar_to_double(s);
+    const int64_t i = s.v.i;
+    const double f = tc_scalar_to_double(s);
     switch (dtype) {
     case TC_BOOL: *(uint8_t *)dst = floating(s) ? f != 0.0 : s.v.i != 0; break;
-    case TC_UINT8: *(uint8_t *)dst = (uint8_t)i; break;
-    case TC_INT8: *(int8_t *)dst = (int8_t)i; break;
-    case TC_INT16: *(int16_t *)dst = (int16_t)i; break;
-    case TC_INT32: *(int32_t *)dst = (int32_t)i; break;
-    case TC_INT64: *(int64_t *)dst = i; break;
+    case TC_UINT8: *(uint8_t *)dst = floating(s) ? tc_cvtt_u8(f) : (uint8_t)i; break;
+    case TC_INT8: *(int8_t *)dst = floating(s) ? tc_cvtt_i8(f) : (int8_t)i; break;
+    case TC_INT16: *(int16_t *)dst = floating(s) ? tc_cvtt_i16(f) : (int16_t)i; break;
+    case TC_INT32: *(int32_t *)dst = floating(s) ? tc_cvtt_i32(f) : (int32_t)i; break;
+    case TC_INT64: *(int64_t *)dst = floating(s) ? tc_cvtt_i64(f) : i; break;
     case TC_FLOAT16: *(_Float16 *)dst = (_Float16)f; break;
     case TC_BFLOAT16: *(uint16_t *)dst = float_to_bfloat16((float)f); break;
     case TC_FLOAT32: *(float *)dst = (float)f; break;
@@ -64,9 +58,9 @@ bool tc_scalar_fits(tc_scalar s, int32_t dtype) {
     if (!tc_dtype_is_integral(dtype)) return true;
     if (floating(s)) {
         double f = s.v.f;
-        /* int64's max is not a double: 2^63 itself is already out of range */
-        return !isnan(f) && f >= (double)int_min[dtype] &&
-               (dtype == TC_INT64 ? f < 9223372036854775808.0 : f <= (double)int_max[dtype]);
+        /* c10 compares with the limits converted to double, and INT64_MAX becomes 2^63: so 2^63
+         * passes for int64 (and then converts to INT64_MIN, as in PyTorch) */
+        return !isnan(f) && f >= (double)int_min[dtype] && f <= (double)int_max[dtype];
     }
     int64_t i = s.v.i;
     if (dtype == TC_UINT8) return i <= UINT8_MAX && (i >= 0 || 0 - (uint64_t)i <= UINT8_MAX);

@@ -99,15 +99,16 @@ tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes, 
 tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
     int64_t strides[TC_MAX_DIMS], numel;
     if (ndim < t->ndim) return tc_set_error(TC_ERR_RUNTIME, "cannot expand to fewer dimensions"), NULL;
-    if (ndim > TC_MAX_DIMS)
-        return tc_set_error(TC_ERR_RUNTIME, "tensors may have at most %d dimensions, got %d", TC_MAX_DIMS, ndim), NULL;
+    if (tc_shape_check_ndim(ndim)) return NULL;
     /* the only view that grows the element count: every tensor's numel must stay an int64 */
     if (tc_shape_numel(ndim, sizes, &numel)) return NULL;
-    for (int32_t i = 0; i < ndim; i++) {
+    /* PyTorch's inferExpandGeometry, innermost first: a broadcast dim gets stride 0, a new leading
+     * dim of size 1 the stride unsqueeze would give it (overlap checks compare strides) */
+    for (int32_t i = ndim - 1; i >= 0; i--) {
         int32_t j = t->ndim - ndim + i;
         int64_t size = j >= 0 ? t->sizes[j] : 1;
         if (size == sizes[i]) {
-            strides[i] = j >= 0 ? t->strides[j] : 0;
+            strides[i] = j >= 0 ? t->strides[j] : (i + 1 < ndim ? sizes[i + 1] * strides[i + 1] : 1);
         } else if (size == 1) {
             strides[i] = 0;
         } else {

@@ -2,8 +2,8 @@
  * copy.c - the copy kernel: materialise a view and convert its dtype.
  *
  * One kernel per output dtype D; each dispatches on the input's dtype to one of ten stamped loops
- * that convert like C casts (dtype.h's cpu_from_*: to bool is != 0, float to integer truncates,
- * NaN and out-of-range floats are clamped rather than undefined). A same-dtype copy moves raw bits
+ * that convert like PyTorch's casts (dtype.h's cpu_from_*: to bool is != 0, float to integer
+ * truncates, NaN and out-of-range floats give what x86's conversion instructions give). A same-dtype copy moves raw bits
  * instead, so it is a plain (vectorised) copy and float16/bfloat16 NaN payloads survive.
  */
 #include "cpu.h"

@@ -39,14 +39,22 @@ CPU_DECLARE_TABLE(fill);
 
 #define CPU_TABLE_COUNT(table) const size_t table##_count = sizeof(table) / sizeof(table[0])
 
-/* The least work (in elements) worth giving a thread: below it, waking an OpenMP team costs more
- * than it saves. */
+/* The least work (in elements) worth giving a thread: below it, waking a worker costs more than it
+ * saves. */
 #define CPU_GRAIN ((int64_t)32768)
 
 /* How many threads to use for `work` elements: what torch.set_num_threads asked for
  * (core->get_num_threads), but no more than one per CPU_GRAIN elements, so under two grains the
  * kernel stays on the calling thread. */
 int cpu_threads_for(int64_t work);
+
+/* A piece [begin, end) of a kernel's loop; ctx is the kernel's. Runs on any thread of the pool, so it
+ * must not call set_error: it records failures in ctx instead. */
+typedef void (*cpu_range_fn)(void *ctx, int64_t begin, int64_t end);
+
+/* Runs fn over [0, n) cut into at most `parts` contiguous pieces (cpu_threads_for's answer) on the
+ * core's thread pool; with one part, or a core without a pool, fn runs once, inline, on [0, n). */
+void cpu_parallel(int64_t n, int parts, cpu_range_fn fn, void *ctx);
 
 /* Raises RuntimeError when a kernel was called with fewer views than its contract promises: a core
  * bug, but one that would otherwise read out of bounds. */

@@ -15,9 +15,9 @@
  *   CPU_CV_S  the widest type a value of S converts through: i64, f32 or f64
  * and the inline functions
  *   cpu_ld_S(T) -> C, cpu_st_S(C) -> T           load for computing, store a computed value
- *   cpu_from_i64_S, cpu_from_f32_S, cpu_from_f64_S  C-cast conversions into S (to bool: != 0;
- *                                                   float to integer: truncation, NaN and
- *                                                   out-of-range values clamped, never UB)
+ *   cpu_from_i64_S, cpu_from_f32_S, cpu_from_f64_S  conversions into S (to bool: != 0; float to
+ *                                                   integer: PyTorch's x86 results, tc_convert.h,
+ *                                                   never UB)
  */
 #ifndef CPU_DTYPE_H
 #define CPU_DTYPE_H
@@ -28,6 +28,7 @@
 
 #include "half.h"
 #include "torch_core/tc_abi.h"
+#include "torch_core/tc_convert.h"
 
 #define CPU_CAT(a, b) CPU_CAT_(a, b)
 #define CPU_CAT_(a, b) a##b
@@ -114,14 +115,8 @@ static inline size_t cpu_dtype_size(int32_t dtype) {
     return (dtype >= 0 && dtype < TC_NUM_DTYPES) ? sizes[dtype] : 0;
 }
 
-/* Float to int64 the way x86 truncation behaves for in-range values, but defined for the rest:
- * NaN gives 0 and out-of-range values saturate (a C cast would be undefined behaviour). */
-static inline int64_t cpu_f2i64(double x) {
-    if (!(x == x)) return 0;
-    if (x >= 9223372036854775808.0) return INT64_MAX;
-    if (x < -9223372036854775808.0) return INT64_MIN;
-    return (int64_t)x;
-}
+/* Float to int64 as PyTorch on x86 (tc_convert.h): NaN and out-of-range values give INT64_MIN. */
+static inline int64_t cpu_f2i64(double x) { return tc_cvtt_i64(x); }
 
 /* ---- loads and stores ---- */
 
@@ -161,10 +156,12 @@ static inline uint16_t cpu_st_bf16(float c) { return cpu_f32_to_bf16(c); }
 
 /* ---- conversions (copy, factories, scalars) ---- */
 
+/* Floats convert to integers as PyTorch does on x86 (tc_convert.h): the width of the truncating
+ * conversion depends on the target, NaN and out-of-range values give that width's minimum. */
 #define CPU_DEF_FROM_INT(S)                                                                        \
     static inline CPU_T_##S cpu_from_i64_##S(int64_t v) { return (CPU_T_##S)v; }                  \
-    static inline CPU_T_##S cpu_from_f32_##S(float v) { return (CPU_T_##S)cpu_f2i64(v); }         \
-    static inline CPU_T_##S cpu_from_f64_##S(double v) { return (CPU_T_##S)cpu_f2i64(v); }
+    static inline CPU_T_##S cpu_from_f32_##S(float v) { return tc_cvtt_##S((double)v); }          \
+    static inline CPU_T_##S cpu_from_f64_##S(double v) { return tc_cvtt_##S(v); }
 CPU_DEF_FROM_INT(u8)
 CPU_DEF_FROM_INT(i8)
 CPU_DEF_FROM_INT(i16)

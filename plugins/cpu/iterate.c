@@ -3,8 +3,6 @@
  */
 #include "iterate.h"
 
-#include <omp.h>
-
 #include "cpu.h"
 #include "dtype.h"
 
@@ -107,6 +105,21 @@ static void run_range(const cpu_layout *l, char *const *data, const size_t *elsi
     }
 }
 
+typedef struct iterate_job {
+    const cpu_layout *l;
+    char *const *data;
+    const size_t *elsize;
+    int64_t numel;
+    cpu_loop_fn loop;
+    void *ctx;
+} iterate_job;
+
+static void iterate_blocks(void *vjob, int64_t b0, int64_t b1) {
+    const iterate_job *j = vjob;
+    const int64_t begin = b0 * 64, end = b1 * 64 < j->numel ? b1 * 64 : j->numel;
+    if (begin < end) run_range(j->l, j->data, j->elsize, begin, end, j->loop, j->ctx);
+}
+
 int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx) {
     const tc_view *out = views[0];
     cpu_layout l = {.ndim = 0, .nops = nops};
@@ -140,14 +153,8 @@ int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *c
         run_range(&l, data, elsize, 0, numel, loop, ctx);
         return TC_OK;
     }
-#pragma omp parallel num_threads(nt)
-    {
-        const int64_t t = omp_get_thread_num(), team = omp_get_num_threads();
-        /* Chunks are multiples of 64 elements, so neighbouring threads rarely write one cache line. */
-        int64_t chunk = (numel + team - 1) / team;
-        chunk = (chunk + 63) & ~(int64_t)63;
-        const int64_t begin = t * chunk, end = begin + chunk < numel ? begin + chunk : numel;
-        if (begin < end) run_range(&l, data, elsize, begin, end, loop, ctx);
-    }
+    /* Pieces are whole blocks of 64 elements, so neighbouring threads rarely write one cache line. */
+    iterate_job job = {&l, data, elsize, numel, loop, ctx};
+    cpu_parallel((numel + 63) / 64, nt, iterate_blocks, &job);
     return TC_OK;
 }

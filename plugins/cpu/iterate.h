@@ -48,8 +48,8 @@ int64_t cpu_layout_offset(const cpu_layout *l, int op, int64_t index);
 typedef void (*cpu_loop_fn)(int64_t n, char *const *ptrs, const int64_t *strides, void *ctx);
 
 /* Runs `loop` over every element of nops same-shaped views. views[0] is the output: its sizes are
- * the shape and its memory order the walking order. Splits the work over OpenMP threads above the
- * grain (cpu_threads_for); `loop` must then be safe to call concurrently on disjoint rows. */
+ * the shape and its memory order the walking order. Splits the work over the core's thread pool above
+ * the grain (cpu_threads_for); `loop` must then be safe to call concurrently on disjoint rows. */
 int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx);
 
 #endif

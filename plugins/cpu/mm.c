@@ -8,7 +8,6 @@
  * added into a tile of accumulators (float for the 16-bit floats and float32, double for float64,
  * wrapping uint64 for integers, or-of-ands for bool), with the b panel reused across a's rows.
  */
-#include <omp.h>
 #include <string.h>
 
 #include "cpu.h"
@@ -72,18 +71,23 @@ typedef void (*mm_rows_fn)(const mm_args *g, int64_t i0, int64_t i1);
     }
 CPU_DTYPES_ALL(MM_STAMP, _)
 
+typedef struct mm_job {
+    const mm_args *g;
+    mm_rows_fn rows;
+} mm_job;
+
+static void mm_rows_range(void *vjob, int64_t i0, int64_t i1) {
+    const mm_job *j = vjob;
+    j->rows(j->g, i0, i1);
+}
+
 static void mm_loop(const mm_args *g, mm_rows_fn rows) {
-    const int nt = cpu_threads_for(g->m * g->n * (g->k > 0 ? g->k : 1));
-    if (nt <= 1 || g->m < 2) {
-        rows(g, 0, g->m);
-        return;
-    }
-#pragma omp parallel num_threads(nt)
-    {
-        const int64_t t = omp_get_thread_num(), team = omp_get_num_threads();
-        const int64_t i0 = g->m * t / team, i1 = g->m * (t + 1) / team;
-        if (i0 < i1) rows(g, i0, i1);
-    }
+    int64_t work;
+    if (__builtin_mul_overflow(g->m, g->n, &work) || __builtin_mul_overflow(work, g->k > 0 ? g->k : 1, &work))
+        work = INT64_MAX;
+    const int nt = cpu_threads_for(work);
+    mm_job job = {g, rows};
+    cpu_parallel(g->m, nt, mm_rows_range, &job);
 }
 
 /* ---- BLAS ---- */

@@ -1,5 +1,6 @@
 /*
- * parallel.c - the threading policy shared by all kernels (see cpu.h), and argument checks.
+ * parallel.c - the threading policy shared by all kernels (see cpu.h): work below a grain stays on
+ * the calling thread; above, it is cut into pieces for the core's pool. And argument checks.
  */
 #include "cpu.h"
 
@@ -9,6 +10,16 @@ int cpu_threads_for(int64_t work) {
     if (nt < 1) nt = 1;
     if ((int64_t)nt > work / CPU_GRAIN) nt = (int)(work / CPU_GRAIN);
     return nt;
+}
+
+void cpu_parallel(int64_t n, int parts, cpu_range_fn fn, void *ctx) {
+    if (n <= 0) return;
+    if (parts <= 1 || n < 2 || !TC_CORE_HAS(cpu_core, parallel_for)) {
+        fn(ctx, 0, n);
+        return;
+    }
+    if (parts > n) parts = (int)n;
+    cpu_core->parallel_for(0, n, n / parts, fn, ctx); /* pieces of at least n/parts: `parts` of them */
 }
 
 int cpu_check_args(const tc_kernel_args *args, int n_inputs, int n_outputs, const char *op) {

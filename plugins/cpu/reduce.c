@@ -252,51 +252,88 @@ static void reduce_cols(const red_plan *pl, const char *base, int64_t lo, int64_
     pl->ops->combine(buf, &other, wn);
 }
 
+/* The pieces each plan hands the pool: a range of output elements (or column tiles), or a range of
+ * the parts one output's work was cut into. */
+typedef struct red_job {
+    const red_plan *pl;
+    int64_t nr, ntiles;
+    const char *base; /* parts: the input of the output being reduced */
+    int64_t wn;       /* parts of the outer plan: the tile's width */
+    int parts;
+    red_acc *partial; /* parts of the inner plan */
+    red_buf *bufs;    /* parts of the outer plan */
+} red_job;
+
+static void inner_outputs(void *vjob, int64_t k0, int64_t k1) {
+    const red_job *j = vjob;
+    const red_plan *pl = j->pl;
+    for (int64_t k = k0; k < k1; k++) {
+        red_acc acc;
+        const char *base = pl->in + (size_t)cpu_layout_offset(&pl->kept, 0, k) * pl->in_es;
+        reduce_rows(pl, base, 0, j->nr, 0, pl->w, &acc);
+        pl->ops->store(pl->out + (size_t)cpu_layout_offset(&pl->kept, 1, k) * pl->out_es, 1, &acc, 1);
+    }
+}
+
+static void inner_parts(void *vjob, int64_t p0, int64_t p1) {
+    const red_job *j = vjob;
+    const int64_t nr = j->nr, parts = j->parts, w = j->pl->w;
+    for (int64_t p = p0; p < p1; p++) {
+        if (nr >= parts)
+            reduce_rows(j->pl, j->base, nr * p / parts, nr * (p + 1) / parts, 0, w, &j->partial[p]);
+        else
+            reduce_rows(j->pl, j->base, 0, nr, w * p / parts, w * (p + 1) / parts, &j->partial[p]);
+    }
+}
+
 static int run_inner(const red_plan *pl, int nt) {
     const int64_t nk = cpu_layout_numel(&pl->kept), nr = cpu_layout_numel(&pl->rows);
+    red_job job = {.pl = pl, .nr = nr};
     if (nt <= 1 || nk >= nt) {
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-        for (int64_t k = 0; k < nk; k++) {
-            red_acc acc;
-            const char *base = pl->in + (size_t)cpu_layout_offset(&pl->kept, 0, k) * pl->in_es;
-            reduce_rows(pl, base, 0, nr, 0, pl->w, &acc);
-            pl->ops->store(pl->out + (size_t)cpu_layout_offset(&pl->kept, 1, k) * pl->out_es, 1, &acc, 1);
-        }
+        cpu_parallel(nk, nt, inner_outputs, &job);
         return TC_OK;
     }
     /* Few outputs, much work each: split each output's rows (or, with fewer rows than parts, its
      * columns) into parts, one per thread, and combine the parts in order. */
     const int parts = nt < RED_MAX_PARTS ? nt : RED_MAX_PARTS;
     red_acc partial[RED_MAX_PARTS];
+    job.parts = parts;
+    job.partial = partial;
     for (int64_t k = 0; k < nk; k++) {
-        const char *base = pl->in + (size_t)cpu_layout_offset(&pl->kept, 0, k) * pl->in_es;
-#pragma omp parallel for num_threads(parts) schedule(static)
-        for (int p = 0; p < parts; p++) {
-            if (nr >= parts)
-                reduce_rows(pl, base, nr * p / parts, nr * (p + 1) / parts, 0, pl->w, &partial[p]);
-            else
-                reduce_rows(pl, base, 0, nr, pl->w * p / parts, pl->w * (p + 1) / parts, &partial[p]);
-        }
+        job.base = pl->in + (size_t)cpu_layout_offset(&pl->kept, 0, k) * pl->in_es;
+        cpu_parallel(parts, parts, inner_parts, &job);
         for (int p = 1; p < parts; p++) pl->ops->combine(&partial[0], &partial[p], 1);
         pl->ops->store(pl->out + (size_t)cpu_layout_offset(&pl->kept, 1, k) * pl->out_es, 1, &partial[0], 1);
     }
     return TC_OK;
 }
 
+static void outer_tiles(void *vjob, int64_t t0, int64_t t1) {
+    const red_job *j = vjob;
+    const red_plan *pl = j->pl;
+    for (int64_t t = t0; t < t1; t++) {
+        const int64_t k = t / j->ntiles, w0 = (t % j->ntiles) * RED_TILE;
+        const int64_t wn = pl->w - w0 < RED_TILE ? pl->w - w0 : RED_TILE;
+        red_buf buf;
+        const char *base = pl->in + (size_t)(cpu_layout_offset(&pl->kept, 0, k) + w0) * pl->in_es;
+        reduce_cols(pl, base, 0, j->nr, wn, &buf);
+        pl->ops->store(pl->out + (size_t)(cpu_layout_offset(&pl->kept, 1, k) + w0 * pl->w_out_stride) * pl->out_es,
+                       pl->w_out_stride, &buf, wn);
+    }
+}
+
+static void outer_parts(void *vjob, int64_t p0, int64_t p1) {
+    const red_job *j = vjob;
+    for (int64_t p = p0; p < p1; p++)
+        reduce_cols(j->pl, j->base, j->nr * p / j->parts, j->nr * (p + 1) / j->parts, j->wn, &j->bufs[p]);
+}
+
 static int run_outer(const red_plan *pl, int nt) {
     const int64_t nk = cpu_layout_numel(&pl->kept), nr = cpu_layout_numel(&pl->rows);
     const int64_t ntiles = (pl->w + RED_TILE - 1) / RED_TILE, tasks = nk * ntiles;
+    red_job job = {.pl = pl, .nr = nr, .ntiles = ntiles};
     if (nt <= 1 || tasks >= nt) {
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-        for (int64_t t = 0; t < tasks; t++) {
-            const int64_t k = t / ntiles, w0 = (t % ntiles) * RED_TILE;
-            const int64_t wn = pl->w - w0 < RED_TILE ? pl->w - w0 : RED_TILE;
-            red_buf buf;
-            const char *base = pl->in + (size_t)(cpu_layout_offset(&pl->kept, 0, k) + w0) * pl->in_es;
-            reduce_cols(pl, base, 0, nr, wn, &buf);
-            pl->ops->store(pl->out + (size_t)(cpu_layout_offset(&pl->kept, 1, k) + w0 * pl->w_out_stride) * pl->out_es,
-                           pl->w_out_stride, &buf, wn);
-        }
+        cpu_parallel(tasks, nt, outer_tiles, &job);
         return TC_OK;
     }
     /* Fewer tiles than threads: split each tile's rows across threads, one accumulator tile each. */
@@ -304,15 +341,16 @@ static int run_outer(const red_plan *pl, int nt) {
     if (parts > nr) parts = (int)nr;
     red_buf *bufs = cpu_core->host_alloc(sizeof(red_buf) * (size_t)parts);
     if (!bufs) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu reduction: out of memory for %d partial tiles", parts);
+    job.parts = parts;
+    job.bufs = bufs;
     for (int64_t t = 0; t < tasks; t++) {
         const int64_t k = t / ntiles, w0 = (t % ntiles) * RED_TILE;
-        const int64_t wn = pl->w - w0 < RED_TILE ? pl->w - w0 : RED_TILE;
-        const char *base = pl->in + (size_t)(cpu_layout_offset(&pl->kept, 0, k) + w0) * pl->in_es;
-#pragma omp parallel for num_threads(parts) schedule(static)
-        for (int p = 0; p < parts; p++) reduce_cols(pl, base, nr * p / parts, nr * (p + 1) / parts, wn, &bufs[p]);
-        for (int p = 1; p < parts; p++) pl->ops->combine(&bufs[0], &bufs[p], wn);
+        job.wn = pl->w - w0 < RED_TILE ? pl->w - w0 : RED_TILE;
+        job.base = pl->in + (size_t)(cpu_layout_offset(&pl->kept, 0, k) + w0) * pl->in_es;
+        cpu_parallel(parts, parts, outer_parts, &job);
+        for (int p = 1; p < parts; p++) pl->ops->combine(&bufs[0], &bufs[p], job.wn);
         pl->ops->store(pl->out + (size_t)(cpu_layout_offset(&pl->kept, 1, k) + w0 * pl->w_out_stride) * pl->out_es,
-                       pl->w_out_stride, &bufs[0], wn);
+                       pl->w_out_stride, &bufs[0], job.wn);
     }
     cpu_core->host_free(bufs, sizeof(red_buf) * (size_t)parts);
     return TC_OK;

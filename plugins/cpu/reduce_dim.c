@@ -85,6 +85,35 @@ typedef struct argred_ops {
         return argreduce_run(args, &OP##_##S##_ops, #OP "_dim");                                   \
     }
 
+/* What the pieces handed to the pool need: tiles of columns, or single lines along the dim. */
+typedef struct argred_job {
+    const argred_ops *ops;
+    const cpu_layout *l;
+    const char *ip;
+    char *vp;
+    int64_t *xp;
+    int64_t n, s, w, vs, is, ntiles;
+    size_t in_es, val_es;
+} argred_job;
+
+static void argred_tiles(void *vjob, int64_t t0, int64_t t1) {
+    const argred_job *j = vjob;
+    for (int64_t t = t0; t < t1; t++) {
+        const int64_t k = t / j->ntiles, c0 = (t % j->ntiles) * ARG_TILE;
+        const int64_t wn = j->w - c0 < ARG_TILE ? j->w - c0 : ARG_TILE;
+        j->ops->cols(j->ip + (size_t)(cpu_layout_offset(j->l, 0, k) + c0) * j->in_es, j->n, j->s, wn,
+                     j->vp + (size_t)(cpu_layout_offset(j->l, 1, k) + c0 * j->vs) * j->val_es, j->vs,
+                     j->xp + cpu_layout_offset(j->l, 2, k) + c0 * j->is, j->is);
+    }
+}
+
+static void argred_lines(void *vjob, int64_t k0, int64_t k1) {
+    const argred_job *j = vjob;
+    for (int64_t k = k0; k < k1; k++)
+        j->ops->scan(j->ip + (size_t)cpu_layout_offset(j->l, 0, k) * j->in_es, j->n, j->s,
+                     j->vp + (size_t)cpu_layout_offset(j->l, 1, k) * j->val_es, j->xp + cpu_layout_offset(j->l, 2, k));
+}
+
 static int argreduce_run(const tc_kernel_args *args, const argred_ops *ops, const char *name) {
     if (cpu_check_args(args, 1, 2, name) != TC_OK) return TC_FAIL;
     const tc_view *in = &args->inputs[0], *vals = &args->outputs[0], *idxs = &args->outputs[1];
@@ -118,25 +147,18 @@ static int argreduce_run(const tc_kernel_args *args, const argred_ops *ops, cons
     const int nt = cpu_threads_for(numel);
     const int last = l.ndim - 1;
 
+    argred_job job = {.ops = ops, .l = &l, .ip = ip, .vp = vp, .xp = xp, .n = n, .s = s, .in_es = in_es,
+                      .val_es = val_es};
     if (last >= 0 && l.stride[0][last] == 1 && l.size[last] >= 16 && n > 1) {
-        const int64_t w = l.size[last], vs = l.stride[1][last], is = l.stride[2][last];
+        job.w = l.size[last];
+        job.vs = l.stride[1][last];
+        job.is = l.stride[2][last];
         l.ndim--; /* the remaining dims index the rows of tiles */
-        const int64_t ntiles = (w + ARG_TILE - 1) / ARG_TILE, tasks = cpu_layout_numel(&l) * ntiles;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-        for (int64_t t = 0; t < tasks; t++) {
-            const int64_t k = t / ntiles, c0 = (t % ntiles) * ARG_TILE;
-            const int64_t wn = w - c0 < ARG_TILE ? w - c0 : ARG_TILE;
-            ops->cols(ip + (size_t)(cpu_layout_offset(&l, 0, k) + c0) * in_es, n, s, wn,
-                      vp + (size_t)(cpu_layout_offset(&l, 1, k) + c0 * vs) * val_es, vs,
-                      xp + cpu_layout_offset(&l, 2, k) + c0 * is, is);
-        }
+        job.ntiles = (job.w + ARG_TILE - 1) / ARG_TILE;
+        cpu_parallel(cpu_layout_numel(&l) * job.ntiles, nt, argred_tiles, &job);
         return TC_OK;
     }
-    const int64_t positions = cpu_layout_numel(&l);
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-    for (int64_t k = 0; k < positions; k++)
-        ops->scan(ip + (size_t)cpu_layout_offset(&l, 0, k) * in_es, n, s,
-                  vp + (size_t)cpu_layout_offset(&l, 1, k) * val_es, xp + cpu_layout_offset(&l, 2, k));
+    cpu_parallel(cpu_layout_numel(&l), nt, argred_lines, &job);
     return TC_OK;
 }
 

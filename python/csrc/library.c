@@ -351,9 +351,8 @@ done:
 static PyObject *py_load_library(PyObject *m, PyObject *path) {
     const char *text = PyUnicode_AsUTF8(path);
     if (!text) return NULL;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS rc = tc_plugin_load_path(text);
-    Py_END_ALLOW_THREADS if (rc) return tp_raise_core_error();
+    /* the GIL stays held: the plugin list may grow and move, and other threads read it under the GIL */
+    if (tc_plugin_load_path(text)) return tp_raise_core_error();
     Py_RETURN_NONE;
 }
 

@@ -2,6 +2,7 @@
  * plugins, BLAS, threads, numpy memory). */
 #include "tp.h"
 
+#include <limits.h>
 #include <string.h>
 
 PyObject *tp_tensor_from_data(PyObject *module, PyObject *args);
@@ -150,9 +151,12 @@ static PyObject *py_blas_num_threads(PyObject *m, PyObject *unused) { return PyL
 static PyObject *py_set_num_threads(PyObject *m, PyObject *arg) {
     if (!PyLong_Check(arg) || PyBool_Check(arg)) /* RuntimeError, as PyTorch raises */
         return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(arg)->tp_name);
-    long n = PyLong_AsLong(arg);
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(arg, &overflow);
     if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n > 1 << 16) return PyErr_Format(PyExc_RuntimeError, "Number of threads is too large: %ld", n);
+    /* PyTorch's words for 0, negatives and anything past a C int; what is used is capped in the core */
+    if (overflow || n <= 0 || n > INT_MAX)
+        return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");
     if (tc_set_num_threads((int)n)) return tp_raise_core_error();
     Py_RETURN_NONE;
 }

@@ -148,7 +148,7 @@ static PyObject *nb_float(PyObject *self) {
 
 static PyObject *nb_index(PyObject *self) {
     tc_tensor *t = tp_unwrap(self);
-    if (!tc_dtype_is_integral(t->dtype) || tc_tensor_numel(t) != 1)
+    if (!(tc_dtype_is_integral(t->dtype) || t->dtype == TC_BOOL) || tc_tensor_numel(t) != 1)
         return PyErr_Format(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
     return nb_int(self);
 }

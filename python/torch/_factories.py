@@ -1,5 +1,7 @@
 """torch.tensor, torch.as_tensor and the numpy bridge: the constructors that take Python data. The
 creation ops (zeros, ones, full, arange, ...) are ops of the op table, bound by torch._C."""
+import sys
+
 import torch
 from torch import _C
 
@@ -10,7 +12,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         raise RuntimeError('Pinned memory requires CUDA, and no CUDA device is available')
     if isinstance(data, torch.Tensor):
         t = data.clone()
-    elif _is_numpy(data):
+    elif _is_ndarray(data):
         t = from_numpy(data).clone() if data.dtype.kind != 'O' else _C._tensor_from_data(data.tolist(), None)
     else:
         t = _C._tensor_from_data(data, None if dtype is None else dtype)
@@ -25,13 +27,19 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
 
 
 def as_tensor(data, dtype=None, device=None):
-    """`data` as a tensor, sharing its memory when it already is one (or a numpy array) of the dtype
-    and device asked for."""
+    """`data` as a tensor, sharing its memory when it already is one (a tensor, or a numpy array) of
+    the dtype and device asked for; a copy otherwise."""
     if isinstance(data, torch.Tensor):
-        return data.to(device=device, dtype=dtype)
-    if _is_numpy(data) and data.dtype.kind != 'O':
-        return from_numpy(data).to(device=device, dtype=dtype)
-    return tensor(data, dtype=dtype, device=device)
+        t = data
+    elif _is_ndarray(data) and data.dtype.kind != 'O':
+        t = from_numpy(data)
+    else:
+        return tensor(data, dtype=dtype, device=device)
+    if dtype is not None and t.dtype != dtype:
+        t = t.to(dtype)
+    if device is not None:
+        t = t.to(device)
+    return t
 
 
 def is_tensor(obj):
@@ -46,24 +54,42 @@ _NUMPY_DTYPES = {
 }
 
 
-def _is_numpy(obj):
-    return type(obj).__module__ == 'numpy' and hasattr(obj, '__array_interface__')
+def _numpy():
+    # numpy objects exist only once numpy has been imported, so never import it here
+    return sys.modules.get('numpy')
+
+
+def _is_ndarray(obj):
+    np = _numpy()
+    return np is not None and isinstance(obj, np.ndarray)
+
+
+def _type_name(obj):
+    # the name CPython's tp_name gives, as PyTorch's messages show it ('numpy.float32', 'A')
+    t = type(obj)
+    if t.__flags__ & (1 << 9) or t.__module__ == 'builtins':  # Py_TPFLAGS_HEAPTYPE: a class statement
+        return t.__name__
+    return '%s.%s' % (t.__module__, t.__name__)
 
 
 def from_numpy(array):
     """A tensor sharing the memory of a numpy array (writes through both ways)."""
-    if not _is_numpy(array):
-        raise TypeError('expected np.ndarray (got %s)' % type(array).__name__)
-    info = array.__array_interface__
+    if not _is_ndarray(array):
+        # only numpy's own arrays: anything else offering an __array_interface__ could point anywhere
+        raise TypeError('expected np.ndarray (got %s)' % _type_name(array))
+    np = _numpy()
+    # read through ndarray's own descriptors: a subclass may override the attributes, not the memory
+    info = np.ndarray.__array_interface__.__get__(array)
+    np_dtype = np.ndarray.dtype.__get__(array)
     typestr = info['typestr']
     dtype = _NUMPY_DTYPES.get(typestr[1:])
-    if typestr[0] == '>' and dtype is not None and array.dtype.itemsize > 1:
+    if typestr[0] == '>' and dtype is not None and np_dtype.itemsize > 1:
         raise ValueError('given numpy array has byte order different from the native byte order. Conversion '
                          'between byte orders is currently not supported.')
     if dtype is None:
         raise TypeError("can't convert np.ndarray of type %s. The only supported types are: float64, float32, "
-                        "float16, int64, int32, int16, int8, uint8, and bool." % array.dtype)
-    itemsize = array.dtype.itemsize
+                        "float16, int64, int32, int16, int8, uint8, and bool." % np_dtype)
+    itemsize = np_dtype.itemsize
     shape = tuple(info['shape'])
     strides = info.get('strides')
     if strides is None:

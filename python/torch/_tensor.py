@@ -10,11 +10,20 @@ class Tensor(_C._TensorBase):
     __module__ = 'torch'  # <class 'torch.Tensor'>, as PyTorch shows it
 
     def __new__(cls, *args, **kwargs):
-        if kwargs or (args and not all(isinstance(a, int) for a in args)):
-            if len(args) == 1 and not kwargs:
-                if isinstance(args[0], Tensor):  # the legacy constructor aliases a tensor, dtype and all
-                    return args[0].alias()
-                return torch.tensor(args[0], dtype=torch.get_default_dtype())
+        # PyTorch's legacy constructor: Tensor(*sizes), Tensor(Size), Tensor(other) (an alias of
+        # other, dtype kept), Tensor(sequence) (data in the default dtype)
+        if len(args) == 1 and not kwargs and not isinstance(args[0], int):
+            data = args[0]
+            if isinstance(data, Tensor):
+                return data.view(data.shape)
+            if isinstance(data, torch.Size):
+                return super().__new__(cls, *data)
+            try:
+                len(data)
+            except TypeError:
+                raise TypeError('new(): data must be a sequence (got %s)' % type(data).__name__) from None
+            return torch.tensor(data, dtype=torch.get_default_dtype())
+        if kwargs or not all(isinstance(a, int) for a in args):
             raise TypeError('new(): invalid arguments; expected sizes (ints) or data')
         return super().__new__(cls, *args)
 
@@ -61,7 +70,7 @@ class Tensor(_C._TensorBase):
                           'deprecated and it will throw an error in a future release. Consider `x.mT` to transpose '
                           'batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the '
                           'dimensions of a tensor.')
-        return self.permute(*range(self.dim() - 1, -1, -1))
+        return self.permute(tuple(range(self.dim() - 1, -1, -1)))  # a tuple: a 0-dim tensor has no dims
 
     @property
     def layout(self):

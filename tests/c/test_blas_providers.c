@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../../plugins/blas/openblas/gemm_split.h"
+#include "fake_pool.h"
 #include "torch_core/tc_abi.h"
 
 /* ---- a fake core ----------------------------------------------------------------------------- */
@@ -90,6 +91,7 @@ static const tc_core_api fake_core = {
     .host_free = fake_host_free,
     .dtype_size = fake_dtype_size,
     .dtype_name = fake_dtype_name,
+    .parallel_for = fake_parallel_for,
 };
 
 /* ---- checks ---------------------------------------------------------------------------------- */
@@ -415,10 +417,21 @@ static void test_threads(void) {
         }
         p->set_num_threads(0); /* nonsense is clamped, not passed on */
         CHECK(p->get_num_threads() >= 1, "%s: set_num_threads(0) left %d", p->name, p->get_num_threads());
-        /* A multi-threaded product still computes the right thing. */
-        p->set_num_threads(2);
-        check_gemm(p, 0, 0, 0, &gemm_cases[7], 0);
-        check_gemm(p, 1, 1, 1, &gemm_cases[9], 0);
+        /* A product split over the core's pool still computes the right thing, in every transpose
+         * combination, and a small one is not split at all. */
+        for (int nt = 2; nt <= 3; nt++) {
+            p->set_num_threads(nt);
+            const int split_before = fake_pool_split_calls;
+            for (int t = 0; t < 4; t++) {
+                check_gemm(p, 0, t >> 1, t & 1, &gemm_cases[9], 0);
+                check_gemm(p, 1, t >> 1, t & 1, &gemm_cases[9], 0);
+            }
+            if (strstr(p->describe(), "the core's pool")) /* else the library threads itself */
+                CHECK(fake_pool_split_calls > split_before, "%s: %d threads, but no product was split", p->name, nt);
+            const int small_before = fake_pool_split_calls;
+            check_gemm(p, 0, 0, 0, &gemm_cases[6], 0);
+            CHECK(fake_pool_split_calls == small_before, "%s: a 64^3 product was split", p->name);
+        }
         p->set_num_threads(1);
     }
 }

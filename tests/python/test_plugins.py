@@ -135,3 +135,42 @@ def test_plugins_command_lists_every_plugin():
     for word in ('cpu', 'blas-blis', 'blas-openblas', 'test-bad-abi', 'failed', 'loaded', 'reason:'):
         assert word in out.stdout
     assert 'BLAS provider' in out.stdout
+
+
+def test_failed_commit_leaves_nothing_behind():
+    # the kernel it registered before its taken BLAS name must not survive the plugin's unloading
+    report = run_with(case_dir('commit_fails'))
+    [p] = by_name(report, 'test-commit-fails')
+    assert p['state'] == 'failed'
+    assert "BLAS provider 'blis' is already registered" in p['reason'], p['reason']
+    assert report['sum'] == [4, 6]
+    assert_rest_loaded(report)
+
+
+def test_device_type_registered_twice_fails_cleanly():
+    code = ('import json, torch; print(json.dumps({"state": [p["state"] for p in torch.backends.plugins() '
+            'if p["name"] == "testdev"], "reason": [p["reason"] for p in torch.backends.plugins() '
+            'if p["name"] == "testdev"], "count": torch._C._device_count("testdev"), '
+            '"other": torch._C._device_count("no-such-device"), "sum": (torch.ones(3) + 1).tolist()}))')
+    env = dict(os.environ, TORCH_PLUGIN_PATH=case_dir('device_twice'))
+    out = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout)
+    assert r['state'] == ['failed'] and "device type 'testdev' is already registered" in r['reason'][0]
+    assert r['count'] == 0 and r['other'] == 0 and r['sum'] == [2.0, 2.0, 2.0]
+
+
+def test_unterminated_probe_reason_is_read_within_its_buffer():
+    report = run_with(case_dir('unterminated_probe'))
+    [p] = by_name(report, 'test-unterminated-probe')
+    assert p['state'] == 'not supported'
+    assert set(p['reason']) == {'R'} and 0 < len(p['reason']) < 1024
+    assert_rest_loaded(report)
+
+
+def test_unterminated_init_error_is_read_within_its_buffer():
+    report = run_with(case_dir('unterminated_init'))
+    [p] = by_name(report, 'test-unterminated-init')
+    assert p['state'] == 'failed' and p['reason'].startswith('init failed: EEEE')
+    assert set(p['reason'][len('init failed: '):]) == {'E'}
+    assert_rest_loaded(report)

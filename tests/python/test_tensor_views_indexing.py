@@ -315,17 +315,24 @@ def test_setitem_through_views_changes_the_base():
     assert x[0, 2].item() == 7
 
 
-def test_setitem_with_overlapping_source_raises():
-    message = 'some elements of the input tensor and the written-to tensor refer to a single memory location'
+def test_setitem_with_overlapping_source_follows_pytorch():
+    msg = 'refer to a single memory location'
     x = torch.arange(12).view(3, 4)
-    with pytest.raises(RuntimeError, match=message):
+    with pytest.raises(RuntimeError, match=msg):
         x[1:] = x[:-1]
-    y = torch.arange(4.)
-    y[:2] = y[2:]  # disjoint halves of one storage
-    assert y.tolist() == [2.0, 3.0, 2.0, 3.0]
+    with pytest.raises(RuntimeError, match=msg):
+        x[0:2].copy_(x[1:3])
     m = torch.arange(4.).view(2, 2)
-    with pytest.raises(RuntimeError, match=message):
+    with pytest.raises(RuntimeError, match=msg):
         m.copy_(m.t())
+    y = torch.arange(4.)
+    y[:2] = y[2:]  # disjoint
+    assert y.tolist() == [2.0, 3.0, 2.0, 3.0]
+    x[1:] = x[0]  # a broadcast source is too irregular to judge: allowed, and read first
+    assert x.tolist() == [[0, 1, 2, 3]] * 3
+    z = torch.arange(4.)
+    z[1:] = z[0]  # a 0-dim source fills
+    assert z.tolist() == [0.0] * 4
 
 
 def test_setitem_bumps_the_version():

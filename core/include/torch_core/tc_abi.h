@@ -370,7 +370,7 @@ typedef struct tc_core_api {
     /* The BLAS provider in use (never NULL once a provider has loaded; NULL if none has). */
     const tc_blas_provider *(*blas_current)(void);
 
-    /* Threads: what torch.set_num_threads asked for. */
+    /* Threads: how many threads kernels may use (torch.set_num_threads, capped at a sane bound). */
     int (*get_num_threads)(void);
 
     /* Host scratch memory for kernels (aligned to 64 bytes); NULL on failure. */
@@ -381,7 +381,7 @@ typedef struct tc_core_api {
     size_t (*dtype_size)(int32_t dtype);
     const char *(*dtype_name)(int32_t dtype);
 
-    /* ---- since 1.1: ops, layouts, fallbacks, boxed calls, tensor handles ---- */
+    /* ---- since 1.1: ops, layouts, fallbacks, boxed calls, tensor handles, threads ---- */
 
     /* Adds an op (see tc_op_def); returns its op id, or TC_FAIL (a malformed schema, or a name that
      * exists). Valid during init and, for ops added from a running program, at any time. */
@@ -405,9 +405,27 @@ typedef struct tc_core_api {
     int32_t (*device_type_id)(const char *name);
     /* Releases what results of call_op own (tensor references, arrays of tensor lists). */
     void (*values_release)(tc_value *values, int32_t n);
+    /* Runs fn(ctx, b, e) on pieces [b, e) that together cover [begin, end) exactly once, on the
+     * core's one thread pool (shared by every plugin, so kernels and BLAS never oversubscribe the
+     * CPUs). Pieces are contiguous, at least `grain` long (the last may be shorter), at most one per
+     * thread (get_num_threads); the calling thread runs pieces too. A range of less than two grains
+     * runs inline on the caller without touching the pool, and so does a call made from inside a
+     * piece (nested parallelism runs inline) or while another thread's call holds the pool. Returns
+     * once every piece has run: TC_OK, or TC_FAIL for a NULL fn. Errors are per call: fn returns
+     * nothing and must not call set_error (it may run on a worker thread, whose error state nobody
+     * reads); record failures in ctx and raise them after parallel_for returns. The pool survives
+     * fork(): the child recreates its threads when it first needs them. */
+    int (*parallel_for)(int64_t begin, int64_t end, int64_t grain,
+                        void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx);
 } tc_core_api;
-_Static_assert(sizeof(tc_core_api) == 184, "tc_core_api 1.1 layout is ABI");
+_Static_assert(offsetof(tc_core_api, register_op) == 104, "tc_core_api 1.0 members are ABI");
+_Static_assert(sizeof(tc_core_api) == 192, "tc_core_api 1.1 layout is ABI");
 #define TC_CORE_API_SIZE_1_0 104
+
+/* Whether a core table has `member` (a plugin that may load into an older core checks before using
+ * a member added after that core's minor). */
+#define TC_CORE_HAS(core, member)                                                                    \
+    ((core)->struct_size >= offsetof(tc_core_api, member) + sizeof((core)->member))
 
 /* ---- the plugin descriptor ------------------------------------------------------------------- */
 

@@ -12,6 +12,11 @@
  * sets BLIS_ARCH_TYPE for the duration of bli_init(), restores the environment, and asks BLIS which
  * set it really uses. A BLIS_ARCH_TYPE the user set is honoured, after checking that BLIS would not
  * abort the process on it (BLIS aborts on an id it was not built with).
+ *
+ * Threads. The plugin links Debian's single-threaded BLIS (blis-serial) and cuts large products into
+ * panels that run on the core's thread pool (plugins/common/gemm_parallel.h): one pool for the
+ * process, and none that hangs in a fork()ed child the way OpenMP's does. Should a threaded libblis
+ * already be in the process (same soname), it is held to one thread and the same splitting applies.
  */
 #include <blis.h>
 
@@ -24,6 +29,7 @@
 #include <unistd.h>
 
 #include "cpu_features.h"
+#include "gemm_parallel.h"
 #include "torch_core/tc_abi.h"
 
 /* int64_t dimensions and strides pass to BLIS unchanged only if dim_t/inc_t are 64-bit, as in every
@@ -120,18 +126,12 @@ static const blis_config *blis_pick(tc_isa_level level) {
 /* ---- state, written once by init ------------------------------------------------------------- */
 
 static char blis_description[512];
-static int blis_threaded; /* 0 for a single-threaded BLIS build: thread counts are then always 1 */
+static const tc_core_api *blis_core; /* for parallel_for */
+static int blis_threads = 1;         /* threads a product may be split over (set_num_threads) */
 
-static void blis_set_num_threads(int n) {
-    if (!blis_threaded) return;
-    bli_thread_set_num_threads((dim_t)(n < 1 ? 1 : n));
-}
+static void blis_set_num_threads(int n) { blis_threads = n < 1 ? 1 : n > 256 ? 256 : n; }
 
-static int blis_get_num_threads(void) {
-    if (!blis_threaded) return 1;
-    dim_t n = bli_thread_get_num_threads();
-    return n < 1 ? 1 : (n > INT_MAX ? INT_MAX : (int)n);
-}
+static int blis_get_num_threads(void) { return blis_threads; }
 
 static const char *blis_describe(void) { return blis_description; }
 
@@ -146,16 +146,36 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
     *cs = trans ? (inc_t)ld : 1;
 }
 
-/* BLIS_NO_TRANSPOSE with swapped strides expresses op(X) = X^T exactly; BLIS packs either way. */
+/* BLIS_NO_TRANSPOSE with swapped strides expresses op(X) = X^T exactly; BLIS packs either way. Each
+ * panel of C (gemm_parallel.h) is one bli_?gemm call. */
 #define BLIS_GEMM(NAME, T, BLI)                                                                     \
+    typedef struct NAME##_call {                                                                    \
+        int trans_a, trans_b;                                                                       \
+        int64_t k;                                                                                  \
+        T alpha, beta;                                                                              \
+        const T *a, *b;                                                                             \
+        T *c;                                                                                       \
+        int64_t lda, ldb, ldc;                                                                      \
+    } NAME##_call;                                                                                  \
+                                                                                                    \
+    static void NAME##_panel(void *ctx, int64_t i, int64_t m, int64_t j, int64_t n) {               \
+        const NAME##_call *g = ctx;                                                                 \
+        const int64_t k = g->k;                                                                     \
+        inc_t rsa, csa, rsb, csb, rsc, csc;                                                         \
+        blis_strides(g->trans_a, g->trans_a ? k : m, g->trans_a ? m : k, g->lda, &rsa, &csa);       \
+        blis_strides(g->trans_b, g->trans_b ? n : k, g->trans_b ? k : n, g->ldb, &rsb, &csb);       \
+        blis_strides(0, m, n, g->ldc, &rsc, &csc);                                                  \
+        T alpha = g->alpha, beta = g->beta;                                                         \
+        BLI(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)m, (dim_t)n, (dim_t)k, &alpha,             \
+            (T *)g->a + gemm_parallel_a_offset(g->trans_a, g->lda, i), rsa, csa,                    \
+            (T *)g->b + gemm_parallel_b_offset(g->trans_b, g->ldb, j), rsb, csb, &beta,             \
+            g->c + gemm_parallel_c_offset(g->ldc, i, j), rsc, csc);                                 \
+    }                                                                                               \
+                                                                                                    \
     static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T *a, \
                      int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {            \
-        inc_t rsa, csa, rsb, csb, rsc, csc;                                                         \
-        blis_strides(trans_a, trans_a ? k : m, trans_a ? m : k, lda, &rsa, &csa);                   \
-        blis_strides(trans_b, trans_b ? n : k, trans_b ? k : n, ldb, &rsb, &csb);                   \
-        blis_strides(0, m, n, ldc, &rsc, &csc);                                                     \
-        BLI(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)m, (dim_t)n, (dim_t)k, &alpha, (T *)a, rsa, \
-            csa, (T *)b, rsb, csb, &beta, c, rsc, csc);                                             \
+        NAME##_call g = {trans_a, trans_b, k, alpha, beta, a, b, c, lda, ldb, ldc};                 \
+        gemm_parallel(blis_core, blis_threads, m, n, k, NAME##_panel, &g);                          \
     }
 
 BLIS_GEMM(blis_sgemm, float, bli_sgemm)
@@ -253,10 +273,16 @@ static int blis_init(const tc_core_api *core, char *err, size_t err_len) {
         snprintf(why, sizeof why, "wanted %s, but BLIS was initialised in this process before the plugin",
                  want->name);
 
-    blis_threaded = bli_info_get_enable_openmp() || bli_info_get_enable_pthreads();
-    snprintf(blis_description, sizeof blis_description, "BLIS %s, kernels: %s (%s), threading: %s",
-             bli_info_get_version_str(), bli_arch_string(got), why,
-             bli_info_get_enable_openmp() ? "OpenMP" : blis_threaded ? "pthreads" : "none");
+    /* A threaded libblis can only be here because another one was loaded first under the same
+     * soname: keep it on the calling thread, so its own pool never starts. */
+    const int threaded = bli_info_get_enable_openmp() || bli_info_get_enable_pthreads();
+    if (threaded) bli_thread_set_num_threads(1);
+    blis_core = core;
+    snprintf(blis_description, sizeof blis_description,
+             "BLIS %s, kernels: %s (%s), threading: %s", bli_info_get_version_str(), bli_arch_string(got), why,
+             !TC_CORE_HAS(core, parallel_for) ? "none (the core has no thread pool)"
+             : threaded ? "the core's pool (a threaded libblis was already loaded; held to 1 thread)"
+                        : "the core's pool (serial libblis, large products split into panels)");
 
     /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
     blis_set_num_threads(core->get_num_threads());

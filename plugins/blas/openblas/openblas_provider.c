@@ -10,6 +10,14 @@
  * OpenBLAS chooses its kernels itself (DYNAMIC_ARCH) unless OPENBLAS_CORETYPE names a core. The
  * plugin leaves that to the user and reports the core in use, since a preset OPENBLAS_CORETYPE
  * (e.g. Haswell on an AVX-512 machine) halves GEMM throughput.
+ *
+ * Threads. The plugin links the system's libopenblas.so.0, the library numpy links too: there can be
+ * only one under that soname in a process, and Debian's serial build put in its place breaks numpy's
+ * libblas.so.3 (it needs the pthreads build's symbols). With the pthreads build (Debian's default)
+ * OpenBLAS keeps its own pool, capped at the core's thread count; it is fork-safe (OpenBLAS stops and
+ * restarts its threads around fork()). With a serial or OpenMP build (alternatives chosen so), the
+ * library is held to one thread, so no OpenMP pool ever starts, and large products are cut into panels
+ * on the core's pool instead (plugins/common/gemm_parallel.h).
  */
 #include <cblas.h>
 
@@ -22,6 +30,7 @@
 #include <unistd.h>
 
 #include "cpu_features.h"
+#include "gemm_parallel.h"
 #include "gemm_split.h"
 #include "torch_core/tc_abi.h"
 
@@ -33,8 +42,8 @@
 typedef __typeof__(cblas_sgemm) openblas_sgemm_fn;
 typedef __typeof__(cblas_dgemm) openblas_dgemm_fn;
 typedef __typeof__(openblas_set_num_threads) openblas_set_threads_fn;
-typedef __typeof__(openblas_get_num_threads) openblas_get_threads_fn;
 typedef __typeof__(openblas_get_config) openblas_config_fn;
+typedef int openblas_parallel_fn(void);
 
 /* ---- state, written once by init ------------------------------------------------------------- */
 
@@ -42,11 +51,16 @@ static void *openblas_lib; /* our reference to libopenblas.so.0, taken in init *
 static openblas_sgemm_fn *openblas_sgemm_p;
 static openblas_dgemm_fn *openblas_dgemm_p;
 static openblas_set_threads_fn *openblas_set_threads_p;
-static openblas_get_threads_fn *openblas_get_threads_p;
 static char openblas_description[512];
+static const tc_core_api *openblas_core; /* for parallel_for */
+static int openblas_threads = 1;         /* what set_num_threads asked for, capped */
+static int openblas_own_pool;            /* 1: the pthreads build threads itself; 0: the core's pool */
 
-static void openblas_set_threads(int n) { openblas_set_threads_p(n < 1 ? 1 : n); }
-static int openblas_get_threads(void) { return openblas_get_threads_p(); }
+static void openblas_set_threads(int n) {
+    openblas_threads = n < 1 ? 1 : n > 256 ? 256 : n;
+    if (openblas_own_pool) openblas_set_threads_p(openblas_threads);
+}
+static int openblas_get_threads(void) { return openblas_threads; }
 static const char *openblas_describe(void) { return openblas_description; }
 
 /* ---- gemm ------------------------------------------------------------------------------------ */
@@ -70,10 +84,25 @@ static const char *openblas_describe(void) { return openblas_description; }
            g->c + gemm_split_c_offset(blk, g->ldc), (blasint)blk->ldc);                             \
     }                                                                                               \
                                                                                                     \
+    /* One panel of C (gemm_parallel.h), itself cut to blasint sizes (gemm_split.h). */             \
+    typedef struct NAME##_whole {                                                                   \
+        NAME##_call g;                                                                              \
+        int64_t k;                                                                                  \
+    } NAME##_whole;                                                                                 \
+                                                                                                    \
+    static void NAME##_panel(void *ctx, int64_t i, int64_t m, int64_t j, int64_t n) {               \
+        const NAME##_whole *w = ctx;                                                                \
+        NAME##_call g = w->g;                                                                       \
+        g.a += gemm_parallel_a_offset(g.trans_a, g.lda, i);                                         \
+        g.b += gemm_parallel_b_offset(g.trans_b, g.ldb, j);                                         \
+        g.c += gemm_parallel_c_offset(g.ldc, i, j);                                                 \
+        gemm_split(OPENBLAS_INT_MAX, g.trans_a, g.trans_b, m, n, w->k, g.lda, g.ldb, g.ldc, NAME##_block, &g); \
+    }                                                                                               \
+                                                                                                    \
     static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T *a, \
                      int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {            \
-        NAME##_call g = {trans_a, trans_b, alpha, beta, a, b, c, lda, ldb, ldc};                    \
-        gemm_split(OPENBLAS_INT_MAX, trans_a, trans_b, m, n, k, lda, ldb, ldc, NAME##_block, &g);   \
+        NAME##_whole w = {{trans_a, trans_b, alpha, beta, a, b, c, lda, ldb, ldc}, k};              \
+        gemm_parallel(openblas_core, openblas_own_pool ? 1 : openblas_threads, m, n, k, NAME##_panel, &w); \
     }
 
 OPENBLAS_GEMM(openblas_sgemm, float, openblas_sgemm_p)
@@ -121,12 +150,11 @@ static int openblas_init(const tc_core_api *core, char *err, size_t err_len) {
         return openblas_fail(err, err_len, "%s is not loaded: %s", OPENBLAS_SONAME, dlerror());
     openblas_config_fn *config = openblas_sym("openblas_get_config", err, err_len);
     openblas_config_fn *corename = openblas_sym("openblas_get_corename", err, err_len);
+    openblas_parallel_fn *parallel = openblas_sym("openblas_get_parallel", err, err_len);
     openblas_sgemm_p = openblas_sym("cblas_sgemm", err, err_len);
     openblas_dgemm_p = openblas_sym("cblas_dgemm", err, err_len);
     openblas_set_threads_p = openblas_sym("openblas_set_num_threads", err, err_len);
-    openblas_get_threads_p = openblas_sym("openblas_get_num_threads", err, err_len);
-    if (!config || !corename || !openblas_sgemm_p || !openblas_dgemm_p || !openblas_set_threads_p ||
-        !openblas_get_threads_p) {
+    if (!config || !corename || !parallel || !openblas_sgemm_p || !openblas_dgemm_p || !openblas_set_threads_p) {
         openblas_shutdown();
         return TC_FAIL;
     }
@@ -143,9 +171,19 @@ static int openblas_init(const tc_core_api *core, char *err, size_t err_len) {
     else
         snprintf(why, sizeof why, "OpenBLAS's detection; CPU supports %s",
                  tc_cpu_isa_name(tc_cpu_isa_level()));
+    /* openblas_get_parallel: 0 serial, 1 pthreads, 2 OpenMP (whose pool would hang after fork) */
+    const int kind = parallel();
+    openblas_own_pool = kind == 1 || !TC_CORE_HAS(core, parallel_for);
+    if (!openblas_own_pool) openblas_set_threads_p(1);
+    openblas_core = core;
     snprintf(openblas_description, sizeof openblas_description,
-             "OpenBLAS%s%s, core: %s (%s), config: %s", version[0] ? " " : "", version, corename(),
-             why, cfg);
+             "OpenBLAS%s%s, core: %s (%s), threading: %s, config: %s", version[0] ? " " : "", version,
+             corename(), why,
+             kind == 1 ? "OpenBLAS's own pthreads (capped at the core's thread count, fork-safe)"
+             : openblas_own_pool ? "none (the core has no thread pool)"
+             : kind == 2 ? "the core's pool (an OpenMP libopenblas, held to 1 thread)"
+                         : "the core's pool (a serial libopenblas; large products split into panels)",
+             cfg);
 
     /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
     openblas_set_threads(core->get_num_threads());
