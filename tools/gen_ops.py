@@ -644,6 +644,8 @@ def write_source(ops, path):
             flags.append('TC_OPF_METHOD')
         if o.is_function:
             flags.append('TC_OPF_FUNCTION')
+        if o.variant == 'out':
+            flags.append('TC_OPF_OUT')
         for f, c in (('number_self', 'NUMBER_SELF'), ('no_bool', 'NO_BOOL'), ('float_only', 'FLOAT_ONLY'),
                      ('factory', 'FACTORY'), ('composite', 'COMPOSITE'), ('view', 'VIEW')):
             if f in o.flags:

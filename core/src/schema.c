@@ -437,6 +437,7 @@ struct tc_op *tc_schema_parse(const char *text) {
     op->variant = TC_VARIANT_FUNCTIONAL;
     for (int32_t i = 0; i < ac.n; i++)
         if ((args[i].flags & TC_ARG_WRITE) && (args[i].flags & TC_ARG_KWONLY)) op->variant = TC_VARIANT_OUT;
+    if (op->variant == TC_VARIANT_OUT) op->schema.flags |= TC_OPF_OUT;
     if (op->variant == TC_VARIANT_FUNCTIONAL && ac.n && (args[0].flags & TC_ARG_WRITE) && rc.n &&
         (ret[0].flags & TC_ARG_WRITE))
         op->variant = TC_VARIANT_INPLACE;

@@ -264,7 +264,7 @@ static int bind(const tc_op_schema *s, PyObject *self, PyObject *const *args, Py
         b->values[found] = args[nargs + k];
         if (found < 64) b->by_keyword |= (uint64_t)1 << found;
     }
-    int outs = n_out_args(s);
+    int outs = out ? n_out_args(s) : 0;
     if (out && outs) {
         int j = 0;
         bool tuple = outs > 1;
@@ -704,7 +704,7 @@ PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyOb
     bool done = false;
     for (int o = 0; ops[o] >= 0 && !done; o++) {
         const tc_op_schema *s = tc_op_schema_of(ops[o]);
-        if ((n_out_args(s) > 0) != (out != NULL)) continue; /* out= picks the out variant */
+        if (((s->flags & TC_OPF_OUT) != 0) != (out != NULL)) continue; /* out= picks the out variant */
         if (requires_grad && !(s->flags & TC_OPF_FACTORY)) continue;
         candidates++;
         last_candidate = ops[o];

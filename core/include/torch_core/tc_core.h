@@ -212,6 +212,7 @@ typedef struct tc_return_schema {
 #define TC_OPF_COMPOSITE 64u /* written in terms of other ops */
 #define TC_OPF_VIEW 128u     /* the result shares the first argument's storage */
 #define TC_OPF_RUNTIME 256u  /* added while the program runs */
+#define TC_OPF_OUT 512u      /* an out= variant: written keyword-only tensor arguments */
 
 typedef struct tc_op_schema {
     const char *name;     /* "add", or "myext::scale" for a runtime op */
