@@ -208,3 +208,12 @@ const tc_kernel_slot *tc_kernel_find(int32_t kernel, int32_t backend, int32_t dt
                  reason ? ")" : "", registered);
     return NULL;
 }
+
+bool tc_kernel_registered(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype) {
+    int32_t k = tc_kernel_id(kernel);
+    if (k < 0 || device_type < 0 || device_type >= TC_MAX_DEVICE_TYPES || layout < 0 || layout >= TC_MAX_LAYOUTS ||
+        (dtype != TC_ANY_DTYPE && (dtype < 0 || dtype >= TC_NUM_DTYPES)))
+        return false;
+    tc_kernel_slot *s = slot_of(k, tc_backend_of(device_type, layout), dtype, false);
+    return s && __atomic_load_n(&s->fn, __ATOMIC_ACQUIRE) != NULL;
+}

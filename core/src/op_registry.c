@@ -108,6 +108,11 @@ struct tc_op *tc_op_at(int32_t id) {
 
 int32_t tc_op_count(void) { return atomic_load(&n_ops); }
 
+const char *tc_op_kernel_name(int32_t id) {
+    struct tc_op *op = tc_op_at(id);
+    return op && op->kernel >= 0 ? tc_kernel_name(op->kernel) : NULL;
+}
+
 const tc_op_schema *tc_op_schema_of(int32_t id) {
     struct tc_op *op = tc_op_at(id);
     return op ? &op->schema : NULL;

@@ -29,5 +29,5 @@ COMPARE_OPS(STAMP_OP)
 
 #define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
 #define ENTRY_OP(OP) CPU_DTYPES_ALL(ENTRY, OP)
-const cpu_kernel_entry cpu_compare_kernels[] = {COMPARE_OPS(ENTRY_OP)};
-CPU_TABLE_COUNT(cpu_compare_kernels);
+static const cpu_kernel_entry kernels[] = {COMPARE_OPS(ENTRY_OP)};
+CPU_KERNEL_TABLE(kernels);

@@ -53,5 +53,5 @@ static cpu_loop_fn bits_loop(size_t elsize) {
 CPU_DTYPES_ALL(STAMP_DST, _)
 
 #define ENTRY(_, D) {"copy", CPU_DT_##D, k_copy_##D},
-const cpu_kernel_entry cpu_copy_kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
-CPU_TABLE_COUNT(cpu_copy_kernels);
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
+CPU_KERNEL_TABLE(kernels);

@@ -23,21 +23,18 @@ typedef struct cpu_kernel_entry {
     tc_kernel_fn fn;
 } cpu_kernel_entry;
 
-/* Each kernel file exports its table and its length; plugin.c walks them all. */
-#define CPU_DECLARE_TABLE(name)                                                                    \
-    extern const cpu_kernel_entry cpu_##name##_kernels[];                                          \
-    extern const size_t cpu_##name##_kernels_count
-CPU_DECLARE_TABLE(copy);
-CPU_DECLARE_TABLE(binary);
-CPU_DECLARE_TABLE(compare);
-CPU_DECLARE_TABLE(unary);
-CPU_DECLARE_TABLE(reduce);
-CPU_DECLARE_TABLE(reduce_dim);
-CPU_DECLARE_TABLE(mm);
-CPU_DECLARE_TABLE(fill);
-#undef CPU_DECLARE_TABLE
+/* Each kernel file lists its kernels in one table and declares it with CPU_KERNEL_TABLE: the table's
+ * address goes into a section of its own, which the linker gathers from every file and plugin.c
+ * walks, so a new kernel file is registered without touching any other file. */
+typedef struct cpu_kernel_table {
+    const cpu_kernel_entry *entries;
+    size_t count;
+} cpu_kernel_table;
 
-#define CPU_TABLE_COUNT(table) const size_t table##_count = sizeof(table) / sizeof(table[0])
+#define CPU_KERNEL_TABLE(entries)                                                                  \
+    static const cpu_kernel_table entries##_table                                                  \
+        __attribute__((used, section("cpu_kernel_tables"), aligned(sizeof(void *)))) = {           \
+            entries, sizeof(entries) / sizeof(entries[0])}
 
 /* The least work (in elements) worth giving a thread: below it, waking a worker costs more than it
  * saves. */

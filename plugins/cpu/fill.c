@@ -107,5 +107,5 @@ CPU_DTYPES_ALL(FILL_KERNEL, _)
 
 #define ENTRY(_, S) {"arange", CPU_DT_##S, k_arange_##S}, {"linspace", CPU_DT_##S, k_linspace_##S},
 #define FILL_ENTRY(_, S) {"fill", CPU_DT_##S, k_fill_##S},
-const cpu_kernel_entry cpu_fill_kernels[] = {CPU_DTYPES_NUMERIC(ENTRY, _) CPU_DTYPES_ALL(FILL_ENTRY, _)};
-CPU_TABLE_COUNT(cpu_fill_kernels);
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_NUMERIC(ENTRY, _) CPU_DTYPES_ALL(FILL_ENTRY, _)};
+CPU_KERNEL_TABLE(kernels);

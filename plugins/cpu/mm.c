@@ -217,5 +217,5 @@ static int bmm_run(const tc_kernel_args *args, mm_rows_fn rows) {
 CPU_DTYPES_ALL(KERNEL, _)
 
 #define ENTRY(_, S) {"mm", CPU_DT_##S, k_mm_##S}, {"bmm", CPU_DT_##S, k_bmm_##S},
-const cpu_kernel_entry cpu_mm_kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
-CPU_TABLE_COUNT(cpu_mm_kernels);
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
+CPU_KERNEL_TABLE(kernels);

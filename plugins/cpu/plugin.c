@@ -32,15 +32,8 @@ static int cpu_probe(const tc_core_api *core, char *reason, size_t reason_len) {
     return 10 * CPU_ISA_LEVEL;
 }
 
-static const struct {
-    const cpu_kernel_entry *entries;
-    const size_t *count;
-} tables[] = {
-    {cpu_copy_kernels, &cpu_copy_kernels_count},       {cpu_binary_kernels, &cpu_binary_kernels_count},
-    {cpu_compare_kernels, &cpu_compare_kernels_count}, {cpu_unary_kernels, &cpu_unary_kernels_count},
-    {cpu_reduce_kernels, &cpu_reduce_kernels_count},   {cpu_reduce_dim_kernels, &cpu_reduce_dim_kernels_count},
-    {cpu_mm_kernels, &cpu_mm_kernels_count},           {cpu_fill_kernels, &cpu_fill_kernels_count},
-};
+/* The tables every kernel file declared (CPU_KERNEL_TABLE); the linker defines the bounds. */
+extern const cpu_kernel_table __start_cpu_kernel_tables[], __stop_cpu_kernel_tables[];
 
 static int cpu_init(const tc_core_api *core, char *err, size_t err_len) {
     if (core->abi_major != TC_ABI_MAJOR || core->struct_size < sizeof(tc_core_api)) {
@@ -49,9 +42,9 @@ static int cpu_init(const tc_core_api *core, char *err, size_t err_len) {
         return TC_FAIL;
     }
     cpu_core = core;
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
-        for (size_t i = 0; i < *tables[t].count; i++) {
-            const cpu_kernel_entry *e = &tables[t].entries[i];
+    for (const cpu_kernel_table *t = __start_cpu_kernel_tables; t < __stop_cpu_kernel_tables; t++) {
+        for (size_t i = 0; i < t->count; i++) {
+            const cpu_kernel_entry *e = &t->entries[i];
             if (core->register_kernel(e->op, TC_DEVICE_CPU, TC_STRIDED, e->dtype, e->fn) != TC_OK) {
                 snprintf(err, err_len, "registering kernel %s for dtype %d failed", e->op, (int)e->dtype);
                 return TC_FAIL;

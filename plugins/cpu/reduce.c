@@ -436,6 +436,6 @@ CPU_DTYPES_ALL(STAMP_max, _)
 CPU_DTYPES_ALL(STAMP_min, _)
 
 #define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
-const cpu_kernel_entry cpu_reduce_kernels[] = {
+static const cpu_kernel_entry kernels[] = {
     CPU_DTYPES_NUMERIC(ENTRY, sum) CPU_DTYPES_ALL(ENTRY, max) CPU_DTYPES_ALL(ENTRY, min)};
-CPU_TABLE_COUNT(cpu_reduce_kernels);
+CPU_KERNEL_TABLE(kernels);

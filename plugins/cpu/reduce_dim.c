@@ -167,5 +167,5 @@ CPU_DTYPES_ALL(STAMP, max)
 CPU_DTYPES_ALL(STAMP, min)
 
 #define ENTRY(OP, S) {#OP "_dim", CPU_DT_##S, k_##OP##_dim_##S},
-const cpu_kernel_entry cpu_reduce_dim_kernels[] = {CPU_DTYPES_ALL(ENTRY, max) CPU_DTYPES_ALL(ENTRY, min)};
-CPU_TABLE_COUNT(cpu_reduce_dim_kernels);
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, max) CPU_DTYPES_ALL(ENTRY, min)};
+CPU_KERNEL_TABLE(kernels);

@@ -66,5 +66,5 @@ UNARY_OPS(STAMP_OP)
 
 #define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
 #define ENTRY_OP(OP, DTYPES) DTYPES(ENTRY, OP)
-const cpu_kernel_entry cpu_unary_kernels[] = {UNARY_OPS(ENTRY_OP)};
-CPU_TABLE_COUNT(cpu_unary_kernels);
+static const cpu_kernel_entry kernels[] = {UNARY_OPS(ENTRY_OP)};
+CPU_KERNEL_TABLE(kernels);

@@ -243,6 +243,32 @@ static PyObject *py_op_overloads(PyObject *m, PyObject *name) {
 
 static PyObject *py_op_count(PyObject *m, PyObject *unused) { return PyLong_FromLong(tc_op_count()); }
 
+/* _op_coverage(id) -> (kernel name or None, {device type name: [dtype names]}) over the device types
+ * and dtypes registered now (the any-dtype slot counts as every dtype). */
+static PyObject *py_op_coverage(PyObject *m, PyObject *arg) {
+    long id = PyLong_AsLong(arg);
+    if (id == -1 && PyErr_Occurred()) return NULL;
+    if (!tc_op_schema_of((int32_t)id)) return PyErr_Format(PyExc_ValueError, "unknown op id %ld", id);
+    const char *kernel = tc_op_kernel_name((int32_t)id);
+    PyObject *by_device = PyDict_New();
+    for (int32_t type = 0; kernel && by_device && type < TC_MAX_DEVICE_TYPES; type++) {
+        const char *device = tc_device_type_name(type);
+        if (strcmp(device, "unknown") == 0) break;
+        bool any = tc_kernel_registered(kernel, type, TC_STRIDED, TC_ANY_DTYPE);
+        PyObject *dtypes = PyList_New(0);
+        for (int32_t d = 0; dtypes && d < TC_NUM_DTYPES; d++) {
+            if (!any && !tc_kernel_registered(kernel, type, TC_STRIDED, d)) continue;
+            PyObject *name = PyUnicode_FromString(tc_dtype_name(d));
+            if (!name || PyList_Append(dtypes, name)) Py_CLEAR(dtypes);
+            Py_XDECREF(name);
+        }
+        if (!dtypes || (PyList_GET_SIZE(dtypes) && PyDict_SetItemString(by_device, device, dtypes))) Py_CLEAR(by_device);
+        Py_XDECREF(dtypes);
+    }
+    if (!by_device) return NULL;
+    return Py_BuildValue("(zN)", kernel, by_device);
+}
+
 static PyObject *py_layout_names(PyObject *m, PyObject *unused) {
     int32_t n = tc_layout_count();
     PyObject *list = PyList_New(n);
@@ -364,6 +390,7 @@ PyMethodDef tp_library_functions[] = {
     {"_schema_info", py_schema_info, METH_O, NULL},
     {"_op_count", py_op_count, METH_NOARGS, NULL},
     {"_layout_names", py_layout_names, METH_NOARGS, NULL},
+    {"_op_coverage", py_op_coverage, METH_O, NULL},
     {"_call_ops", py_call_ops, METH_VARARGS, NULL},
     {"_load_library", py_load_library, METH_O, NULL},
     {NULL, NULL, 0, NULL},

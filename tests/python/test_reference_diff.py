@@ -13,16 +13,9 @@ to run ``tools/record_reference``. The recorder imports this file by path, so no
 may import this project's torch.
 """
 
-import json
-import math
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-RECORDED = Path(__file__).resolve().parents[1] / 'data' / 'reference' / 'reference_diff.json'
+from differential import Suite
 
 DTYPES = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64']
 FLOATS = ['float16', 'bfloat16', 'float32', 'float64']
@@ -425,162 +418,17 @@ def _cases():
     return sorted(cases.items(), key=lambda c: (len(c[0]), c[0]))
 
 
-CASES = _cases()
-EXPRESSIONS = [ours for ours, _ in CASES]
-# Strides are compared only for views, whose strides are part of what they mean; PyTorch lays an
-# elementwise result out like its (e.g. transposed) inputs, which this project does not promise.
-VIEW_EXPRESSIONS = set(_views_indexing())
-
-# Evaluates every expression of the JSON list on stdin with whichever torch is importable; writes a
-# JSON object mapping each expression to its report. Both this test (ours) and tools/record_reference
-# (the reference) run it.
-RUNNER = r'''
-import json, math, sys
-import torch
-
-def encode(v):
-    if isinstance(v, torch.Tensor):
-        return {"kind": "tensor", "dtype": str(v.dtype), "shape": list(v.shape), "values": v.tolist(),
-                "stride": list(v.stride())}
-    if isinstance(v, torch.dtype):
-        return {"kind": "dtype", "value": str(v)}
-    if isinstance(v, torch.Size):
-        return {"kind": "size", "value": list(v)}
-    if isinstance(v, torch.device):
-        return {"kind": "device", "value": str(v)}
-    if isinstance(v, tuple):
-        return {"kind": "tuple", "items": [encode(x) for x in v]}
-    if isinstance(v, (bool, int, float, str)) or v is None:
-        return {"kind": type(v).__name__, "value": v}
-    return {"kind": "other", "value": type(v).__name__}
-
-out = {}
-for expr in json.load(sys.stdin):
-    try:
-        out[expr] = encode(eval(expr, {"torch": torch, "math": math}))
-    except Exception as e:
-        out[expr] = {"kind": "error", "type": type(e).__name__, "message": str(e)[:300]}
-json.dump(out, sys.stdout)
-'''
-
-
-def reference_request():
-    """What tools/record_reference feeds RUNNER under the reference: the reference-side expression of
-    every case, in the order ours run in (an expression could in principle change global state)."""
-    return [ref for _, ref in CASES]
-
-
-def _run_ours():
-    import torch  # the package this run tests; the subprocess imports the same one
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__))))
-    proc = subprocess.run([sys.executable, '-c', RUNNER], input=json.dumps(EXPRESSIONS), capture_output=True,
-                          text=True, env=env, cwd='/', timeout=120)
-    assert proc.returncode == 0, 'our runner failed (rc %d):\n%s' % (proc.returncode, proc.stderr[-3000:])
-    return json.loads(proc.stdout)
-
-
-def _load_recorded():
-    """The recorded reference reports by reference expression; empty when the file is missing, so that
-    every test fails with the hint to record instead of erroring in a fixture."""
-    if not RECORDED.exists():
-        return {}
-    with open(RECORDED) as f:
-        return json.load(f)
-
-
-@pytest.fixture(scope='module')
-def reports():
-    """(reference report or None, our report) per expression."""
-    ours, recorded = _run_ours(), _load_recorded()
-    assert len(ours) == len(EXPRESSIONS)
-    return {expr: (recorded.get(ref), ours[expr]) for expr, ref in CASES}
-
-
-def _representable(v, dtype):
-    """Whether float v is exactly a value of dtype (a float16 result must be rounded to float16)."""
-    if math.isnan(v) or math.isinf(v):
-        return True
-    import struct
-    if dtype == 'torch.float32':
-        return struct.unpack('f', struct.pack('f', v))[0] == v
-    if dtype == 'torch.float16':
-        try:
-            return struct.unpack('e', struct.pack('e', v))[0] == v
-        except OverflowError:
-            return False
-    if dtype == 'torch.bfloat16':
-        bits = struct.unpack('I', struct.pack('f', v))[0]
-        return struct.unpack('f', struct.pack('f', v))[0] == v and bits & 0xFFFF == 0
-    return True
-
-
-# (relative, absolute) tolerance per float dtype: one unit in the last place of the dtype, so that
-# a different but correctly rounded libm result passes and an unrounded or wrong one does not.
-TOLERANCE = {'torch.float16': (1e-3, 1e-7), 'torch.bfloat16': (8e-3, 1e-38), 'torch.float32': (3e-7, 1e-30),
-             'torch.float64': (1e-13, 1e-300)}
-
-
-def _flatten(v):
-    if isinstance(v, list):
-        for x in v:
-            yield from _flatten(x)
-    else:
-        yield v
-
-
-def _same_value(r, o, dtype, scale=0.0):
-    """r (reference) and o (ours) agree: same Python type, and floats within TOLERANCE of each other
-    (or of `scale`, the largest magnitude in a computed range, whose rounding error it bounds)."""
-    if type(r) is not type(o):
-        return False
-    if isinstance(r, float):
-        if math.isnan(r) or math.isnan(o):
-            return math.isnan(r) and math.isnan(o)
-        if not _representable(o, dtype):
-            return False
-        if r == 0 and o == 0:  # -0.0 == 0.0 in Python; the sign must match too
-            return math.copysign(1, r) == math.copysign(1, o)
-        rel, ab = TOLERANCE.get(dtype, (1e-12, 1e-300))
-        return r == o or (not math.isinf(r) and abs(r - o) <= max(rel * abs(r), rel * scale, ab))
-    return r == o
-
-
-def _compare(ref, ours, path='result', strides=False, ranged=False):
-    assert ours['kind'] == ref['kind'], '%s: reference gives %s, ours %s' % (path, ref, ours)
-    kind = ref['kind']
-    if kind == 'error':
-        assert ours['type'] == ref['type'], '%s: reference raises %s (%s), ours %s (%s)' % (
-            path, ref['type'], ref['message'], ours['type'], ours['message'])
-    elif kind == 'tuple':
-        assert len(ours['items']) == len(ref['items'])
-        for i, (r, o) in enumerate(zip(ref['items'], ours['items'])):
-            _compare(r, o, '%s[%d]' % (path, i), strides, ranged)
-    elif kind == 'tensor':
-        assert ours['dtype'] == ref['dtype'], '%s: dtype %s, reference %s' % (path, ours['dtype'], ref['dtype'])
-        assert ours['shape'] == ref['shape'], '%s: shape %s, reference %s' % (path, ours['shape'], ref['shape'])
-        rv, ov = list(_flatten(ref['values'])), list(_flatten(ours['values']))
-        scale = max([abs(r) for r in rv if isinstance(r, float) and math.isfinite(r)], default=0.0) if ranged else 0.0
-        bad = [(i, r, o) for i, (r, o) in enumerate(zip(rv, ov)) if not _same_value(r, o, ref['dtype'], scale)]
-        assert len(rv) == len(ov) and not bad, (
-            '%s: values differ (index, reference, ours): %s\nreference %s\nours %s'
-            % (path, bad[:8], ref['values'], ours['values']))
-        if strides:
-            assert ours['stride'] == ref['stride'], '%s: stride %s, reference %s' % (
-                path, ours['stride'], ref['stride'])
-    elif kind == 'float':
-        assert _same_value(ref['value'], ours['value'], 'torch.float64'), '%s: %r != reference %r' % (
-            path, ours['value'], ref['value'])
-    else:
-        assert ours == ref, '%s: ours %s, reference %s' % (path, ours, ref)
+SUITE = Suite('reference_diff', [pair for pair in _cases()], strided=_views_indexing(),
+              ranged=lambda expr: 'linspace' in expr or 'arange' in expr)
+CASES = SUITE.cases
+EXPRESSIONS = SUITE.expressions
+RECORDED, RUNNER, reference_request = SUITE.recorded, SUITE.runner, SUITE.reference_request
+reports = SUITE.fixture()
 
 
 @pytest.mark.parametrize('expr', EXPRESSIONS)
 def test_matches_reference(reports, expr):
-    ref, ours = reports[expr]
-    if ref is None:
-        pytest.fail('no recorded reference result for %r in %s: run tools/record_reference'
-                    % (dict(CASES)[expr], RECORDED.relative_to(RECORDED.parents[3])))
-    _compare(ref, ours, strides=expr in VIEW_EXPRESSIONS, ranged='linspace' in expr or 'arange' in expr)
+    SUITE.check(reports, expr)
 
 
 def test_expression_list_covers_every_dtype_pair():

@@ -250,6 +250,12 @@ typedef int (*tc_boxed_fn)(void *ctx, int32_t op, const tc_value *args, tc_value
 TC_EXPORT int tc_op_impl(int32_t op, int32_t device_type, int32_t layout, tc_boxed_fn fn, void *ctx,
                          const char *owner);
 
+/* The kernel name a structured op runs ("add" for add.Tensor, add_.Tensor and add.out), NULL for
+ * composites and views; and whether a kernel of that name is registered for (device type, layout,
+ * dtype) (TC_ANY_DTYPE asks about the any-dtype slot). For docs/api-coverage.md. */
+TC_EXPORT const char *tc_op_kernel_name(int32_t op);
+TC_EXPORT bool tc_kernel_registered(const char *kernel, int32_t device_type, int32_t layout, int32_t dtype);
+
 /* Thread-local dispatch key sets: keys added to / removed from every call this thread makes
  * (torch.no_grad removes TC_KEY_AUTOGRAD). */
 TC_EXPORT tc_keyset tc_dispatch_included(void);
