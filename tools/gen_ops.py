@@ -18,6 +18,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_autograd  # noqa: E402
+
 # ---- the schema language -------------------------------------------------------------------------
 
 # base type -> (value tag, C type, C type when optional)
@@ -57,7 +60,7 @@ MAX_RETURNS = 8
 # attributes after the `|`
 KINDS = ('structured', 'impl')
 FLAG_WORDS = ('method', 'function', 'number_self', 'no_bool', 'float_only', 'factory', 'composite', 'view',
-              'inplace_function', 'ignore_coverage')
+              'inplace_function', 'ignore_coverage', 'internal')
 DTYPE_RULES = ('promote', 'float', 'compare', 'same', 'none', 'int_only', 'bool')
 
 
@@ -363,12 +366,20 @@ INTERNAL_KERNELS = []
 
 def read_table(path):
     ops = []
+    formula_lines = {}  # functional op -> [(lineno, text)]
+    last = None
     with open(path) as f:
         lines = list(f)
     for lineno, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped or stripped.startswith('#'):
             continue
+        if line[0] in ' \t':  # a derivative formula of the op above
+            if last is None:
+                raise SystemExit('%s:%d: a formula needs an op line above it' % (path, lineno))
+            formula_lines[last].append((lineno, stripped))
+            continue
+        last = None
         if stripped.startswith('kernel '):  # a kernel the core runs for itself (casts, copies)
             name = stripped.split()[1]
             if not re.match(r'^[a-z_][a-z0-9_]*$', name) or len(stripped.split()) != 2:
@@ -393,8 +404,17 @@ def read_table(path):
                 g.lineno = lineno
                 g.base = op
             ops.extend(group)
+            last = op
+            formula_lines[op] = []
         except TableError as e:
             raise SystemExit('%s:%d: %s' % (path, lineno, e))
+    for op, flines in formula_lines.items():
+        if flines and op.variant == 'out':
+            raise SystemExit('%s:%d: out= variants have no derivatives' % (path, flines[0][0]))
+        try:
+            gen_autograd.parse_formula_lines(op, flines)
+        except gen_autograd.FormulaError as e:
+            raise SystemExit('%s: %s' % (path, e))
     seen = {}
     for o in ops:
         o.id = o.name + ('_' + o.overload if o.overload else '')
@@ -404,11 +424,25 @@ def read_table(path):
                                                                                   seen[o.id]))
         seen[o.id] = o.lineno
         o.is_method = bool(o.args) and o.args[0].name == 'self' and o.args[0].ty['base'] == 'Tensor' \
-            and not o.args[0].ty['list'] and 'function' not in o.flags
-        o.is_function = 'method' not in o.flags
+            and not o.args[0].ty['list'] and 'function' not in o.flags and 'internal' not in o.flags
+        o.is_function = 'method' not in o.flags and 'internal' not in o.flags
         if o.kind == 'impl' and not o.impl_name:
             o.impl_name = o.id
     return ops
+
+
+def autograd_impl(o):
+    """What the op runs at the autograd key: the autograd step, or nothing (NULL: a composite runs
+    its parts, which record themselves; an op without tensors in or out has nothing to record)."""
+    tensor_in = any(a.ty['base'] == 'Tensor' for a in o.args)
+    tensor_out = any(r.ty['base'] == 'Tensor' for r in o.returns)
+    if not tensor_in or not tensor_out:
+        return None
+    if o.variant == 'out' or gen_autograd.has_autograd(o.base):
+        return 'tc_ag_op_impl'
+    if 'composite' in o.flags:
+        return None
+    return 'tc_ag_op_impl'
 
 
 def kernel_names(ops):
@@ -602,6 +636,10 @@ def write_internal_header(ops, path):
     impls = sorted({o.impl_name for o in ops if o.kind == 'impl'})
     for i in impls:
         out.append('TC_INTERNAL int tc_impl_%s(struct tc_opcall *call);' % i)
+    out += ['', 'struct tc_grad_info;']
+    for o in ops:
+        if o.base is o and gen_autograd.has_autograd(o):
+            out.append('extern const struct tc_grad_info tc_grad_info_%s;' % o.id)
     out += ['', 'extern const char *const tc_builtin_kernel_names[TC_NUM_BUILTIN_KERNELS];', '', '#endif', '']
     write_if_changed(path, '\n'.join(out))
 
@@ -664,6 +702,11 @@ def write_source(ops, path):
                 'TC_KERNEL_%s' % o.kernel if o.kernel else '-1', o.meta))
         else:
             out.append('        .kernel = -1, .impl = tc_impl_%s,' % o.impl_name)
+        ag = autograd_impl(o)
+        if ag:
+            out.append('        .impl_autograd = %s,' % ag)
+        if gen_autograd.has_autograd(o.base):
+            out.append('        .grad = &tc_grad_info_%s,' % o.base.id)
         out.append('    },')
     out.append('};')
     out.append('')
@@ -734,6 +777,8 @@ def main(argv):
     write_internal_header(ops, os.path.join(out, 'tc_ops_gen.h'))
     write_source(ops, os.path.join(out, 'tc_ops_gen.c'))
     write_bindings(ops, os.path.join(out, 'bindings.inc'))
+    text, _ = gen_autograd.emit(ops, entry_name, None, argv[1])
+    write_if_changed(os.path.join(out, 'tc_autograd_gen.c'), '\n'.join(text) + '\n')
 
 
 if __name__ == '__main__':

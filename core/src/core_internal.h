@@ -25,6 +25,13 @@ struct tc_storage {
     uint64_t version; /* the version counter shared by every view of this storage */
 };
 
+/* A version counter of a tensor's own (tc_tensor_new_version_counter), shared by its views. */
+struct tc_version_counter {
+    atomic_int_fast64_t refcount;
+    uint64_t value;
+};
+TC_INTERNAL void tc_version_counter_release(struct tc_version_counter *c);
+
 /* ---- block map (block_map.c): block address -> block size, for allocators ---- */
 typedef struct tc_blockmap_entry {
     void *ptr; /* NULL: empty slot */
@@ -137,6 +144,7 @@ struct tc_op {
     tc_impl_fn impl;          /* the implementation for every backend (runner, composite, view) */
     tc_impl_fn impl_autograd; /* what runs at TC_KEY_AUTOGRAD; NULL falls through */
     tc_meta_fn user_meta;     /* a runtime op's meta function from the ABI */
+    const struct tc_grad_info *grad; /* its derivative formulas (autograd/), NULL when none */
     _Atomic(tc_backend_impl *) *overrides; /* per-backend boxed impls, TC_MAX_BACKENDS slots */
 };
 
@@ -160,6 +168,12 @@ TC_INTERNAL int tc_dispatch(struct tc_op *op, const tc_value *args, tc_value *ou
 TC_INTERNAL int tc_redispatch(tc_opcall *call, tc_keyset below);
 /* The generic implementation of structured ops (structured.c). */
 TC_INTERNAL int tc_structured_run(tc_opcall *call);
+/* The autograd step of every op (autograd/op_autograd.c): what runs at TC_KEY_AUTOGRAD. */
+TC_INTERNAL int tc_ag_op_impl(tc_opcall *call);
+/* Frees a tensor's autograd record (tensor.c calls it as the tensor goes). */
+TC_INTERNAL void tc_ag_meta_free(tc_tensor *t);
+/* Inference mode of this thread (autograd/modes.c): tensors made meanwhile are marked. */
+extern _Thread_local bool tc_tls_inference_mode;
 
 /* ---- the kernel registry (kernels.c) ---- */
 

@@ -33,6 +33,7 @@ typedef struct call_origin {
 static void note_tensor(call_origin *o, const tc_tensor *t) {
     if (!t) return;
     o->keys |= t->keys;
+    if (t->base) o->keys |= t->base->keys; /* a view shares its base's history */
     int rank = (t->ndim == 0 && t->device.type == TC_DEVICE_CPU) ? 1 : 2;
     /* the first tensor of the highest rank decides; a later one of a higher layout id (sparse
      * beside dense) takes the layout, as sparse kernels handle mixed operands */
@@ -51,6 +52,9 @@ static int resolve(const struct tc_op *op, const tc_value *args, tc_opcall *call
     for (int32_t i = 0; i < n; i++) {
         const tc_value *v = &args[i];
         if (v->tag == TC_VALUE_TENSOR) {
+            if (!v->v.tensor) /* a typed entry given NULL for a Tensor that may not be None */
+                return tc_set_error(TC_ERR_TYPE, "%s(): argument '%s' (position %d) must be Tensor, not None",
+                                    op->schema.name, op->schema.args[i].name, i + 1);
             note_tensor(&o, v->v.tensor);
         } else if (v->tag == TC_VALUE_TENSOR_LIST) {
             for (int64_t j = 0; j < v->v.tensors.len; j++) note_tensor(&o, v->v.tensors.items[j]);

@@ -56,9 +56,8 @@ int tc_impl_zeros_like(tc_opcall *c) { return filled_like(c, TC_SCALAR_OF_INT(0)
 int tc_impl_ones_like(tc_opcall *c) { return filled_like(c, TC_SCALAR_OF_INT(1), 1); }
 
 /* new_*(self, size[, fill_value], *, dtype, layout, device, pin_memory): self's dtype and device. */
-static int newly(tc_opcall *c, const tc_scalar *value) {
+static int newly(tc_opcall *c, const tc_scalar *value, int first) {
     tc_tensor *self = tc_arg_tensor(c, 0);
-    int first = value ? 3 : 2;
     int32_t dtype = tc_arg_enum(c, first);
     const tc_device *device = opt_device(c, first + 2);
     if (dtype < 0) dtype = self->dtype;
@@ -70,10 +69,11 @@ static int newly(tc_opcall *c, const tc_scalar *value) {
                                 opt_bool(c, first + 3)));
 }
 
-int tc_impl_new_empty(tc_opcall *c) { return newly(c, NULL); }
-int tc_impl_new_full(tc_opcall *c) { return newly(c, &c->args[2].v.scalar); }
-int tc_impl_new_zeros(tc_opcall *c) { return newly(c, &TC_SCALAR_OF_INT(0)); }
-int tc_impl_new_ones(tc_opcall *c) { return newly(c, &TC_SCALAR_OF_INT(1)); }
+/* `first`: where the dtype argument is (after fill_value for new_full) */
+int tc_impl_new_empty(tc_opcall *c) { return newly(c, NULL, 2); }
+int tc_impl_new_full(tc_opcall *c) { return newly(c, &c->args[2].v.scalar, 3); }
+int tc_impl_new_zeros(tc_opcall *c) { return newly(c, &TC_SCALAR_OF_INT(0), 2); }
+int tc_impl_new_ones(tc_opcall *c) { return newly(c, &TC_SCALAR_OF_INT(1), 2); }
 
 /* eye(n[, m], *, dtype, layout, device, pin_memory): zeros with the diagonal (stride m + 1) set. */
 static int identity(tc_opcall *c, int64_t n, int64_t m, int first) {

@@ -7,9 +7,15 @@
 
 #include <string.h>
 
+/* A view remembers the tensor it views (the root of a chain of views): autograd rebases that
+ * tensor's history when the view is written in place, and Tensor._base reads it. */
 static int view_result(tc_opcall *c, tc_tensor *t, int32_t ndim, const int64_t *sizes, const int64_t *strides,
                        int64_t offset) {
-    return tc_return(c, tc_tensor_restride(t, ndim, sizes, strides, offset));
+    tc_tensor *v = tc_tensor_restride(t, ndim, sizes, strides, offset);
+    if (!v) return TC_FAIL;
+    v->base = t->base ? t->base : t;
+    tc_tensor_retain(v->base);
+    return tc_return(c, v);
 }
 
 /* as_strided(self, size, stride, storage_offset): any geometry inside the storage. */
@@ -325,4 +331,12 @@ int tc_impl_expand_as(tc_opcall *c) {
 int tc_impl_reshape_as(tc_opcall *c) {
     tc_tensor *o = tc_arg_tensor(c, 1);
     return tc_return(c, tc_reshape(tc_arg_tensor(c, 0), (tc_int_list){o->sizes, o->ndim}));
+}
+
+/* detach(self): the same elements without history; not a view autograd follows (no base). */
+int tc_impl_detach(tc_opcall *c) {
+    tc_tensor *t = tc_arg_tensor(c, 0);
+    tc_tensor *d = tc_tensor_restride(t, t->ndim, t->sizes, t->strides, t->offset);
+    if (d) d->flags = t->flags;
+    return tc_return(c, d);
 }

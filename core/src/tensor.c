@@ -12,6 +12,7 @@ tc_tensor *tc_tensor_alloc(int32_t ndim) {
     if (!t) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory allocating a tensor"), NULL;
     memset(t, 0, sizeof *t);
     t->refcount = 1;
+    if (tc_tls_inference_mode) t->flags = TC_TENSOR_INFERENCE;
     t->ndim = ndim;
     t->sizes = (int64_t *)(t + 1);
     t->strides = t->sizes + ndim;
@@ -56,6 +57,9 @@ void tc_tensor_retain(tc_tensor *t) { __atomic_fetch_add(&t->refcount, 1, __ATOM
 
 void tc_tensor_release(tc_tensor *t) {
     if (!t || __atomic_fetch_sub(&t->refcount, 1, __ATOMIC_ACQ_REL) != 1) return;
+    if (t->autograd) tc_ag_meta_free(t);
+    tc_tensor_release(t->base);
+    tc_version_counter_release(t->own_version);
     tc_storage_release(t->storage);
     if (t->sizes != (int64_t *)(t + 1)) free(t->sizes); /* moved out by a resize */
     free(t);
@@ -90,7 +94,8 @@ tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes, 
     tc_tensor *v = tc_tensor_new_view(t->storage, offset, ndim, sizes, strides, t->dtype, t->device);
     if (v) {
         v->version = t->version;
-        v->flags = t->flags & TC_TENSOR_WRAPPED_NUMBER;
+        if ((v->own_version = t->own_version)) atomic_fetch_add(&v->own_version->refcount, 1);
+        v->flags = (t->flags & (TC_TENSOR_WRAPPED_NUMBER | TC_TENSOR_INFERENCE)) | (v->flags & TC_TENSOR_INFERENCE);
         v->layout = t->layout;
     }
     return v;
@@ -150,6 +155,8 @@ int tc_tensor_resize(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
         t->storage = s;
         t->offset = 0;
         t->version = &s->version;
+        tc_version_counter_release(t->own_version);
+        t->own_version = NULL;
     }
     t->ndim = ndim;
     memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
@@ -221,5 +228,20 @@ int tc_tensor_get(const tc_tensor *t, int64_t flat, tc_scalar *out) {
     }
     if (t->dtype < 0 || t->dtype >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype");
     *out = tc_scalar_load((const char *)tc_tensor_data(t) + offset * (int64_t)tc_dtype_size(t->dtype), t->dtype);
+    return TC_OK;
+}
+
+void tc_version_counter_release(struct tc_version_counter *c) {
+    if (c && atomic_fetch_sub(&c->refcount, 1) == 1) free(c);
+}
+
+int tc_tensor_new_version_counter(tc_tensor *t) {
+    struct tc_version_counter *c = malloc(sizeof *c);
+    if (!c) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+    atomic_init(&c->refcount, 1);
+    c->value = 0;
+    tc_version_counter_release(t->own_version);
+    t->own_version = c;
+    t->version = &c->value;
     return TC_OK;
 }

@@ -674,16 +674,11 @@ static PyObject *find_kw(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     return NULL;
 }
 
-/* requires_grad= on a creation function: honoured once the autograd engine is in; until then
- * True is refused rather than ignored. */
+/* requires_grad= on a creation function: the result becomes a leaf that requires grad. */
 static int apply_requires_grad(PyObject *result, PyObject *requires_grad) {
     if (!requires_grad || requires_grad == Py_False) return 0;
     if (!PyBool_Check(requires_grad)) {
         PyErr_Format(PyExc_TypeError, "argument 'requires_grad' must be bool, not %s", Py_TYPE(requires_grad)->tp_name);
-        return -1;
-    }
-    if (!PyObject_HasAttrString(result, "requires_grad_")) {
-        PyErr_SetString(PyExc_RuntimeError, "requires_grad=True needs the autograd engine, which this build lacks");
         return -1;
     }
     PyObject *r = PyObject_CallMethod(result, "requires_grad_", "O", Py_True);

@@ -6,6 +6,8 @@
  */
 #include "tp.h"
 
+#include "torch_core/tc_autograd.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,25 +136,7 @@ static int result_from_python(PyObject *o, const tc_return_schema *r, tc_value *
     return -1;
 }
 
-/* The core error a Python exception becomes inside the dispatcher. */
-static int fail_from_python(void) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    const char *msg = text ? PyUnicode_AsUTF8(text) : NULL;
-    int kind = TC_ERR_RUNTIME;
-    if (type && PyErr_GivenExceptionMatches(type, PyExc_TypeError)) kind = TC_ERR_TYPE;
-    else if (type && PyErr_GivenExceptionMatches(type, PyExc_IndexError)) kind = TC_ERR_INDEX;
-    else if (type && PyErr_GivenExceptionMatches(type, PyExc_ValueError)) kind = TC_ERR_VALUE;
-    else if (type && PyErr_GivenExceptionMatches(type, PyExc_NotImplementedError)) kind = TC_ERR_NOT_IMPLEMENTED;
-    tc_set_error(kind, "%s", msg ? msg : "error in a Python implementation");
-    PyErr_Clear();
-    Py_XDECREF(text);
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
-    return TC_FAIL;
-}
+static int fail_from_python(void) { return tp_fail_from_python(); }
 
 /* The boxed implementation of a Python impl: ctx is the Python function. */
 static int python_impl(void *ctx, int32_t op, const tc_value *args, tc_value *outs) {
@@ -243,6 +227,28 @@ static PyObject *py_op_overloads(PyObject *m, PyObject *name) {
 
 static PyObject *py_op_count(PyObject *m, PyObject *unused) { return PyLong_FromLong(tc_op_count()); }
 
+/* _op_autograd(id) -> (kind, node name or None, [argument names with a formula]); kind is "none",
+ * "formula", "composite" or "missing" (tc_op_autograd). */
+static PyObject *py_op_autograd(PyObject *m, PyObject *arg) {
+    long id = PyLong_AsLong(arg);
+    if (id == -1 && PyErr_Occurred()) return NULL;
+    const tc_op_schema *s = tc_op_schema_of((int32_t)id);
+    if (!s) return PyErr_Format(PyExc_ValueError, "unknown op id %ld", id);
+    const char *name = NULL;
+    uint64_t args = 0;
+    static const char *kinds[] = {"none", "formula", "composite", "missing"};
+    int kind = tc_op_autograd((int32_t)id, &name, &args);
+    PyObject *names = PyList_New(0);
+    for (int32_t i = 0; names && i < s->n_args && i < 64; i++) {
+        if (!(args >> i & 1)) continue;
+        PyObject *n = PyUnicode_FromString(s->args[i].name);
+        if (!n || PyList_Append(names, n)) Py_CLEAR(names);
+        Py_XDECREF(n);
+    }
+    if (!names) return NULL;
+    return Py_BuildValue("(szN)", kinds[kind], name, names);
+}
+
 /* _op_coverage(id) -> (kernel name or None, {device type name: [dtype names]}) over the device types
  * and dtypes registered now (the any-dtype slot counts as every dtype). */
 static PyObject *py_op_coverage(PyObject *m, PyObject *arg) {
@@ -321,7 +327,8 @@ static PyObject *schema_info(const tc_op_schema *s) {
         Py_XDECREF(rets);
         return NULL;
     }
-    return Py_BuildValue("{s:s,s:s,s:N,s:N}", "name", s->name, "overload", s->overload, "args", args, "returns", rets);
+    return Py_BuildValue("{s:s,s:s,s:N,s:N,s:I}", "name", s->name, "overload", s->overload, "args", args, "returns",
+                         rets, "flags", s->flags);
 }
 
 /* _schema_info(op id or schema text): the op's schema, or the run-time parser's reading of a text. */
@@ -389,6 +396,7 @@ PyMethodDef tp_library_functions[] = {
     {"_op_schema", py_op_schema, METH_O, NULL},
     {"_schema_info", py_schema_info, METH_O, NULL},
     {"_op_count", py_op_count, METH_NOARGS, NULL},
+    {"_op_autograd", py_op_autograd, METH_O, NULL},
     {"_layout_names", py_layout_names, METH_NOARGS, NULL},
     {"_op_coverage", py_op_coverage, METH_O, NULL},
     {"_call_ops", py_call_ops, METH_VARARGS, NULL},

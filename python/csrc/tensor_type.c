@@ -10,7 +10,9 @@
 
 PyTypeObject *tp_tensor_class = &TPTensorBase_Type;
 
-/* An instance of `type` owning t (the reference is released on failure too). */
+/* An instance of `type` owning t (the reference is released on failure too). A tensor has one
+ * Python object while that object lives (t->frontend), so `x.grad is x.grad` and a grad_fn's
+ * variable is the very tensor given. */
 static PyObject *wrap_as(PyTypeObject *type, tc_tensor *t) {
     TPTensor *self = (TPTensor *)type->tp_alloc(type, 0);
     if (!self) {
@@ -18,13 +20,24 @@ static PyObject *wrap_as(PyTypeObject *type, tc_tensor *t) {
         return NULL;
     }
     self->t = t;
+    if (!t->frontend) t->frontend = self;
     return (PyObject *)self;
 }
 
-PyObject *tp_wrap(tc_tensor *t) { return t ? wrap_as(tp_tensor_class, t) : tp_raise_core_error(); }
+PyObject *tp_wrap(tc_tensor *t) {
+    if (!t) return tp_raise_core_error();
+    if (t->frontend) {
+        PyObject *o = Py_NewRef((PyObject *)t->frontend);
+        tc_tensor_release(t);
+        return o;
+    }
+    return wrap_as(tp_tensor_class, t);
+}
 
 static void tensor_dealloc(PyObject *self) {
-    tc_tensor_release(((TPTensor *)self)->t);
+    tc_tensor *t = ((TPTensor *)self)->t;
+    if (t && t->frontend == self) t->frontend = NULL;
+    tc_tensor_release(t);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -238,7 +251,14 @@ static PyGetSetDef tensor_getset[] = {
     {"ndim", get_ndim, NULL, NULL, NULL},
     {"is_cuda", get_is_cuda, NULL, NULL, NULL},
     {"is_sparse", get_false, NULL, NULL, NULL},
-    {"requires_grad", get_false, NULL, NULL, NULL},
+    {"requires_grad", tp_tensor_get_requires_grad, tp_tensor_set_requires_grad, NULL, NULL},
+    {"is_leaf", tp_tensor_get_is_leaf, NULL, NULL, NULL},
+    {"grad_fn", tp_tensor_get_grad_fn, NULL, NULL, NULL},
+    {"grad", tp_tensor_get_grad, tp_tensor_set_grad, NULL, NULL},
+    {"data", tp_tensor_get_data, tp_tensor_set_data, NULL, NULL},
+    {"_base", tp_tensor_get_base, NULL, NULL, NULL},
+    {"retains_grad", tp_tensor_get_retains_grad, NULL, NULL, NULL},
+    {"output_nr", tp_tensor_get_output_nr, NULL, NULL, NULL},
     {"_version", get_version, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -366,6 +386,13 @@ static PyMethodDef tensor_methods[] = {
     {"item", tp_item, METH_NOARGS, NULL},
     {"tolist", tp_tolist, METH_NOARGS, NULL},
     {"_array_parts", meth_array_parts, METH_NOARGS, NULL},
+    {"requires_grad_", (PyCFunction)(void (*)(void))tp_tensor_requires_grad_, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"retain_grad", tp_tensor_retain_grad, METH_NOARGS, NULL},
+    {"detach_", tp_tensor_detach_, METH_NOARGS, NULL},
+    {"is_inference", tp_tensor_is_inference, METH_NOARGS, NULL},
+    {"_is_view", tp_tensor_get_is_view, METH_NOARGS, NULL},
+    {"_register_hook", tp_tensor_register_hook, METH_O, NULL},
+    {"_remove_hook", tp_tensor_remove_hook, METH_O, NULL},
     TP_GENERATED_METHODS
     {NULL, NULL, 0, NULL},
 };

@@ -37,6 +37,9 @@ static inline tc_tensor *tp_unwrap(PyObject *o) { return ((TPTensor *)o)->t; }
 PyObject *tp_wrap(tc_tensor *t);
 /* Raises the pending core error as the matching Python exception; returns NULL. */
 PyObject *tp_raise_core_error(void);
+/* Turns the pending Python exception into a core error (TC_FAIL), keeping the exception to raise
+ * again when that error comes back to Python. Call with the GIL held. */
+int tp_fail_from_python(void);
 
 /* dtypes */
 PyObject *tp_dtype_object(int32_t dtype); /* borrowed */
@@ -69,6 +72,31 @@ int tp_device_type(const char *name, int32_t *out);
 extern PyMethodDef tp_library_functions[];
 /* Python warnings for the core's tc_warn. */
 void tp_install_warning_handler(void);
+
+/* Autograd (autograd_module.c, autograd_node.c, tensor_autograd.c). */
+typedef struct tc_node tc_node;
+int tp_autograd_init(PyObject *module);
+int tp_autograd_node_init(PyObject *module);
+/* The Python object of a node (takes over the reference; NULL with an exception on failure). */
+PyObject *tp_node_wrap(tc_node *n);
+PyObject *tp_tensor_get_requires_grad(PyObject *self, void *unused);
+int tp_tensor_set_requires_grad(PyObject *self, PyObject *value, void *unused);
+PyObject *tp_tensor_requires_grad_(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *tp_tensor_get_is_leaf(PyObject *self, void *unused);
+PyObject *tp_tensor_get_grad_fn(PyObject *self, void *unused);
+PyObject *tp_tensor_get_grad(PyObject *self, void *unused);
+int tp_tensor_set_grad(PyObject *self, PyObject *value, void *unused);
+PyObject *tp_tensor_get_data(PyObject *self, void *unused);
+int tp_tensor_set_data(PyObject *self, PyObject *value, void *unused);
+PyObject *tp_tensor_get_base(PyObject *self, void *unused);
+PyObject *tp_tensor_get_is_view(PyObject *self, PyObject *unused);
+PyObject *tp_tensor_get_retains_grad(PyObject *self, void *unused);
+PyObject *tp_tensor_get_output_nr(PyObject *self, void *unused);
+PyObject *tp_tensor_retain_grad(PyObject *self, PyObject *unused);
+PyObject *tp_tensor_detach_(PyObject *self, PyObject *unused);
+PyObject *tp_tensor_is_inference(PyObject *self, PyObject *unused);
+PyObject *tp_tensor_register_hook(PyObject *self, PyObject *fn);
+PyObject *tp_tensor_remove_hook(PyObject *self, PyObject *id);
 
 /* Tensor pieces defined in their own files. */
 PyObject *tp_getitem(PyObject *self, PyObject *key);

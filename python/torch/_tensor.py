@@ -109,3 +109,25 @@ _type_names = {
     torch.int16: 'torch.ShortTensor', torch.int8: 'torch.CharTensor', torch.uint8: 'torch.ByteTensor',
     torch.bool: 'torch.BoolTensor',
 }
+
+
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Computes the gradient of this tensor with respect to the graph's leaves (see
+    torch.autograd.backward)."""
+    torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def _register_hook(self, hook):
+    """hook(grad) runs when the gradient of this tensor is computed; it may return a replacement."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    from torch.utils.hooks import RemovableHandle
+    hook_id = self._register_hook_c(hook)
+    return RemovableHandle(self, lambda t: t._remove_hook(hook_id))
+
+
+Tensor.backward = _backward
+Tensor._register_hook_c = _C._TensorBase._register_hook
+Tensor.register_hook = _register_hook
+Tensor.__module__ = 'torch'
+del _backward, _register_hook

@@ -155,13 +155,6 @@ NOT_BUILDABLE_YET = {
     "wrap_sci": "no torch.logspace yet",
     "summary_stats_from_edges_only": "no torch.cat yet",
     "summary_nan_in_middle": "no torch.cat yet",
-    "empty_requires_grad": "no autograd yet",
-    "requires_grad": "no autograd yet",
-    "requires_grad_scalar": "no autograd yet",
-    "requires_grad_float64": "no autograd yet",
-    "grad_fn": "no autograd yet",
-    "grad_fn_sum": "no autograd yet",
-    "suffix_wraps": "no autograd yet",
 }
 
 # Builds every case under every option set with whichever torch is importable and writes, as JSON,

@@ -86,6 +86,7 @@ TC_EXPORT size_t tc_storage_nbytes(const tc_storage *s);
 /* ---- tensors --------------------------------------------------------------------------------- */
 
 #define TC_TENSOR_WRAPPED_NUMBER 1u /* a Python number turned tensor: lowest promotion priority */
+#define TC_TENSOR_INFERENCE 2u      /* made in inference mode (tc_autograd.h) */
 
 /* Dispatch keys, as bits of a tc_keyset; a call runs the highest key present. */
 typedef uint64_t tc_keyset;
@@ -104,10 +105,13 @@ struct tc_tensor {
     uint32_t flags;
     tc_device device;
     uint64_t *version; /* shared by all views of one storage; bumped by in-place writes */
-    void *autograd;    /* reserved for the autograd engine */
+    void *autograd;    /* the autograd engine's record (grad, grad_fn, hooks); NULL when never needed */
     int64_t *sizes;
     int64_t *strides; /* in elements */
     tc_keyset keys;   /* dispatch keys beyond TC_KEY_BACKEND that this tensor brings to a call */
+    tc_tensor *base;  /* owned: the tensor a view op made this one from (the root of a chain of views) */
+    void *frontend;   /* the front end's object for this tensor (torch._C: its Python object), weak */
+    struct tc_version_counter *own_version; /* owned, when `version` is not the storage's (x.data) */
 };
 
 TC_EXPORT tc_tensor *tc_empty(int32_t ndim, const int64_t *sizes, int32_t dtype, tc_device device);
@@ -129,6 +133,9 @@ TC_EXPORT bool tc_scalar_fits(tc_scalar value, int32_t dtype);
 /* Reads element `flat_index` (row-major over the tensor's sizes) of a CPU tensor as a scalar. */
 TC_EXPORT int tc_tensor_get(const tc_tensor *t, int64_t flat_index, tc_scalar *out);
 TC_EXPORT void tc_tensor_bump_version(tc_tensor *t);
+/* Gives t a version counter of its own (x.data: writing through it is not an in-place change that
+ * autograd checks, as in PyTorch); views made from t afterwards share it. */
+TC_EXPORT int tc_tensor_new_version_counter(tc_tensor *t);
 /* Gives t new sizes with contiguous strides, reallocating its storage (on its device) when it is
  * too small: what out= does with an output of the wrong shape. */
 TC_EXPORT int tc_tensor_resize(tc_tensor *t, int32_t ndim, const int64_t *sizes);

@@ -1,0 +1,24 @@
+/*
+ * formula_helpers.h - what generated derivative formulas call besides ops (formula_helpers.c):
+ * numbers as tensors and arithmetic on sizes. Anything that computes on tensors is an op, so that
+ * a recorded backward stays differentiable.
+ */
+#ifndef TC_FORMULA_HELPERS_H
+#define TC_FORMULA_HELPERS_H
+
+#include "autograd_internal.h"
+
+/* A Python number beside a tensor: a 0-dim CPU tensor marked as a wrapped number. */
+TC_INTERNAL tc_tensor *tc_ag_wrap(tc_scalar value);
+/* t * s, or t itself (a new reference) when s is 1. */
+TC_INTERNAL tc_tensor *tc_ag_maybe_multiply(tc_tensor *t, tc_scalar s);
+TC_INTERNAL int64_t tc_ag_list_numel(tc_int_list sizes);
+static inline int64_t tc_ag_value_or(const int64_t *value, int64_t otherwise) { return value ? *value : otherwise; }
+/* sizes[i], i counted from the end when negative (0 when out of range). */
+TC_INTERNAL int64_t tc_ag_list_at(tc_int_list list, int64_t i);
+/* The number of elements a reduction over dims (NULL or empty: all) of a tensor of `sizes` gathers. */
+TC_INTERNAL int64_t tc_ag_reduced_numel(tc_int_list sizes, const tc_int_list *dims);
+/* The inverse of a permutation, written into buf (TC_MAX_DIMS long). */
+TC_INTERNAL tc_int_list tc_ag_invert_permutation(tc_int_list dims, int64_t *buf);
+
+#endif

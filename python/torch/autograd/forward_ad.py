@@ -1,0 +1,1 @@
+"""Forward-mode AD (filled in below)."""

@@ -1,0 +1,1 @@
+"""torch.utils: hooks, checkpointing (and, later, data loading)."""
