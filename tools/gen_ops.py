@@ -704,7 +704,7 @@ def write_source(ops, path):
             out.append('        .kernel = -1, .impl = tc_impl_%s,' % o.impl_name)
         ag = autograd_impl(o)
         if ag:
-            out.append('        .impl_autograd = %s,' % ag)
+            out.append('        .impl_autograd = %s, .impl_forward_ad = tc_fw_op_impl,' % ag)
         if gen_autograd.has_autograd(o.base):
             out.append('        .grad = &tc_grad_info_%s,' % o.base.id)
         out.append('    },')

@@ -143,6 +143,7 @@ struct tc_op {
     int (*meta)(tc_opcall *call, tc_plan *plan);
     tc_impl_fn impl;          /* the implementation for every backend (runner, composite, view) */
     tc_impl_fn impl_autograd; /* what runs at TC_KEY_AUTOGRAD; NULL falls through */
+    tc_impl_fn impl_forward_ad; /* what runs at TC_KEY_FORWARD_AD; NULL falls through */
     tc_meta_fn user_meta;     /* a runtime op's meta function from the ABI */
     const struct tc_grad_info *grad; /* its derivative formulas (autograd/), NULL when none */
     _Atomic(tc_backend_impl *) *overrides; /* per-backend boxed impls, TC_MAX_BACKENDS slots */
@@ -170,6 +171,7 @@ TC_INTERNAL int tc_redispatch(tc_opcall *call, tc_keyset below);
 TC_INTERNAL int tc_structured_run(tc_opcall *call);
 /* The autograd step of every op (autograd/op_autograd.c): what runs at TC_KEY_AUTOGRAD. */
 TC_INTERNAL int tc_ag_op_impl(tc_opcall *call);
+TC_INTERNAL int tc_fw_op_impl(tc_opcall *call); /* autograd/forward_ad.c: at TC_KEY_FORWARD_AD */
 /* Frees a tensor's autograd record (tensor.c calls it as the tensor goes). */
 TC_INTERNAL void tc_ag_meta_free(tc_tensor *t);
 /* Inference mode of this thread (autograd/modes.c): tensors made meanwhile are marked. */

@@ -6,8 +6,9 @@
  * arguments (a CPU 0-dim tensor, such as a Python number, never decides it) or, for creation ops,
  * the Device argument.
  *
- * At TC_KEY_AUTOGRAD an op runs its autograd impl if it has one; a composite op runs its
- * composite (whose parts record themselves); anything else falls through. At TC_KEY_BACKEND an op
+ * At TC_KEY_FORWARD_AD (dual tensors) and TC_KEY_AUTOGRAD (tensors that require grad) an op runs
+ * its forward-AD or autograd step if it has one; a composite op runs its composite (whose parts
+ * handle themselves); anything else falls through. At TC_KEY_BACKEND an op
  * runs the impl a plugin or torch.library registered for the backend, else its own impl
  * (the structured runner, a composite or a view), which works on every backend.
  */
@@ -82,6 +83,9 @@ static int run_keys(tc_opcall *call) {
         int key = highest_key(call->keys);
         if (key == TC_KEY_AUTOGRAD) {
             if (op->impl_autograd) return op->impl_autograd(call);
+            if (op->schema.flags & TC_OPF_COMPOSITE) return op->impl(call);
+        } else if (key == TC_KEY_FORWARD_AD) {
+            if (op->impl_forward_ad) return op->impl_forward_ad(call);
             if (op->schema.flags & TC_OPF_COMPOSITE) return op->impl(call);
         } else if (key == TC_KEY_BACKEND) {
             _Atomic(tc_backend_impl *) *overrides = atomic_load(&op->overrides);

@@ -216,7 +216,48 @@ static PyObject *py_set_saved_tensors_hooks(PyObject *m, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* ---- forward AD ---- */
+
+static PyObject *py_enter_dual_level(PyObject *m, PyObject *unused) {
+    int64_t level = tc_fw_enter_level();
+    return level < 0 ? tp_raise_core_error() : PyLong_FromLongLong(level);
+}
+
+static PyObject *py_exit_dual_level(PyObject *m, PyObject *arg) {
+    long long level = PyLong_AsLongLong(arg);
+    if (level == -1 && PyErr_Occurred()) return NULL;
+    if (tc_fw_exit_level(level)) return tp_raise_core_error();
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_make_dual(PyObject *m, PyObject *args) {
+    PyObject *primal, *tangent;
+    long long level;
+    if (!PyArg_ParseTuple(args, "O!O!L", tp_tensor_class, &primal, tp_tensor_class, &tangent, &level)) return NULL;
+    return tp_wrap(tc_fw_make_dual(tp_unwrap(primal), tp_unwrap(tangent), level));
+}
+
+static PyObject *py_unpack_dual(PyObject *m, PyObject *args) {
+    PyObject *t;
+    long long level;
+    if (!PyArg_ParseTuple(args, "O!L", tp_tensor_class, &t, &level)) return NULL;
+    tc_tensor *tangent = tc_fw_tangent(tp_unwrap(t), level);
+    if (!tangent) return Py_BuildValue("(OO)", t, Py_None);
+    PyObject *primal = tp_wrap(tc_fw_primal(tp_unwrap(t)));
+    PyObject *tan = tp_wrap(tangent);
+    if (!primal || !tan) {
+        Py_XDECREF(primal);
+        Py_XDECREF(tan);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", primal, tan);
+}
+
 static PyMethodDef autograd_functions[] = {
+    {"_enter_dual_level", py_enter_dual_level, METH_NOARGS, NULL},
+    {"_exit_dual_level", py_exit_dual_level, METH_O, NULL},
+    {"_make_dual", py_make_dual, METH_VARARGS, NULL},
+    {"_unpack_dual", py_unpack_dual, METH_VARARGS, NULL},
     {"_run_backward", py_run_backward, METH_VARARGS, NULL},
     {"_run_grad", py_run_grad, METH_VARARGS, NULL},
     {"_set_grad_enabled", py_set_grad_enabled, METH_O, NULL},

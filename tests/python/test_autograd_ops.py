@@ -197,7 +197,7 @@ def test_gradients(name, sample_name):
             return tuple(o for o in (r if isinstance(r, tuple) else (r,))
                          if isinstance(o, torch.Tensor) and o.dtype.is_floating_point)
 
-        assert gradcheck(call, args)
+        assert gradcheck(call, args, check_forward_ad=True)
         assert gradgradcheck(call, args)
 
 

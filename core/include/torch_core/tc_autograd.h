@@ -151,6 +151,19 @@ typedef struct tc_saved_hooks {
 TC_EXPORT tc_saved_hooks tc_saved_hooks_current(void);
 TC_EXPORT void tc_set_saved_hooks(tc_saved_hooks hooks);
 
+/* ---- forward-mode AD -------------------------------------------------------------------------- */
+
+/* One level at a time (as PyTorch 1.13): entering while one is live is an error. Tangents set at a
+ * level are gone once it is exited. */
+TC_EXPORT int64_t tc_fw_enter_level(void);
+TC_EXPORT int tc_fw_exit_level(int64_t level);
+/* A dual tensor: an alias of primal whose tangent is `tangent` (same sizes) at `level`. */
+TC_EXPORT tc_tensor *tc_fw_make_dual(tc_tensor *primal, tc_tensor *tangent, int64_t level);
+/* t's tangent at level (new reference), or NULL (no error) when it has none. */
+TC_EXPORT tc_tensor *tc_fw_tangent(const tc_tensor *t, int64_t level);
+/* An alias of t without its tangent. */
+TC_EXPORT tc_tensor *tc_fw_primal(tc_tensor *t);
+
 /* ---- ops ------------------------------------------------------------------------------------- */
 
 /* How an op takes part in autograd. */

@@ -91,7 +91,8 @@ TC_EXPORT size_t tc_storage_nbytes(const tc_storage *s);
 /* Dispatch keys, as bits of a tc_keyset; a call runs the highest key present. */
 typedef uint64_t tc_keyset;
 #define TC_KEY_BACKEND 0  /* always present: the kernels of the call's backend (device and layout) */
-#define TC_KEY_AUTOGRAD 8 /* reserved for the autograd engine, above the backends */
+#define TC_KEY_AUTOGRAD 8 /* the autograd engine's step (tensors that require grad bring it) */
+#define TC_KEY_FORWARD_AD 10 /* forward-mode AD (dual tensors bring it) */
 #define TC_KEY_PYTHON 12  /* reserved: Python-level interposition (tracing, subclasses) */
 #define TC_KEYBIT(k) ((tc_keyset)1 << (k))
 

@@ -92,6 +92,8 @@ typedef struct tc_autograd_meta {
     uint64_t view_version;  /* views: the version their grad_fn was made at */
     tc_grad_cell *retained; /* non-leaves after retain_grad() */
     tc_hook *hooks;         /* leaves: tensor hooks (non-leaves keep theirs on grad_fn) */
+    tc_tensor *fw_grad;     /* forward AD: the tangent (owned), valid while fw_level is the live level */
+    int64_t fw_level;
 } tc_autograd_meta;
 
 TC_INTERNAL tc_autograd_meta *tc_ag_meta(tc_tensor *t); /* created on first use; NULL when out of memory */
@@ -131,8 +133,6 @@ struct tc_saved_tensor {
     uint32_t output_nr;
     void *packed;         /* saved_tensors_hooks */
     tc_saved_hooks hooks;
-    const char *op_name;  /* for the version error: "output 0 of AddBackward0" */
-    tc_node *grad_fn_of_input; /* inputs: the node that made it (for the message), owned */
 };
 TC_INTERNAL int tc_ag_save(tc_saved_tensor *s, tc_tensor *t, bool is_output);
 TC_INTERNAL int tc_ag_unpack(tc_saved_tensor *s, tc_node *owner, tc_tensor **out);
@@ -184,6 +184,10 @@ TC_INTERNAL tc_int_list tc_ag_op_strides(tc_op_node *o, int32_t arg);
 TC_INTERNAL tc_tensor *tc_ag_zeros_for(const tc_input_meta *m);
 /* sum_to: reduce a broadcast gradient to sizes. */
 TC_INTERNAL tc_tensor *tc_ag_sum_to(tc_tensor *grad, int32_t ndim, const int64_t *sizes);
+
+/* ---- forward AD (forward_ad.c) ---- */
+/* The forward-AD step of ops (what the dispatcher runs at TC_KEY_FORWARD_AD). */
+TC_INTERNAL int tc_fw_op_impl(tc_opcall *call);
 
 /* ---- modes (modes.c) ---- */
 TC_INTERNAL char *tc_ag_capture_trace(void); /* anomaly mode's traceback, or NULL */

@@ -46,6 +46,7 @@ void tc_ag_meta_free(tc_tensor *t) {
     tc_node_release(m->grad_fn);
     cell_release(m->retained);
     tc_ag_hooks_free(m->hooks);
+    tc_tensor_release(m->fw_grad);
     free(m);
 }
 

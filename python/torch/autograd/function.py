@@ -94,7 +94,42 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args):
+        from torch.autograd import forward_ad
+        tangents = [forward_ad.unpack_dual(a) if isinstance(a, torch.Tensor) else None for a in args]
+        if any(t is not None and t.tangent is not None for t in tangents):
+            return cls._apply_dual(args, tangents)
+        return cls._apply(*args)
+
+    @classmethod
+    def _apply_dual(cls, args, unpacked):
+        """Dual inputs: forward on the primals, the output tangents from the Function's jvp."""
+        from torch.autograd import forward_ad
+        if cls.jvp is Function.jvp:
+            raise NotImplementedError('You must implement the jvp function for custom autograd.Function to use it '
+                                      'with forward mode AD.')
+        primals = tuple(u.primal if u is not None else a for a, u in zip(args, unpacked))
+        ctx_holder = {}
+        outputs = cls._apply(*primals, _ctx_out=ctx_holder)
+        ctx = ctx_holder['ctx']
+        in_tangents = tuple(u.tangent if u is not None and u.tangent is not None
+                            else (torch.zeros_like(a) if isinstance(a, torch.Tensor) else None)
+                            for a, u in zip(args, unpacked))
+        with torch.no_grad():
+            out_tangents = cls.jvp(ctx, *in_tangents)
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        tans = out_tangents if isinstance(out_tangents, tuple) else (out_tangents,)
+        if len(tans) != len(outs):
+            raise RuntimeError('jvp returned %d tangents for %d outputs' % (len(tans), len(outs)))
+        duals = tuple(forward_ad.make_dual(o, t) if isinstance(o, torch.Tensor) and t is not None else o
+                      for o, t in zip(outs, tans))
+        return duals[0] if single else duals
+
+    @classmethod
+    def _apply(cls, *args, _ctx_out=None):
         ctx = cls._backward_cls()
+        if _ctx_out is not None:
+            _ctx_out['ctx'] = ctx
         ctx.to_save = ()
         ctx.dirty_tensors = ()
         ctx.non_differentiable = ()
