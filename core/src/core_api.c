@@ -7,6 +7,7 @@
  * that fails poisons the transaction even if the plugin ignores the refusal.
  */
 #include "core_internal.h"
+#include "torch_core/tc_autograd.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,6 +30,12 @@ typedef struct staged_op {
     tc_meta_fn meta;
     int32_t predicted_id;
 } staged_op;
+
+typedef struct staged_backward {
+    int32_t op;
+    tc_backward_kernel_fn fn;
+    void *ctx;
+} staged_backward;
 
 /* A growable array of one staged kind. */
 typedef struct stage_list {
@@ -56,7 +63,7 @@ static struct {
     int32_t abi_minor;  /* the layout its kernels expect their arguments in */
     int32_t first_device_type;
     char failure[512]; /* the first registration call that failed, if any */
-    stage_list kernels, devices, allocators, blas, layouts, ops;
+    stage_list kernels, devices, allocators, blas, layouts, ops, backwards;
 } stage;
 
 /* A refused registration call: remembered, so that the commit fails even if init carries on. */
@@ -77,12 +84,14 @@ void tc_api_begin(const char *plugin, int32_t abi_minor) {
     stage.blas.item_size = sizeof(const tc_blas_provider *);
     stage.layouts.item_size = sizeof(char *);
     stage.ops.item_size = sizeof(staged_op);
+    stage.backwards.item_size = sizeof(staged_backward);
 }
 
 void tc_api_abort(void) {
     for (int32_t i = 0; i < stage.layouts.n; i++) free(*LIST_AT(stage.layouts, char *, i));
     for (int32_t i = 0; i < stage.ops.n; i++) free(LIST_AT(stage.ops, staged_op, i)->schema);
-    stage_list *lists[] = {&stage.kernels, &stage.devices, &stage.allocators, &stage.blas, &stage.layouts, &stage.ops};
+    stage_list *lists[] = {&stage.kernels, &stage.devices,   &stage.allocators, &stage.blas,
+                           &stage.layouts, &stage.ops, &stage.backwards};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         free(lists[i]->items);
         memset(lists[i], 0, sizeof *lists[i]);
@@ -134,6 +143,16 @@ static int validate(void) {
         free(parsed);
         if (tc_op_lookup(name) >= 0) return tc_set_error(TC_ERR_RUNTIME, "op %s is already defined", name);
     }
+    for (int32_t i = 0; i < stage.backwards.n; i++) {
+        staged_backward *b = LIST_AT(stage.backwards, staged_backward, i);
+        bool staged = b->op >= tc_op_count() && b->op < tc_op_count() + stage.ops.n;
+        const tc_op_schema *existing = tc_op_schema_of(b->op);
+        if (!staged && (!existing || !(existing->flags & TC_OPF_RUNTIME)))
+            return tc_set_error(TC_ERR_VALUE, "register_backward: op %d is not an op added at run time", b->op);
+        for (int32_t j = 0; j < i; j++)
+            if (LIST_AT(stage.backwards, staged_backward, j)->op == b->op)
+                return tc_set_error(TC_ERR_RUNTIME, "plugin '%s' registers a backward for op %d twice", who, b->op);
+    }
     for (int32_t i = 0; i < stage.kernels.n; i++) {
         staged_kernel *k = LIST_AT(stage.kernels, staged_kernel, i);
         if (tc_kernel_slot_free(k->kernel, k->backend, k->dtype, who)) return TC_FAIL;
@@ -173,6 +192,10 @@ int tc_api_commit(void) {
         else if (id != o->predicted_id)
             rc = tc_set_error(TC_ERR_RUNTIME, "op %s got id %d, not the %d its plugin was told", o->schema, id,
                               o->predicted_id);
+    }
+    for (int32_t i = 0; i < stage.backwards.n && rc == TC_OK; i++) {
+        staged_backward *b = LIST_AT(stage.backwards, staged_backward, i);
+        rc = tc_op_set_backward(b->op, b->fn, b->ctx);
     }
     for (int32_t i = 0; i < stage.devices.n && rc == TC_OK; i++)
         if (tc_device_register(LIST_AT(stage.devices, tc_device_type_desc, i)) < 0) rc = TC_FAIL;
@@ -292,6 +315,15 @@ static int32_t api_register_op_staged(const tc_op_def *def) {
     return s.predicted_id;
 }
 
+/* A runtime op's backward: set at once outside init, staged during it (the op may be staged too). */
+static int api_register_backward_staged(int32_t op, tc_backward_kernel_fn fn, void *ctx) {
+    if (!fn) return tc_set_error(TC_ERR_VALUE, "register_backward: no function");
+    if (!stage.plugin) return tc_op_set_backward(op, fn, ctx);
+    staged_backward b = {op, fn, ctx};
+    if (list_push(&stage.backwards, &b)) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+    return TC_OK;
+}
+
 /* Every registration member goes through refused(), so a refusal is remembered. */
 static int api_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
     return refused(api_register_kernel_staged(op, device_type, layout, dtype, fn));
@@ -308,6 +340,9 @@ static int api_register_allocator(int32_t device_type, const tc_allocator *alloc
 static int api_register_blas(const tc_blas_provider *provider) { return refused(api_register_blas_staged(provider)); }
 static int32_t api_register_layout(const char *name) { return refused(api_register_layout_staged(name)); }
 static int32_t api_register_op(const tc_op_def *def) { return refused(api_register_op_staged(def)); }
+static int api_register_backward(int32_t op, tc_backward_kernel_fn fn, void *ctx) {
+    return refused(api_register_backward_staged(op, fn, ctx));
+}
 
 /* ---- the rest of the table ---- */
 
@@ -357,6 +392,7 @@ static const tc_core_api api = {
     .register_layout = api_register_layout,
     .register_fallback = api_register_fallback,
     .op_lookup = tc_op_lookup,
+    .register_backward = api_register_backward,
     .call_op = tc_call_op,
     .tensor_retain = tc_tensor_retain,
     .tensor_release = tc_tensor_release,

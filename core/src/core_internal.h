@@ -146,6 +146,8 @@ struct tc_op {
     tc_impl_fn impl_forward_ad; /* what runs at TC_KEY_FORWARD_AD; NULL falls through */
     tc_meta_fn user_meta;     /* a runtime op's meta function from the ABI */
     const struct tc_grad_info *grad; /* its derivative formulas (autograd/), NULL when none */
+    tc_backward_kernel_fn user_backward; /* a runtime op's backward (register_backward) */
+    void *user_backward_ctx;
     _Atomic(tc_backend_impl *) *overrides; /* per-backend boxed impls, TC_MAX_BACKENDS slots */
 };
 

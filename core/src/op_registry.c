@@ -172,6 +172,9 @@ int32_t tc_op_define(const char *schema, tc_meta_fn meta) {
             op->user_meta = meta;
             op->meta = runtime_meta;
             op->impl = tc_structured_run;
+            /* autograd: a node that raises until a backward is registered (tc_op_set_backward) */
+            op->impl_autograd = tc_ag_op_impl;
+            op->impl_forward_ad = tc_fw_op_impl;
             op->schema.flags |= TC_OPF_RUNTIME | TC_OPF_FUNCTION;
             atomic_store(&runtime_chunks[r / CHUNK][r % CHUNK], op);
             atomic_store(&n_ops, id + 1);

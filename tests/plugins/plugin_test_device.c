@@ -84,8 +84,26 @@ static int tdev_add(const tc_kernel_args *args) {
 static int scale(const tc_kernel_args *args) {
     const double factor = args->args[1].v.f;
     const tc_view *x = &args->inputs[0], *o = &args->outputs[0];
-    for (int64_t i = 0; i < numel(o); i++)
-        ((float *)o->data)[offset_of(o, i)] = (float)(((const float *)x->data)[offset_of(x, i)] * factor);
+    for (int64_t i = 0; i < numel(o); i++) {
+        if (o->dtype == TC_FLOAT64)
+            ((double *)o->data)[offset_of(o, i)] = ((const double *)x->data)[offset_of(x, i)] * factor;
+        else
+            ((float *)o->data)[offset_of(o, i)] = (float)(((const float *)x->data)[offset_of(x, i)] * factor);
+    }
+    return TC_OK;
+}
+
+/* Its backward: grad_self = scale(grad, factor), through the op itself, so that it is differentiable
+ * again. The result is not needed; the argument is kept by the core all the same. */
+static int32_t scale_id;
+static int scale_backward(void *ctx, int32_t op, const tc_value *args, const tc_value *results,
+                          tc_tensor *const *grads, tc_tensor **grad_inputs) {
+    if (!grads[0] || !args[0].v.tensor || !results[0].v.tensor)
+        return core->set_error(TC_ERR_RUNTIME, "tdev_ext::scale backward: missing saved values");
+    tc_value call[2] = {{.tag = TC_VALUE_TENSOR, .v.tensor = grads[0]}, {.tag = TC_VALUE_FLOAT, .v.f = args[1].v.f}};
+    tc_value out;
+    if (core->call_op(op, call, &out)) return TC_FAIL;
+    grad_inputs[0] = out.v.tensor;
     return TC_OK;
 }
 
@@ -96,8 +114,11 @@ static int init(const tc_core_api *table, char *err, size_t len) {
     int32_t type = core->register_device_type(&device);
     if (type < 0 || core->register_allocator(type, &allocator) || core->register_layout("tdev_blocked") < 0 ||
         core->register_kernel("copy", type, TC_STRIDED, TC_ANY_DTYPE, tdev_copy_kernel) ||
-        core->register_kernel("add", type, TC_STRIDED, TC_FLOAT32, tdev_add) || core->register_op(&scale_op) < 0 ||
+        core->register_kernel("add", type, TC_STRIDED, TC_FLOAT32, tdev_add) ||
+        (scale_id = core->register_op(&scale_op)) < 0 ||
         core->register_kernel("tdev_ext::scale", TC_DEVICE_CPU, TC_STRIDED, TC_FLOAT32, scale) ||
+        core->register_kernel("tdev_ext::scale", TC_DEVICE_CPU, TC_STRIDED, TC_FLOAT64, scale) ||
+        core->register_backward(scale_id, scale_backward, NULL) ||
         core->register_kernel("tdev_ext::scale", type, TC_STRIDED, TC_FLOAT32, scale)) {
         snprintf(err, len, "registration failed");
         return TC_FAIL;

@@ -300,3 +300,28 @@ def test_load_library_errors():
     bad = os.path.join(case_dir('bad_abi'), 'libtest_bad_abi.so')
     with pytest.raises(RuntimeError, match='built for plugin ABI 99'):
         torch.ops.load_library(bad)
+
+
+def test_a_plugin_op_with_a_registered_backward():
+    report = run_python('''
+        import json, torch
+        from torch.autograd import gradcheck, gradgradcheck
+        x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)
+        y = torch.ops.tdev_ext.scale(x, 2.5)
+        y.sum().backward()
+        ok = gradcheck(lambda t: torch.ops.tdev_ext.scale(t, 1.5), (x,))
+        ok2 = gradgradcheck(lambda t: torch.ops.tdev_ext.scale(t, 1.5) * t, (x,))
+        print(json.dumps({"grad": x.grad.tolist(), "name": y.grad_fn.name(), "ok": [ok, ok2]}))
+    ''', case_dir('test_device'))
+    assert report == {'grad': [2.5, 2.5], 'name': 'ScaleBackward0', 'ok': [True, True]}
+
+
+def test_a_runtime_op_without_backward_raises_when_differentiated():
+    lib = torch.library.Library('pytest_nograd', 'DEF')
+    lib.define('twice(Tensor x) -> Tensor')
+    lib.impl('twice', lambda x: x * 2, 'CPU')
+    x = torch.ones(2, requires_grad=True)
+    y = torch.ops.pytest_nograd.twice(x)
+    assert y.requires_grad and y.grad_fn.name() == 'NotImplemented'
+    with pytest.raises(RuntimeError, match='derivative for pytest_nograd::twice is not implemented'):
+        y.sum().backward()

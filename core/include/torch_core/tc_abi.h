@@ -344,6 +344,15 @@ typedef struct tc_op_def {
 } tc_op_def;
 _Static_assert(sizeof(tc_op_def) == 24, "tc_op_def is ABI");
 
+/* The backward of a runtime op: given the op's arguments and results as the forward call saw them
+ * (kept by the core, and checked against in-place changes), and the gradients of its results
+ * (grads[i] for result i, NULL when none flowed back), writes the gradients of its Tensor arguments
+ * into grad_inputs (one slot per argument in schema order, NULL-initialised; new references, NULL:
+ * no gradient). Computed with call_op, they are differentiable again (double backward). TC_OK or
+ * TC_FAIL after set_error. */
+typedef int (*tc_backward_kernel_fn)(void *ctx, int32_t op, const tc_value *args, const tc_value *results,
+                                     tc_tensor *const *grads, tc_tensor **grad_inputs);
+
 /* ---- the table of core functions handed to plugins -------------------------------------------- */
 
 typedef struct tc_core_api {
@@ -417,9 +426,13 @@ typedef struct tc_core_api {
      * fork(): the child recreates its threads when it first needs them. */
     int (*parallel_for)(int64_t begin, int64_t end, int64_t grain,
                         void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx);
+    /* The backward of an op added at run time (see tc_backward_kernel_fn): with it, its results
+     * take part in autograd (without it, differentiating through them raises). Once per op; during
+     * init (for the plugin's own ops) or at any time. */
+    int (*register_backward)(int32_t op, tc_backward_kernel_fn fn, void *ctx);
 } tc_core_api;
 _Static_assert(offsetof(tc_core_api, register_op) == 104, "tc_core_api 1.0 members are ABI");
-_Static_assert(sizeof(tc_core_api) == 192, "tc_core_api 1.1 layout is ABI");
+_Static_assert(sizeof(tc_core_api) == 200, "tc_core_api 1.1 layout is ABI");
 #define TC_CORE_API_SIZE_1_0 104
 
 /* Whether a core table has `member` (a plugin that may load into an older core checks before using

@@ -173,6 +173,10 @@ enum {
     TC_OP_GRAD_COMPOSITE = 2, /* its parts record themselves */
     TC_OP_GRAD_MISSING = 3    /* records a node that raises: no formula */
 };
+/* Gives a runtime op its backward (tc_abi.h, tc_backward_kernel_fn): what tc_core_api's
+ * register_backward does. RuntimeError for built-in ops (their formulas are in ops.table) and for an
+ * op that has one already. */
+TC_EXPORT int tc_op_set_backward(int32_t op, tc_backward_kernel_fn fn, void *ctx);
 /* The kind, and for formulas the node's name and the arguments that have a formula (bit i: argument
  * i; those declared not_implemented excluded). */
 TC_EXPORT int tc_op_autograd(int32_t op, const char **node_name, uint64_t *args_with_formula);

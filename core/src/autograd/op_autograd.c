@@ -23,8 +23,9 @@
 static int op_node_apply(tc_node *n, void *state, tc_tensor *const *grads, tc_tensor **out) {
     tc_op_node *o = state;
     const tc_grad_info *info = o->op->grad;
-    if (!info || !info->backward)
-        return tc_set_error(TC_ERR_RUNTIME, "derivative for aten::%s is not implemented", o->op->schema.name);
+    if (!info || !info->backward) /* built-in ops are aten::'s, as PyTorch names them */
+        return tc_set_error(TC_ERR_RUNTIME, "derivative for %s%s is not implemented",
+                            strstr(o->op->schema.name, "::") ? "" : "aten::", o->op->schema.name);
     return info->backward(n, o, grads, out);
 }
 
