@@ -56,6 +56,12 @@ static int resolve(const struct tc_op *op, const tc_value *args, tc_opcall *call
             if (!v->v.tensor) /* a typed entry given NULL for a Tensor that may not be None */
                 return tc_set_error(TC_ERR_TYPE, "%s(): argument '%s' (position %d) must be Tensor, not None",
                                     op->schema.name, op->schema.args[i].name, i + 1);
+            if ((v->v.tensor->flags & TC_TENSOR_INFERENCE) && !tc_tls_inference_mode &&
+                (op->schema.args[i].flags & TC_ARG_WRITE))
+                return tc_set_error(TC_ERR_RUNTIME,
+                                    "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                                    "make a clone to get a normal tensor before doing inplace update.See "
+                                    "https://github.com/pytorch/rfcs/pull/17 for more details.");
             note_tensor(&o, v->v.tensor);
         } else if (v->tag == TC_VALUE_TENSOR_LIST) {
             for (int64_t j = 0; j < v->v.tensors.len; j++) note_tensor(&o, v->v.tensors.items[j]);

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 
 static _Thread_local int error_kind;
@@ -35,14 +36,24 @@ static _Atomic(tc_warning_handler) warning_handler;
 void tc_set_warning_handler(tc_warning_handler handler) { atomic_store(&warning_handler, handler); }
 
 void tc_warn(const char *fmt, ...) {
-    char message[1024];
+    char small[1024], *message = small;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small) { /* long ones (anomaly mode's tracebacks) in full */
+        char *big = malloc((size_t)n + 1);
+        if (big) {
+            va_start(ap, fmt);
+            vsnprintf(big, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+            message = big;
+        }
+    }
     tc_warning_handler handler = atomic_load(&warning_handler);
     if (handler)
         handler(message);
     else
         fprintf(stderr, "torch: warning: %s\n", message);
+    if (message != small) free(message);
 }

@@ -260,6 +260,7 @@ PyTypeObject TPNode_Type = {
 typedef struct py_function_state {
     PyObject *ctx; /* owned */
     char *name;
+    bool *input_is_tensor; /* per forward input */
     int32_t n_saved;
     tc_saved_tensor **saved;
 } py_function_state;
@@ -285,8 +286,14 @@ static int py_function_apply(tc_node *n, void *state, tc_tensor *const *grads, t
                 PyObject *g = PySequence_Fast_GET_ITEM(seq, i);
                 if (g == Py_None) continue;
                 if (!tp_is_tensor(g)) {
-                    PyErr_Format(PyExc_TypeError, "function %s returned a gradient different than None at position %d, "
-                                                  "but the corresponding forward input was not a Variable", s->name, i + 1);
+                    PyErr_Format(PyExc_RuntimeError, "expected Variable or None (got %s)", Py_TYPE(g)->tp_name);
+                    rc = TC_FAIL;
+                    break;
+                }
+                if (!s->input_is_tensor[i]) {
+                    PyErr_Format(PyExc_RuntimeError, "function %s returned a gradient different than None at position "
+                                                     "%d, but the corresponding forward input was not a Variable",
+                                 s->name, i + 1);
                     rc = TC_FAIL;
                     break;
                 }
@@ -323,6 +330,7 @@ static void py_function_destroy(tc_node *n, void *state) {
     py_function_release_saved(n, state);
     free(s->saved);
     free(s->name);
+    free(s->input_is_tensor);
     if (s->ctx) {
         PyGILState_STATE gil = PyGILState_Ensure();
         ((TPNode *)s->ctx)->node = NULL;
@@ -390,6 +398,11 @@ static PyObject *function_record(PyObject *self, PyObject *args) {
         goto done;
     }
     tc_node_set_name(node, s->name);
+    if (!(s->input_is_tensor = calloc((size_t)(n_in ? n_in : 1), sizeof(bool)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_in; i++) s->input_is_tensor[i] = edge_tensors[i] != NULL;
     s->ctx = Py_NewRef(self);
     ((TPNode *)self)->node = node;
     ((TPNode *)self)->owned = 0;

@@ -35,6 +35,8 @@ PyObject *tp_tensor_get_grad_fn(PyObject *self, void *unused) {
 
 PyObject *tp_tensor_get_grad(PyObject *self, void *unused) {
     tc_tensor *t = tp_unwrap(self);
+    tc_tensor *g = tc_tensor_grad(t);
+    if (g) return tp_wrap(g); /* set by hand, or by backward(inputs=[t]): no warning, as in PyTorch */
     if (!tc_is_leaf(t) && !tc_tensor_retains_grad(t) &&
         PyErr_WarnEx(PyExc_UserWarning,
                      "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -43,14 +45,14 @@ PyObject *tp_tensor_get_grad(PyObject *self, void *unused) {
                      "Tensor by mistake, make sure you access the leaf Tensor instead. See "
                      "github.com/pytorch/pytorch/pull/30531 for more informations.", 1))
         return NULL;
-    tc_tensor *g = tc_tensor_grad(t);
-    return g ? tp_wrap(g) : Py_NewRef(Py_None);
+    Py_RETURN_NONE;
 }
 
 int tp_tensor_set_grad(PyObject *self, PyObject *value, void *unused) {
     if (!value || value == Py_None) return tc_tensor_set_grad(tp_unwrap(self), NULL) ? (tp_raise_core_error(), -1) : 0;
     if (!tp_is_tensor(value)) {
-        PyErr_Format(PyExc_TypeError, "assigned grad expected to be a Tensor or None but got grad of type %s",
+        /* PyTorch's message, missing space included */
+        PyErr_Format(PyExc_TypeError, "assigned grad expected to be a Tensor or None but got grad of type%s",
                      Py_TYPE(value)->tp_name);
         return -1;
     }

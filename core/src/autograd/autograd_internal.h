@@ -91,6 +91,7 @@ typedef struct tc_autograd_meta {
     bool requires_grad;     /* leaves */
     uint64_t view_version;  /* views: the version their grad_fn was made at */
     tc_grad_cell *retained; /* non-leaves after retain_grad() */
+    int64_t retain_hook;    /* the id of its hook on grad_fn */
     tc_hook *hooks;         /* leaves: tensor hooks (non-leaves keep theirs on grad_fn) */
     tc_tensor *fw_grad;     /* forward AD: the tangent (owned), valid while fw_level is the live level */
     int64_t fw_level;

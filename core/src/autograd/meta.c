@@ -108,9 +108,10 @@ int tc_ag_set_history(tc_tensor *t, tc_node *n, uint32_t nr) {
     m->requires_grad = false;
     if (t->base) m->view_version = *t->version;
     t->keys |= TC_KEYBIT(TC_KEY_AUTOGRAD);
-    tc_node_release(old);
     /* a retained gradient follows the tensor to its new history */
-    if (m->retained && retain_hook_add(n, nr, m->retained) < 0) return TC_FAIL;
+    if (m->retained && old) tc_node_remove_hook(old, m->retain_hook);
+    tc_node_release(old);
+    if (m->retained && (m->retain_hook = retain_hook_add(n, nr, m->retained)) < 0) return TC_FAIL;
     return TC_OK;
 }
 
@@ -256,7 +257,7 @@ int tc_tensor_retain_grad(tc_tensor *t) {
         } else {
             atomic_init(&cell->refcount, 1);
             m->retained = cell;
-            if (retain_hook_add(n, m->output_nr, cell) < 0) rc = TC_FAIL;
+            if ((m->retain_hook = retain_hook_add(n, m->output_nr, cell)) < 0) rc = TC_FAIL;
         }
     }
     tc_node_release(n);

@@ -147,8 +147,16 @@ tc_node *tc_node_create(const tc_node_class *cls, int32_t n_inputs, tc_tensor *c
 
 int tc_node_set_output(tc_node *n, int32_t nr, tc_tensor *output, bool inplace) {
     if (nr < 0 || nr >= n->n_inputs) return tc_set_error(TC_ERR_RUNTIME, "node %s has no output %d", n->name, nr);
+    if (inplace) {
+        const tc_autograd_meta *m = output->autograd;
+        if (m && m->requires_grad && !m->grad_fn)
+            return tc_set_error(TC_ERR_RUNTIME, "a leaf Variable that requires grad has been used in an in-place "
+                                                "operation.");
+        if (tc_ag_check_inplace(output)) return TC_FAIL;
+        if (nr != 0) return tc_set_error(TC_ERR_RUNTIME, "only the first result of a node may be written in place");
+        return tc_ag_rebase_history(output, n);
+    }
     if (tc_ag_meta_record(&n->inputs[nr], output)) return TC_FAIL;
-    if (inplace) return tc_ag_rebase_history(output, n);
     return tc_ag_set_history(output, n, (uint32_t)nr);
 }
 

@@ -4,6 +4,8 @@ The tape is recorded by the core as ops run (core/src/autograd); this package is
 backward() and grad(), grad modes, custom Functions, hooks, anomaly detection, gradient checks and
 the functional API.
 """
+import threading
+
 import torch
 from torch import _C
 from torch.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
@@ -43,6 +45,18 @@ def _make_grads(outputs, grads):
     return tuple(new_grads)
 
 
+class _CheckpointValid(threading.local):
+    value = True
+
+
+_checkpoint_state = _CheckpointValid()
+
+
+def _is_checkpoint_valid():
+    """False while autograd.grad or backward(inputs=) runs: reentrant checkpointing cannot serve them."""
+    return _checkpoint_state.value
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     """Accumulates the gradients of `tensors` (weighted by grad_tensors) into the .grad of the
     leaves (or of `inputs` only)."""
@@ -67,7 +81,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grad_tensors = _make_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
-    _C._run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
+    valid = _checkpoint_state.value
+    _checkpoint_state.value = valid and not inputs
+    try:
+        _C._run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
+    finally:
+        _checkpoint_state.value = valid
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -91,7 +110,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grad_outputs = _make_grads(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
-    return _C._run_grad(outputs, grad_outputs, inputs, retain_graph, create_graph, allow_unused)
+    valid = _checkpoint_state.value
+    _checkpoint_state.value = False
+    try:
+        return _C._run_grad(outputs, grad_outputs, inputs, retain_graph, create_graph, allow_unused)
+    finally:
+        _checkpoint_state.value = valid
 
 
 from torch.autograd import function, functional, forward_ad  # noqa: E402,F401

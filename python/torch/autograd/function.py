@@ -152,8 +152,9 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
 
 def once_differentiable(fn):
-    """For a backward that is not itself differentiable: it runs without recording, and what it
-    returns raises if a second backward reaches it."""
+    """For a backward that is not itself differentiable: it runs without recording, and when the
+    gradients it receives require grad, what it returns carries a node that raises if a second
+    backward reaches it."""
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):
@@ -161,32 +162,33 @@ def once_differentiable(fn):
             outputs = fn(ctx, *args)
         if not _C.is_grad_enabled():
             return outputs
-        requires = any(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
-        if not requires:
+        requiring = tuple(a for a in args if isinstance(a, torch.Tensor) and a.requires_grad)
+        if not requiring:
             return outputs
         single = not isinstance(outputs, tuple)
         out_tuple = (outputs,) if single else outputs
-        result = _DelayedError.apply(
-            'trying to differentiate twice a function that was marked with @once_differentiable', len(out_tuple),
-            *out_tuple)
-        if not isinstance(result, tuple):
-            result = (result,)
-        return result[0] if single else result
+        err = _DelayedError._backward_cls()
+        err.message = 'trying to differentiate twice a function that was marked with @once_differentiable'
+        wrapped = err._record(requiring, tuple(o.detach() if isinstance(o, torch.Tensor) else o for o in out_tuple),
+                              (), (), (), True)
+        return wrapped[0] if single else wrapped
 
     return wrapper
 
 
 class _DelayedError(Function):
-    """Passes tensors through; differentiating through it raises."""
+    """The node once_differentiable puts on what it returns: differentiating through it raises."""
 
     @staticmethod
-    def forward(ctx, message, n, *tensors):
-        ctx.message = message
-        return tuple(t.clone() if isinstance(t, torch.Tensor) else t for t in tensors)
+    def forward(ctx, *tensors):
+        return tensors
 
     @staticmethod
     def backward(ctx, *grads):
         raise RuntimeError(ctx.message)
+
+
+_DelayedError._backward_cls = type('Error', (BackwardCFunction,), {'_forward_cls': _DelayedError})
 
 
 class InplaceFunction(Function):
