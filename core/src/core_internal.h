@@ -106,9 +106,7 @@ TC_INTERNAL tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int6
                                           const int64_t *strides, int64_t offset);
 TC_INTERNAL tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *sizes);
 
-/* ---- memory overlap between a written-to tensor and an input (overlap.c) ---- */
-enum { TC_OVERLAP_NO, TC_OVERLAP_FULL, TC_OVERLAP_PARTIAL, TC_OVERLAP_TOO_HARD };
-TC_INTERNAL int tc_overlap_status(const tc_tensor *a, const tc_tensor *b);
+/* ---- memory overlap between a written-to tensor and an input (overlap.c; tc_tensor_overlap) ---- */
 /* RuntimeError (PyTorch's words) for TC_OVERLAP_PARTIAL, TC_OK otherwise. */
 TC_INTERNAL int tc_check_partial_overlap(int status);
 

@@ -48,12 +48,17 @@ static int reject_bool(int32_t op, tc_tensor *const *ts, int n, int32_t dtype) {
  * but computes with a tensor of exponents (1 for a base of 1, +-1 for -1, 0 otherwise). The kernel
  * cannot tell a wrapped Python number from a tensor, so the scalar case is decided here. */
 static int check_pow_exponent(int32_t op, tc_tensor *const *ts, int32_t compute) {
-    if (op != TC_OP_pow || tc_dtype_is_floating(compute) || !(ts[1]->flags & TC_TENSOR_WRAPPED_NUMBER))
-        return TC_OK;
-    tc_scalar e;
-    if (tc_tensor_get(ts[1], 0, &e)) return TC_FAIL;
-    if (!e.is_float && e.v.i < 0)
-        return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+    if (op != TC_OP_pow || tc_dtype_is_floating(compute)) return TC_OK;
+    for (int i = 0; i < 2; i++) { /* PyTorch converts a Python number operand of pow with a range check */
+        tc_scalar v;
+        if (!(ts[i]->flags & TC_TENSOR_WRAPPED_NUMBER)) continue;
+        if (tc_tensor_get(ts[i], 0, &v)) return TC_FAIL;
+        if (i == 1 && !v.is_float && v.v.i < 0)
+            return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+        if (!tc_scalar_fits(v, compute))
+            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                                tc_dtype_name(compute));
+    }
     return TC_OK;
 }
 
@@ -145,7 +150,7 @@ static int copy_into(tc_tensor *dst, tc_tensor *src, bool check_overlap) {
     if (src->device.type != dst->device.type && !(src->ndim == 0 && src->device.type == TC_DEVICE_CPU))
         return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "copy between %s and %s is not available",
                             tc_device_type_name(src->device.type), tc_device_type_name(dst->device.type));
-    int overlap = check_overlap ? tc_overlap_status(dst, src) : TC_OVERLAP_NO;
+    int overlap = check_overlap ? tc_tensor_overlap(dst, src) : TC_OVERLAP_NO;
     if (check_overlap && (check_internal_overlap(dst) || tc_check_partial_overlap(overlap))) return TC_FAIL;
     tc_tensor *source = src;
     if (overlap == TC_OVERLAP_TOO_HARD) {
@@ -204,7 +209,7 @@ static tc_tensor *run_elementwise(int32_t op, tc_tensor **operands, int n, const
     }
     int overlap[TC_CALL_MAX_TENSORS] = {0};
     for (int i = 0; inplace && i < n; i++) /* x[1:].add_(x[:-1]) and x.add_(x.t()) are refused */
-        if (tc_check_partial_overlap(overlap[i] = tc_overlap_status(self, operands[i]))) return NULL;
+        if (tc_check_partial_overlap(overlap[i] = tc_tensor_overlap(self, operands[i]))) return NULL;
     tc_tensor *cast[TC_CALL_MAX_TENSORS] = {0};
     for (int i = 0; i < n; i++) {
         if (!(cast[i] = tc_to_dtype(operands[i], compute))) goto fail;

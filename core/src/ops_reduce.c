@@ -53,13 +53,13 @@ static int32_t sum_dtype(int32_t op, const tc_tensor *self, int32_t requested) {
 
 static tc_tensor *sum_or_mean(int32_t op, tc_tensor *self, const int64_t *dims, int n_dims, bool keepdim,
                               int32_t requested) {
-    bool mask[TC_MAX_DIMS];
-    if (dims_to_mask(self, dims, n_dims, mask)) return NULL;
     int32_t dtype = sum_dtype(op, self, requested);
-    if (op == TC_OP_mean && !tc_dtype_is_floating(dtype))
+    if (op == TC_OP_mean && !tc_dtype_is_floating(dtype)) /* checked before the dims, as in PyTorch */
         return tc_set_error(TC_ERR_RUNTIME, "mean(): could not infer output dtype. %s dtype must be either "
                                             "a floating point or complex dtype. Got: %s",
                             requested >= 0 ? "Optional" : "Input", tc_dtype_name(dtype)), NULL;
+    bool mask[TC_MAX_DIMS];
+    if (dims_to_mask(self, dims, n_dims, mask)) return NULL;
     /* sum(dtype=torch.bool) adds in bool, i.e. is a logical or: count the nonzeros in int64, and
      * convert the count back to bool below */
     const bool as_bool = dtype == TC_BOOL;

@@ -33,7 +33,7 @@ static bool dense(const tc_tensor *t) {
     return true;
 }
 
-int tc_overlap_status(const tc_tensor *a, const tc_tensor *b) {
+int tc_tensor_overlap(const tc_tensor *a, const tc_tensor *b) {
     if (a == b) return TC_OVERLAP_FULL;
     if (a->storage != b->storage) return TC_OVERLAP_NO; /* the common case costs one compare */
     const int64_t na = tc_tensor_numel(a), nb = tc_tensor_numel(b);
