@@ -76,17 +76,11 @@ void tc_api_abort(void) {
     stage.failure[0] = 0;
 }
 
-/* Records the failure of a registration call (the first one is reported at commit) and returns
- * TC_FAIL with the error set for the plugin to see. */
-static int refuse(int kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int refuse(int kind, const char *fmt, ...) {
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (stage.plugin && !stage.failure[0]) snprintf(stage.failure, sizeof stage.failure, "%s", msg);
-    return tc_set_error(kind, "%s", msg);
+/* Notes the failure of a registration call (the first one is reported at commit) and passes its
+ * TC_FAIL on: the error stays set for the plugin to see. */
+static int refused(int rc) {
+    if (stage.plugin && !stage.failure[0]) snprintf(stage.failure, sizeof stage.failure, "%s", tc_last_error_message());
+    return rc;
 }
 
 static bool staged_device_named(const char *name, int32_t before) {
@@ -152,7 +146,8 @@ int tc_api_commit(void) {
         const staged_kernel *k = &STAGED(kernels, staged_kernel, i);
         rc = tc_dispatch_register(k->name, k->device_type, k->layout, k->dtype, k->fn);
     }
-    for (int32_t i = 0; i < stage.blas.n && rc == TC_OK; i++) rc = tc_blas_register(STAGED(blas, const tc_blas_provider *, i));
+    for (int32_t i = 0; i < stage.blas.n && rc == TC_OK; i++)
+        rc = tc_blas_register(STAGED(blas, const tc_blas_provider *, i));
     tc_api_abort();
     return rc;
 }
@@ -164,9 +159,9 @@ static int outside_init(const char *what) {
 static int api_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
     if (!stage.plugin) return outside_init("register_kernel");
     int32_t known = tc_dispatch_check(op, device_type, layout, dtype, fn);
-    if (known < 0) return refuse(tc_last_error_kind(), "%s", tc_last_error_message());
+    if (known < 0) return refused(TC_FAIL);
     staged_kernel *k = list_push(&stage.kernels, sizeof(staged_kernel));
-    if (!k) return refuse(TC_ERR_OUT_OF_MEMORY, "out of memory staging a kernel");
+    if (!k) return refused(tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory staging a kernel"));
     *k = (staged_kernel){tc_kernel_names[known], device_type, layout, dtype, fn};
     return TC_OK;
 }
@@ -178,12 +173,12 @@ static bool sane_name(const char *name) { return name && name[0] && memchr(name,
 static int32_t api_register_device_type(const tc_device_type_desc *desc) {
     if (!stage.plugin) return outside_init("register_device_type");
     if (!desc || desc->struct_size < sizeof(tc_device_type_desc) || !sane_name(desc->name))
-        return refuse(TC_ERR_VALUE, "register_device_type: malformed descriptor (a name of 1 to 63 characters "
-                                    "is required)");
+        return refused(tc_set_error(TC_ERR_VALUE, "register_device_type: malformed descriptor (a name of 1 "
+                                                  "to 63 characters is required)"));
     if (tc_device_type_id(desc->name) >= 0 || staged_device_named(desc->name, stage.devices.n))
-        return refuse(TC_ERR_VALUE, "device type '%s' is already registered", desc->name);
+        return refused(tc_set_error(TC_ERR_VALUE, "device type '%s' is already registered", desc->name));
     const tc_device_type_desc **slot = list_push(&stage.devices, sizeof desc);
-    if (!slot) return refuse(TC_ERR_OUT_OF_MEMORY, "out of memory staging a device type");
+    if (!slot) return refused(tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory staging a device type"));
     *slot = desc;
     return stage.next_device_type + stage.devices.n - 1;
 }
@@ -191,9 +186,9 @@ static int32_t api_register_device_type(const tc_device_type_desc *desc) {
 static int api_register_allocator(int32_t device_type, const tc_allocator *allocator) {
     if (!stage.plugin) return outside_init("register_allocator");
     if (!allocator || allocator->struct_size < sizeof(tc_allocator) || !allocator->alloc || !allocator->free)
-        return refuse(TC_ERR_VALUE, "register_allocator: malformed allocator");
+        return refused(tc_set_error(TC_ERR_VALUE, "register_allocator: malformed allocator"));
     staged_allocator *a = list_push(&stage.allocators, sizeof(staged_allocator));
-    if (!a) return refuse(TC_ERR_OUT_OF_MEMORY, "out of memory staging an allocator");
+    if (!a) return refused(tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory staging an allocator"));
     *a = (staged_allocator){device_type, allocator};
     return TC_OK;
 }
@@ -202,11 +197,11 @@ static int api_register_blas(const tc_blas_provider *provider) {
     if (!stage.plugin) return outside_init("register_blas");
     if (!provider || provider->struct_size < sizeof(tc_blas_provider) || !sane_name(provider->name) ||
         !provider->sgemm || !provider->dgemm)
-        return refuse(TC_ERR_VALUE, "register_blas: malformed provider");
+        return refused(tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider"));
     if (tc_blas_find(provider->name) || staged_blas_named(provider->name, stage.blas.n))
-        return refuse(TC_ERR_VALUE, "BLAS provider '%s' is already registered", provider->name);
+        return refused(tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", provider->name));
     const tc_blas_provider **slot = list_push(&stage.blas, sizeof provider);
-    if (!slot) return refuse(TC_ERR_OUT_OF_MEMORY, "out of memory staging a BLAS provider");
+    if (!slot) return refused(tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory staging a BLAS provider"));
     *slot = provider;
     return TC_OK;
 }

@@ -110,7 +110,8 @@ class Gen:
             'torch.from_numpy(FakeArray())',
             'torch.from_numpy(np.float32(%s))' % self.choice(['3', '1.5', 'nan']),
             'torch.from_numpy(np.int64(7))',
-            'torch.from_numpy(np.arange(%d, dtype=np.%s))' % (self.r.randint(0, 6), self.choice(['float32', 'int64', 'int8', 'bool_'])),
+            'torch.from_numpy(np.arange(%d, dtype=np.%s))' % (self.r.randint(0, 6),
+                                                                self.choice(['float32', 'int64', 'int8', 'bool_'])),
             'torch.from_numpy(np.arange(12.).reshape(3, 4)[:, ::2])',
             'torch.from_numpy(np.arange(6, dtype=np.uint16))',
             'torch.from_numpy([1, 2])',
@@ -154,7 +155,8 @@ class Gen:
         nd = len(shape)
         ops = []
         if nd >= 2:
-            ops += [('.t()', shape[::-1] if nd == 2 else None), ('.transpose(0, -1)', [shape[-1]] + shape[1:-1] + [shape[0]])]
+            ops += [('.t()', shape[::-1] if nd == 2 else None),
+                    ('.transpose(0, -1)', [shape[-1]] + shape[1:-1] + [shape[0]])]
             perm = list(range(nd))
             self.r.shuffle(perm)
             ops.append(('.permute(%s)' % ', '.join(map(str, perm)), [shape[p] for p in perm]))
@@ -190,8 +192,9 @@ class Gen:
             while item == '...' and '...' in items:
                 item = self.index_item(shape[dim] if dim < len(shape) else None)
             items.append(item)
-            if items[-1] not in ('None', 'True', 'False', '...') and 'tensor(True' not in items[-1] and 'tensor(False' not in items[-1]:
-                dim += 1
+            if items[-1] not in ('None', 'True', 'False', '...') and not items[-1].startswith(('torch.tensor(T',
+                                                                                              'torch.tensor(F')):
+                dim += 1  # the item used up a dim
         if n == 1 and self.chance(0.5):
             return items[0]
         return ', '.join(items) + (',' if n == 1 else '')
@@ -281,7 +284,8 @@ class Gen:
             'result = fork_check()', 'result = fork_check()',
         ])
 
-FAMILIES = [('creation', 12), ('tensor_lists', 4), ('mutated_list', 3), ('numpy_bridge', 3), ('conversion', 10), ('view_index', 14),
+FAMILIES = [('creation', 12), ('tensor_lists', 4), ('mutated_list', 3), ('numpy_bridge', 3), ('conversion', 10),
+            ('view_index', 14),
             ('setitem', 8), ('overlap', 6), ('inplace', 6), ('reduction', 10), ('binary', 8), ('misc', 5),
             ('threads', 3)]
 

@@ -107,7 +107,8 @@ def run_batch(command, env, items, timeout):
                 blamed = pending[0][0]
                 if stalls > 1:
                     for index, _ in pending:
-                        outcome.setdefault(index, ('error', 'worker could not start: %s\n%s' % (ended, _excerpt('\n'.join(err_lines)))))
+                        why = 'worker could not start: %s\n%s' % (ended, _excerpt('\n'.join(err_lines)))
+                        outcome.setdefault(index, ('error', why))
                     break
             if blamed is not None:
                 kind = 'hang' if ended.startswith('hang') else 'crash'
