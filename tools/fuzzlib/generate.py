@@ -81,11 +81,16 @@ class Gen:
     def tensor_lists(self):
         """Lists of tensors of unequal or equal shapes, nested at unequal depths: the shape still expected
         must be checked against each tensor's."""
-        shapes = ['()', '(1,)', '(2,)', '(3,)', '(1, 2)', '(2, 1)', '(2, 2)', '(2, 3)', '(2, 2, 2)', '(0,)', '(1, 1)']
+        shapes = [(), (1,), (2,), (3,), (1, 2), (2, 1), (2, 2), (2, 3), (2, 2, 2), (0,), (1, 1)]
+        first = self.choice(shapes)
 
         def one():
-            shape = self.choice(shapes)
-            code = 'torch.arange(%d.).view%s' % (_prod(eval(shape)), shape)
+            # the same shape as the first, one that matches the dims it has but has fewer (what the
+            # shape still expected must catch), or any
+            k = self.r.random()
+            shape = first if k < 0.4 else first[:self.r.randint(0, max(len(first) - 1, 0))] if k < 0.7 \
+                else self.choice(shapes)
+            code = 'torch.arange(%d.).view(%s)' % (_prod(shape), ', '.join(map(str, shape)) if shape else '()')
             return code, 'L(%s)' % code
 
         def level(depth):
