@@ -55,7 +55,7 @@ static void run_chunks(pool_job *job) {
     for (;;) {
         const int64_t c = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
         if (c >= job->n_chunks) return;
-        const int64_t b = job->begin + c * job->chunk;
+        const int64_t b = job->begin + c * job->chunk; /* c < n_chunks: within [begin, end) */
         const int64_t e = job->end - b > job->chunk ? b + job->chunk : job->end;
         job->fn(job->ctx, b, e);
     }
@@ -142,9 +142,9 @@ int tc_parallel_for(int64_t begin, int64_t end, int64_t grain, void (*fn)(void *
     if (!fn) return tc_set_error(TC_ERR_VALUE, "parallel_for: no function");
     if (end <= begin) return TC_OK;
     if (grain < 1) grain = 1;
-    const int64_t range = end - begin;
+    int64_t range;
     const int threads = tc_threads_effective();
-    int64_t n_chunks = range / grain; /* each chunk at least `grain` long */
+    int64_t n_chunks = __builtin_sub_overflow(end, begin, &range) ? 1 : range / grain; /* each >= grain */
     if (n_chunks > threads) n_chunks = threads;
     if (n_chunks <= 1 || inside_job) {
         fn(ctx, begin, end);
@@ -158,8 +158,8 @@ int tc_parallel_for(int64_t begin, int64_t end, int64_t grain, void (*fn)(void *
         return TC_OK;
     }
     pool_job job = {.fn = fn, .ctx = ctx, .begin = begin, .end = end,
-                    .chunk = (range + n_chunks - 1) / n_chunks, .n_chunks = 0};
-    job.n_chunks = (range + job.chunk - 1) / job.chunk;
+                    .chunk = range / n_chunks + (range % n_chunks != 0), .n_chunks = 0};
+    job.n_chunks = range / job.chunk + (range % job.chunk != 0);
     atomic_init(&job.next, 0);
     pool.busy = true;
     pool.job = &job;
