@@ -1,5 +1,5 @@
 """Programs whose results the reference PyTorch 1.13 recorded in tests/data/reference_cases.json
-(regenerate with tools/record_reference where the reference is installed), one list per class of bug
+(regenerate with `tools/fuzz --record-cases` where the reference is installed), one list per class of bug
 of the reliability issue. Each program leaves its outcome in `result`; the helpers of
 tools/fuzzlib/worker.py (IndexLike, FloatLike, Clearer, ...) are in scope."""
 

@@ -175,9 +175,3 @@ def test_unterminated_init_error_is_read_within_its_buffer():
     assert set(p['reason'][len('init failed: '):]) == {'E'}
     assert_rest_loaded(report)
 
-
-def test_plugin_built_for_abi_1_0_still_loads():
-    report = run_with(case_dir('abi10'))
-    [p] = by_name(report, 'test-abi10')
-    assert p['state'] == 'loaded', p['reason']
-    assert_rest_loaded(report)

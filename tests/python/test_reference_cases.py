@@ -1,5 +1,5 @@
 """This project against the reference PyTorch 1.13's recorded results (tests/data/reference_cases.json,
-from tools/record_reference) for the classes of the reliability issue: float-to-integer conversions,
+from `tools/fuzz --record-cases`) for the classes of the reliability issue: float-to-integer conversions,
 bool indices, overlapping in-place writes, creation from odd Python data, and PyTorch's small
 semantics (sum(dtype=bool), repeated dims, .T of a 0-dim tensor, Tensor(tensor))."""
 import json
