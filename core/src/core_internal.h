@@ -91,8 +91,7 @@ TC_INTERNAL tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *s
 TC_INTERNAL tc_tensor *tc_empty_preserving(const tc_tensor *t, int32_t dtype, tc_device device);
 TC_INTERNAL bool tc_tensor_non_overlapping_and_dense(const tc_tensor *t);
 
-/* Memory overlap of a written tensor with another (PyTorch's get_overlap_status). */
-enum { TC_OVERLAP_NONE, TC_OVERLAP_FULL, TC_OVERLAP_PARTIAL, TC_OVERLAP_TOO_HARD };
+/* Memory overlap of a written tensor with another (PyTorch's get_overlap_status; tc_tensor_overlap). */
 TC_INTERNAL int tc_overlap(const tc_tensor *a, const tc_tensor *b);
 /* RuntimeError when two elements of t share memory (t is about to be written). */
 TC_INTERNAL int tc_check_internal_overlap(const tc_tensor *t);

@@ -82,12 +82,18 @@ int tc_meta_sub(tc_opcall *c, tc_plan *p) {
  * can tell a wrapped Python number from a tensor. */
 int tc_meta_pow(tc_opcall *c, tc_plan *p) {
     if (tc_meta_binary(c, p)) return TC_FAIL;
-    tc_tensor *e = tc_arg_tensor(c, 1);
-    if (tc_dtype_is_floating(p->dtype) || !(e->flags & TC_TENSOR_WRAPPED_NUMBER)) return TC_OK;
-    tc_scalar v;
-    if (tc_tensor_get(e, 0, &v)) return TC_FAIL;
-    if (v.kind != TC_SCALAR_FLOAT && v.v.i < 0)
-        return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+    if (tc_dtype_is_floating(p->dtype)) return TC_OK;
+    for (int i = 0; i < 2; i++) { /* PyTorch converts a Python number operand of pow with a range check */
+        tc_tensor *t = tc_arg_tensor(c, i);
+        tc_scalar v;
+        if (!(t->flags & TC_TENSOR_WRAPPED_NUMBER)) continue;
+        if (tc_tensor_get(t, 0, &v)) return TC_FAIL;
+        if (i == 1 && v.kind != TC_SCALAR_FLOAT && v.v.i < 0)
+            return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+        if (!tc_scalar_fits(v, p->dtype))
+            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                                tc_dtype_name(p->dtype));
+    }
     return TC_OK;
 }
 

@@ -22,6 +22,8 @@ int tc_overlap(const tc_tensor *a, const tc_tensor *b) {
     return TC_OVERLAP_NONE;
 }
 
+int tc_tensor_overlap(const tc_tensor *a, const tc_tensor *b) { return tc_overlap(a, b); }
+
 int tc_check_partial_overlap(const tc_tensor *written, const tc_tensor *read) {
     if (tc_overlap(written, read) != TC_OVERLAP_PARTIAL) return TC_OK;
     return tc_set_error(TC_ERR_RUNTIME, "unsupported operation: some elements of the input tensor and the "

@@ -10,6 +10,11 @@
  * touches the pool (or its lock), and so does a call made from inside a chunk (nested) or while
  * another thread's job holds the pool (two Python threads running ops).
  *
+ * A worker that finishes a job spins for a short while (POOL_SPIN_NS) before it sleeps: waking a
+ * sleeping thread costs tens to hundreds of microseconds (far more in a virtual machine, whose idle
+ * vCPU must be scheduled again), longer than a whole mid-sized op, so back-to-back ops would otherwise
+ * run on the caller alone. OpenMP runtimes spin for the same reason.
+ *
  * Workers are created lazily, the first time a job needs them. fork() copies only the calling thread,
  * so the child's pool has no workers: an atfork handler resets the pool in the child, which then
  * creates workers again when it first needs them. That is what lets a process that ran parallel ops
@@ -19,6 +24,9 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
+
+#define POOL_SPIN_NS 500000 /* how long an idle worker keeps looking for the next job before sleeping */
 
 typedef struct pool_job {
     void (*fn)(void *ctx, int64_t begin, int64_t end);
@@ -37,6 +45,7 @@ static struct {
     int idle;            /* workers waiting on `wake` */
     int wakeups;         /* wake-ups granted and not yet consumed */
     bool busy;           /* a caller's job holds the pool */
+    _Atomic uint64_t published; /* jobs published so far: spinning workers watch it */
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .left = PTHREAD_COND_INITIALIZER};
 
 static _Thread_local bool inside_job; /* this thread is running a chunk: nested calls run inline */
@@ -46,9 +55,28 @@ static void run_chunks(pool_job *job) {
     for (;;) {
         const int64_t c = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
         if (c >= job->n_chunks) return;
-        const int64_t b = job->begin + c * job->chunk;
+        const int64_t b = job->begin + c * job->chunk; /* c < n_chunks: within [begin, end) */
         const int64_t e = job->end - b > job->chunk ? b + job->chunk : job->end;
         job->fn(job->ctx, b, e);
+    }
+}
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Waits, without the lock, until a job newer than `seen` is published or POOL_SPIN_NS pass; true if
+ * one was. */
+static bool spin_for_job(uint64_t seen) {
+    const int64_t deadline = now_ns() + POOL_SPIN_NS;
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(&pool.published, memory_order_relaxed) != seen) return true;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if (i % 64 == 0 && now_ns() > deadline) return false;
     }
 }
 
@@ -56,6 +84,13 @@ static void *worker_main(void *unused) {
     inside_job = true; /* everything a worker runs is inside some job */
     pthread_mutex_lock(&pool.lock);
     for (;;) {
+        if (!(pool.wakeups > 0 && pool.job)) {
+            const uint64_t seen = atomic_load_explicit(&pool.published, memory_order_relaxed);
+            pthread_mutex_unlock(&pool.lock);
+            const bool published = spin_for_job(seen);
+            pthread_mutex_lock(&pool.lock);
+            if (published) continue;
+        }
         while (!(pool.wakeups > 0 && pool.job)) {
             pool.idle++;
             pthread_cond_wait(&pool.wake, &pool.lock);
@@ -107,9 +142,9 @@ int tc_parallel_for(int64_t begin, int64_t end, int64_t grain, void (*fn)(void *
     if (!fn) return tc_set_error(TC_ERR_VALUE, "parallel_for: no function");
     if (end <= begin) return TC_OK;
     if (grain < 1) grain = 1;
-    const int64_t range = end - begin;
+    int64_t range;
     const int threads = tc_threads_effective();
-    int64_t n_chunks = range / grain; /* each chunk at least `grain` long */
+    int64_t n_chunks = __builtin_sub_overflow(end, begin, &range) ? 1 : range / grain; /* each >= grain */
     if (n_chunks > threads) n_chunks = threads;
     if (n_chunks <= 1 || inside_job) {
         fn(ctx, begin, end);
@@ -123,13 +158,14 @@ int tc_parallel_for(int64_t begin, int64_t end, int64_t grain, void (*fn)(void *
         return TC_OK;
     }
     pool_job job = {.fn = fn, .ctx = ctx, .begin = begin, .end = end,
-                    .chunk = (range + n_chunks - 1) / n_chunks, .n_chunks = 0};
-    job.n_chunks = (range + job.chunk - 1) / job.chunk;
+                    .chunk = range / n_chunks + (range % n_chunks != 0), .n_chunks = 0};
+    job.n_chunks = range / job.chunk + (range % job.chunk != 0);
     atomic_init(&job.next, 0);
     pool.busy = true;
     pool.job = &job;
     ensure_workers((int)job.n_chunks - 1);
     pool.wakeups = (int)job.n_chunks - 1;
+    atomic_fetch_add_explicit(&pool.published, 1, memory_order_relaxed); /* under the lock: spinners re-check */
     for (int i = 0; i < pool.wakeups && i < pool.idle; i++) pthread_cond_signal(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
 

@@ -16,6 +16,7 @@
 /* The view a key selects, and what its bools did. */
 typedef struct {
     tc_tensor *view;     /* new reference */
+    tc_tensor *sliced;   /* with bools: the view before their dims merge (new reference), else NULL */
     int n_bools;         /* dims inserted for bools */
     bool any_false;
     int32_t bool_dims[TC_MAX_DIMS];
@@ -157,7 +158,15 @@ static int index_view(tc_tensor *t, PyObject *key, index_result *r) {
         cur = next;
         if (!cur) tp_raise_core_error();
     }
-    if (cur && r->n_bools && !(cur = merge_bool_dims(cur, r))) tp_raise_core_error();
+    if (cur && r->n_bools) {
+        tc_tensor_retain(cur);
+        r->sliced = cur;
+        if (!(cur = merge_bool_dims(cur, r))) {
+            tp_raise_core_error();
+            tc_tensor_release(r->sliced);
+            r->sliced = NULL;
+        }
+    }
     r->view = cur;
     return cur ? 0 : -1;
 fail:
@@ -172,6 +181,7 @@ PyObject *tp_getitem(PyObject *self, PyObject *key) {
     /* a mask makes the index advanced: the result is a copy */
     tc_tensor *copy = tc_clone(r.view, TC_MEMORY_FORMAT_CONTIGUOUS);
     tc_tensor_release(r.view);
+    tc_tensor_release(r.sliced);
     return tp_wrap(copy);
 }
 
@@ -224,15 +234,31 @@ int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     if (key == Py_False) return 0; /* PyTorch writes nothing and checks nothing more */
     index_result r;
     if (index_view(t, key, &r)) return -1;
-    int rc;
-    if (is_tensor) {
+    int rc = TC_OK;
+    /* a mask makes PyTorch write through index_put_, which takes only a value of the tensor's dtype and
+     * sharing no memory with the indexed tensor, even when nothing is written (a bare True is the
+     * exception: it is copied into a new leading dim) */
+    if (r.n_bools && key != Py_True && is_tensor) {
+        tc_tensor *v = tp_unwrap(value);
+        int overlap = tc_tensor_overlap(r.sliced, v);
+        if (v->dtype != t->dtype)
+            rc = tc_set_error(TC_ERR_RUNTIME, "Index put requires the source and destination dtypes match, got %s "
+                              "for the destination and %s for the source.", tc_dtype_name(t->dtype),
+                              tc_dtype_name(v->dtype));
+        else if (overlap == TC_OVERLAP_PARTIAL || overlap == TC_OVERLAP_FULL)
+            rc = tc_set_error(TC_ERR_RUNTIME, "unsupported operation: some elements of the input tensor and the "
+                              "written-to tensor refer to a single memory location. Please clone() the tensor "
+                              "before performing the operation.");
+    }
+    if (rc == TC_OK && is_tensor) {
         rc = assign_tensor(r.view, tp_unwrap(value));
-    } else {
+    } else if (rc == TC_OK) {
         tc_tensor *filled = tc_fill__Scalar(r.view, s);
         rc = filled ? TC_OK : TC_FAIL;
         tc_tensor_release(filled);
     }
     tc_tensor_release(r.view);
+    tc_tensor_release(r.sliced);
     if (rc) {
         tp_raise_core_error();
         return -1;

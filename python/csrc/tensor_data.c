@@ -21,6 +21,7 @@
 typedef struct {
     int32_t ndim;
     int64_t sizes[TC_MAX_DIMS];
+    bool from_tensor; /* some dims came from a tensor in the data (this project's extension) */
 } data_shape;
 
 /* ---- numpy, recognised without linking it: an object can only be numpy's once numpy is imported ---- */
@@ -113,6 +114,7 @@ static PyObject *element_of(PyObject *o, Py_ssize_t i, Py_ssize_t n) {
 
 static int infer_shape(PyObject *data, data_shape *shape) {
     shape->ndim = 0;
+    shape->from_tensor = false;
     PyObject *cur = Py_NewRef(data);
     int rc = 0;
     /* a one-element tensor is a number here, as in PyTorch */
@@ -129,6 +131,7 @@ static int infer_shape(PyObject *data, data_shape *shape) {
                 rc = -1;
             }
             for (int32_t d = 0; rc == 0 && d < t->ndim; d++) shape->sizes[shape->ndim++] = t->sizes[d];
+            shape->from_tensor = true;
             break;
         }
         Py_ssize_t n = length_of(cur);
@@ -254,9 +257,12 @@ static int fill(fill_state *st, PyObject *o, int32_t dim) {
         st->written++;
         return 0;
     }
-    if (tp_is_tensor(o) && tp_unwrap(o)->ndim == 0) { /* a shape mismatch, as a wrong length is */
-        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got a 0-dim tensor)",
-                     (long long)shape->sizes[dim], dim);
+    /* A tensor with too few dims for the depth still expected is a shape mismatch, like a wrong length
+     * (checked before iterating it, which would reach its 0-dim elements where lists are expected). A
+     * 0-dim tensor placed there is not a sequence at all, as a number is not (TypeError below). */
+    if (tp_is_tensor(o) && tp_unwrap(o)->ndim > 0 && tp_unwrap(o)->ndim < shape->ndim - dim) {
+        PyErr_Format(PyExc_ValueError, "expected a tensor of %d dims at dim %d (got %d dims)", shape->ndim - dim,
+                     dim, tp_unwrap(o)->ndim);
         return -1;
     }
     if (!holds_elements(o)) {
@@ -302,8 +308,9 @@ PyObject *tp_tensor_from_data(PyObject *module, PyObject *args) {
     if (!t) return tp_raise_core_error();
     fill_state st = {.shape = &shape, .dtype = dtype, .out = tc_tensor_data(t), .itemsize = tc_dtype_size(dtype),
                      .numel = tc_tensor_numel(t)};
-    /* PyTorch stores nothing, and so checks nothing further, when there is nothing to store */
-    if (st.numel > 0 && (fill(&st, data, 0) || st.written != st.numel)) {
+    /* PyTorch stores nothing, and so checks nothing further, when there is nothing to store; stacked
+     * tensors are checked against each other all the same */
+    if ((st.numel > 0 || shape.from_tensor) && (fill(&st, data, 0) || st.written != st.numel)) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "data changed size during conversion to a tensor");
         tc_tensor_release(t);
         return NULL;

@@ -448,7 +448,8 @@ static void test_copy(void) {
     CHECK_OK(run1("copy", u8, f));
     CHECK(ati(u8, 1) == 44, "300.7 -> uint8 wraps to 44, got %lld", (long long)ati(u8, 1));
     CHECK_OK(run1("copy", i64, f));
-    CHECK(ati(i64, 5) == INT64_MIN && ati(i64, 4) == INT64_MIN, "1e30, NaN -> int64 give INT64_MIN as on x86, got %lld %lld", (long long)ati(i64, 5), (long long)ati(i64, 4));
+    CHECK(ati(i64, 5) == INT64_MIN && ati(i64, 4) == INT64_MIN, "1e30, NaN -> int64 give INT64_MIN as on x86, got %lld %lld",
+          (long long)ati(i64, 5), (long long)ati(i64, 4));
     CHECK_OK(run1("copy", b, f));
     CHECK_VALUES(b, 0, "float->bool", 1, 1, 1, 1, 1, 1);
     tensor *neg = TV(TC_INT32, DIMS(3), ((double[]){-1, 256, 65537}));

@@ -174,3 +174,4 @@ def test_unterminated_init_error_is_read_within_its_buffer():
     assert p['state'] == 'failed' and p['reason'].startswith('init failed: EEEE')
     assert set(p['reason'][len('init failed: '):]) == {'E'}
     assert_rest_loaded(report)
+

@@ -134,6 +134,10 @@ TC_EXPORT bool tc_scalar_fits(tc_scalar value, int32_t dtype);
 /* Reads element `flat_index` (row-major over the tensor's sizes) of a CPU tensor as a scalar. */
 TC_EXPORT int tc_tensor_get(const tc_tensor *t, int64_t flat_index, tc_scalar *out);
 TC_EXPORT void tc_tensor_bump_version(tc_tensor *t);
+/* How a and b share memory, as PyTorch judges it: none, _FULL (the same elements in the same layout),
+ * _PARTIAL (some shared elements), or _TOO_HARD (layouts too irregular to tell cheaply). */
+enum { TC_OVERLAP_NONE, TC_OVERLAP_FULL, TC_OVERLAP_PARTIAL, TC_OVERLAP_TOO_HARD };
+TC_EXPORT int tc_tensor_overlap(const tc_tensor *a, const tc_tensor *b);
 /* Gives t a version counter of its own (x.data: writing through it is not an in-place change that
  * autograd checks, as in PyTorch); views made from t afterwards share it. */
 TC_EXPORT int tc_tensor_new_version_counter(tc_tensor *t);
