@@ -16,7 +16,7 @@ from torch._tensor import Tensor
 from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
 from torch import backends, cuda, library  # noqa: F401
-from torch import autograd  # noqa: F401
+from torch import autograd, nn  # noqa: F401
 from torch.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
 

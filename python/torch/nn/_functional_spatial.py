@@ -1,0 +1,2 @@
+"""Convolution, pooling, normalisation, dropout, embedding, resampling and padding (torch.nn.functional)."""
+__all__ = []

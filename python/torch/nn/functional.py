@@ -1,0 +1,8 @@
+"""torch.nn.functional: the stateless forms of layers, activations and losses.
+
+They are kept in two private modules, one per family, so that the families grow without touching each
+other: _functional_spatial (convolution, pooling, normalisation, dropout, embedding, resampling,
+padding) and _functional_pointwise (activations, softmax family, losses, recurrent cells, attention).
+"""
+from torch.nn._functional_spatial import *  # noqa: F401,F403
+from torch.nn._functional_pointwise import *  # noqa: F401,F403
