@@ -779,3 +779,20 @@ def test_engine_runs_without_the_gil():
         th.join()
     assert len(ticks) > 0
     assert close(x.grad[0], 1.0001 ** 2000, 1e-9)
+
+
+def test_graphs_return_all_their_memory():
+    stats = lambda: torch._C._allocator_stats('cpu')['allocated_bytes']  # noqa: E731
+    w = t([[0.5] * 64] * 64)
+    x = torch.ones(32, 64, dtype=torch.float64)
+    ((x @ w).relu().sum()).backward()  # warm-up: w.grad exists from here on
+    before = stats()
+    for _ in range(50):
+        y = (x @ w).tanh()
+        z = (y * y).sum()
+        z.backward(retain_graph=True)
+        (g,) = torch.autograd.grad(z, w, create_graph=True)
+        g.sum().backward()
+        del y, z, g
+    w.grad = torch.zeros_like(w)
+    assert stats() == before
