@@ -249,7 +249,7 @@ PyMODINIT_FUNC PyInit__C(void) {
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
     tp_install_warning_handler();
-    if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m) || PyModule_AddFunctions(m, tp_library_functions)) {
+    if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m) || tp_generator_init(m) || PyModule_AddFunctions(m, tp_library_functions)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -70,6 +70,9 @@ extern PyMethodDef tp_library_functions[];
 /* Python warnings for the core's tc_warn. */
 void tp_install_warning_handler(void);
 
+/* torch._C.Generator and torch._C.default_generator (generator.c). */
+int tp_generator_init(PyObject *module);
+
 /* Tensor pieces defined in their own files. */
 PyObject *tp_getitem(PyObject *self, PyObject *key);
 int tp_setitem(PyObject *self, PyObject *key, PyObject *value);
