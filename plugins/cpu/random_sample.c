@@ -12,6 +12,7 @@
 
 #include "dtype.h"
 #include "random.h"
+#include "stl_select.h"
 
 /* ---- randperm: out[i] = i, then swap i with i + (32-bit draw mod (n - i)) for i < n - 1 ---- */
 
@@ -150,6 +151,10 @@ static int mn_raise(int code) {
 
 /* T arithmetic as PyTorch's scalar_t: float16/bfloat16 round every result. */
 #define MN_ROUND_bf16(v) cpu_bf16_to_f32(cpu_f32_to_bf16(v))
+/* with replacement the running sums of bfloat16 are floats (PyTorch's opmath) */
+#define MN_SUM_bf16(v) (v)
+#define MN_SUM_f32(v) (v)
+#define MN_SUM_f64(v) (v)
 #define MN_ROUND_f32(v) (v)
 #define MN_ROUND_f64(v) (v)
 
@@ -163,11 +168,11 @@ static int mn_raise(int code) {
                 const CPU_C_##S v = cpu_ld_##S(p[i * a->p_stride0 + j * a->p_stride1]);            \
                 if (!(v >= 0)) return MN_NEGATIVE;                                                 \
                 if (!isfinite(v)) return MN_NONFINITE;                                             \
-                sum = MN_ROUND_##S(sum + v);                                                       \
+                sum = MN_SUM_##S(sum + v);                                                       \
                 cum[j] = sum;                                                                      \
             }                                                                                      \
             if (!(sum > 0)) return MN_ZERO_SUM;                                                    \
-            for (int64_t j = 0; j < a->n_cat; j++) cum[j] = MN_ROUND_##S(cum[j] / sum);            \
+            for (int64_t j = 0; j < a->n_cat; j++) cum[j] = MN_SUM_##S(cum[j] / sum);            \
             cum[a->n_cat - 1] = 1;                                                                 \
             for (int64_t k = 0; k < a->n_sample; k++) {                                            \
                 const double u = cpu_uniform_f64(g);                                               \
@@ -228,22 +233,25 @@ MN_EXP_ROW(bf16)
 MN_EXP_ROW(f32)
 MN_EXP_ROW(f64)
 
-/* Descending by value with NaN first (topk's order); among equal values the lower index first. */
-typedef struct mn_item {
-    double v;
-    int64_t j;
-} mn_item;
-
-static int mn_before(const mn_item *x, const mn_item *y) {
-    if (isnan(x->v) != isnan(y->v)) return isnan(x->v);
-    if (x->v != y->v) return x->v > y->v;
-    return x->j < y->j;
+/* topk's order for the largest values: NaN first, then descending (ties are left where libstdc++'s
+ * algorithms leave them, stl_select.h). */
+static int mn_before(const cpu_stl_item *x, const cpu_stl_item *y) {
+    return (isnan(x->value) && !isnan(y->value)) || x->value > y->value;
 }
 
-static int mn_compare(const void *a, const void *b) { return mn_before(b, a) - mn_before(a, b); }
+/* PyTorch's CPU topk(k, largest, sorted) on one row: heap selection when k is small against the
+ * row, else nth_element and a sort of the k - 1 before it. */
+static void mn_topk(cpu_stl_item *items, int64_t n, int64_t k) {
+    if (k * 64 <= n) {
+        cpu_stl_partial_sort(items, items + k, items + n, mn_before);
+    } else {
+        cpu_stl_nth_element(items, items + k - 1, items + n, mn_before);
+        cpu_stl_sort(items, items + k - 1, mn_before);
+    }
+}
 
 #define MULTINOMIAL_RACE(S)                                                                        \
-    static int mn_race_##S(tc_generator *g, const multinomial_args *a, double *q, mn_item *items) { \
+    static int mn_race_##S(tc_generator *g, const multinomial_args *a, double *q, cpu_stl_item *items) { \
         const tc_view *p = a->p;                                                                   \
         const CPU_T_##S *pd = p->data;                                                             \
         int code = MN_OK;                                                                          \
@@ -277,17 +285,17 @@ static int mn_compare(const void *a, const void *b) { return mn_before(b, a) - m
         for (int64_t i = 0; i < a->n_dist; i++) {                                                  \
             for (int64_t j = 0; j < a->n_cat; j++) {                                               \
                 const CPU_C_##S pv = cpu_ld_##S(pd[i * a->p_stride0 + j * a->p_stride1]);          \
-                items[j].v = (double)MN_ROUND_##S(pv / (CPU_C_##S)q[i * q0 + j * q1]);             \
-                items[j].j = j;                                                                    \
+                items[j].value = (double)MN_ROUND_##S(pv / (CPU_C_##S)q[i * q0 + j * q1]);         \
+                items[j].index = j;                                                                \
             }                                                                                      \
-            if (a->n_sample == 1) {                                                                \
+            if (a->n_sample == 1) { /* argmax: the first of the largest */                       \
                 int64_t best = 0;                                                                  \
                 for (int64_t j = 1; j < a->n_cat; j++)                                             \
                     if (mn_before(&items[j], &items[best])) best = j;                              \
                 out[i * a->o_stride0] = best;                                                      \
             } else {                                                                               \
-                qsort(items, (size_t)a->n_cat, sizeof *items, mn_compare);                         \
-                for (int64_t k = 0; k < a->n_sample; k++) out[i * a->o_stride0 + k * a->o_stride1] = items[k].j; \
+                mn_topk(items, a->n_cat, a->n_sample);                                             \
+                for (int64_t k = 0; k < a->n_sample; k++) out[i * a->o_stride0 + k * a->o_stride1] = items[k].index; \
             }                                                                                      \
         }                                                                                          \
         return MN_OK;                                                                              \
@@ -312,7 +320,7 @@ MULTINOMIAL_RACE(f64)
         const int64_t numel = a.n_dist * a.n_cat;                                                  \
         size_t scratch, q_bytes, item_bytes;                                                       \
         if (__builtin_mul_overflow((size_t)numel, sizeof(double), &q_bytes) ||                     \
-            __builtin_mul_overflow((size_t)a.n_cat, sizeof(mn_item), &item_bytes) ||               \
+            __builtin_mul_overflow((size_t)a.n_cat, sizeof(cpu_stl_item), &item_bytes) ||               \
             __builtin_add_overflow(q_bytes, item_bytes, &scratch))                                 \
             return mn_raise(MN_NO_MEMORY);                                                         \
         if (replacement) scratch = sizeof(CPU_C_##S) * (size_t)a.n_cat;                            \
@@ -320,7 +328,7 @@ MULTINOMIAL_RACE(f64)
         if (!buf) return mn_raise(MN_NO_MEMORY);                                                   \
         cpu_core->generator_lock(g);                                                               \
         const int code = replacement ? mn_replace_##S(g, &a, buf)                                  \
-                                     : mn_race_##S(g, &a, buf, (mn_item *)((double *)buf + numel)); \
+                                     : mn_race_##S(g, &a, buf, (cpu_stl_item *)((double *)buf + numel)); \
         cpu_core->generator_unlock(g);                                                             \
         cpu_core->host_free(buf, scratch ? scratch : 1);                                           \
         return mn_raise(code);                                                                     \
