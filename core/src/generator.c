@@ -61,20 +61,56 @@ static inline uint32_t mt_twist(uint32_t u, uint32_t v) {
     return (((u & 0x80000000u) | (v & 0x7fffffffu)) >> 1) ^ ((v & 1u) ? 0x9908b0dfu : 0u);
 }
 
-/* The next 624 words, in place. The first loop reads words the previous round wrote; the second
- * reads the new ones 227 back, so each loop vectorises. */
-static void mt_next_state(uint32_t *mt) {
-    int j = 0;
-    for (; j < MT_N - MT_M; j++) mt[j] = mt[j + MT_M] ^ mt_twist(mt[j], mt[j + 1]);
-    for (; j < MT_N - 1; j++) mt[j] = mt[j + MT_M - MT_N] ^ mt_twist(mt[j], mt[j + 1]);
-    mt[MT_N - 1] = mt[MT_M - 1] ^ mt_twist(mt[MT_N - 1], mt[0]);
-}
-
 static inline uint32_t mt_temper(uint32_t y) {
     y ^= y >> 11;
     y ^= (y << 7) & 0x9d2c5680u;
     y ^= (y << 15) & 0xefc60000u;
     return y ^ (y >> 18);
+}
+
+/* Eight words at a time (GCC's generic vectors: SSE2 pairs on the baseline, AVX2 where the CPU has
+ * it, chosen once at load time by target_clones). Unaligned loads and stores go through memcpy. */
+typedef uint32_t mt_v8 __attribute__((vector_size(32)));
+
+#define V8_LOAD(v, p) memcpy(&(v), (p), sizeof(mt_v8))
+#define V8_STORE(p, v) memcpy((p), &(v), sizeof(mt_v8))
+
+/* Words j..j+7 of the next round from their neighbours and the words `far` away. */
+#define V8_NEXT(mt, j, far)                                                                        \
+    do {                                                                                           \
+        mt_v8 u_, v_, w_;                                                                          \
+        V8_LOAD(u_, (mt) + (j));                                                                   \
+        V8_LOAD(v_, (mt) + (j) + 1);                                                               \
+        V8_LOAD(w_, (mt) + (j) + (far));                                                           \
+        w_ ^= (((u_ & 0x80000000u) | (v_ & 0x7fffffffu)) >> 1) ^ (-(v_ & 1u) & 0x9908b0dfu);      \
+        V8_STORE((mt) + (j), w_);                                                                  \
+    } while (0)
+
+/* The next 624 words, in place: word j from words j and j+1 of this round and word j+397 (j < 227,
+ * not yet rewritten) or j-227 (already rewritten), so each loop runs eight words at a time as long as
+ * a vector's words are read before any of them is written. */
+__attribute__((target_clones("avx2", "default"))) static void mt_next_state(uint32_t *mt) {
+    int j = 0;
+    for (; j + 8 <= MT_N - MT_M; j += 8) V8_NEXT(mt, j, MT_M);
+    for (; j < MT_N - MT_M; j++) mt[j] = mt[j + MT_M] ^ mt_twist(mt[j], mt[j + 1]);
+    for (; j + 8 <= MT_N - 1; j += 8) V8_NEXT(mt, j, MT_M - MT_N);
+    for (; j < MT_N - 1; j++) mt[j] = mt[j + MT_M - MT_N] ^ mt_twist(mt[j], mt[j + 1]);
+    mt[MT_N - 1] = mt[MT_M - 1] ^ mt_twist(mt[MT_N - 1], mt[0]);
+}
+
+__attribute__((target_clones("avx2", "default"))) static void mt_temper_run(const uint32_t *src, uint32_t *out,
+                                                                           int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        mt_v8 y;
+        V8_LOAD(y, src + i);
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680u;
+        y ^= (y << 15) & 0xefc60000u;
+        y ^= y >> 18;
+        V8_STORE(out + i, y);
+    }
+    for (; i < n; i++) out[i] = mt_temper(src[i]);
 }
 
 /* The next n outputs. at::mt19937 draws one word as `if (--left == 0) twist, left = 624, next = 0;
@@ -92,8 +128,7 @@ static void mt_fill(tc_generator *g, uint32_t *out, int64_t n) {
             continue;
         }
         int64_t take = avail < n ? avail : n;
-        const uint32_t *src = g->mt + g->next;
-        for (int64_t i = 0; i < take; i++) out[i] = mt_temper(src[i]);
+        mt_temper_run(g->mt + g->next, out, take);
         g->next += (uint32_t)take;
         g->left -= (int32_t)take;
         out += take;
