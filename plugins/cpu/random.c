@@ -50,10 +50,12 @@ static double scalar_arg(const tc_kernel_args *args, int i) {
     return s->kind == TC_SCALAR_FLOAT ? s->v.f : (double)s->v.i;
 }
 
-/* ---- T from double, as static_cast<T>(double) ---- */
+/* ---- T from double, as static_cast<T>(double) ----
+ * GCC converts a double to uint8_t through the 32-bit truncation (a value past int32 gives 0),
+ * unlike c10's copy casts, which go through int64 (dtype.h). */
 
 #define FROM_F64_b8(v) cpu_from_f64_b8(v)
-#define FROM_F64_u8(v) cpu_from_f64_u8(v)
+#define FROM_F64_u8(v) ((uint8_t)(uint32_t)tc_cvtt_i32(v))
 #define FROM_F64_i8(v) cpu_from_f64_i8(v)
 #define FROM_F64_i16(v) cpu_from_f64_i16(v)
 #define FROM_F64_i32(v) cpu_from_f64_i32(v)
