@@ -62,34 +62,29 @@ static tc_tensor *resized(tc_tensor *out, tc_int_list size) {
 
 /* ---- rand, randn ---- */
 
+typedef tc_tensor *(*fill_fn)(tc_tensor *t, tc_generator *g);
 static tc_tensor *fill_uniform(tc_tensor *t, tc_generator *g) { return t ? tc_uniform_(t, 0, 1, g) : NULL; }
 static tc_tensor *fill_normal(tc_tensor *t, tc_generator *g) { return t ? tc_normal_(t, 0, 1, g) : NULL; }
 
-int tc_impl_rand(tc_opcall *c) {
-    tc_tensor *t = empty_from(c, tc_arg_ints(c, 0), 1, tc_default_dtype());
-    return filled(c, t, fill_uniform(t, NULL));
-}
-int tc_impl_rand_generator(tc_opcall *c) {
-    tc_tensor *t = empty_from(c, tc_arg_ints(c, 0), 2, tc_default_dtype());
-    return filled(c, t, fill_uniform(t, opt_generator(c, 1)));
-}
-int tc_impl_rand_out(tc_opcall *c) { return tc_return(c, fill_uniform(resized(tc_arg_tensor(c, 1), tc_arg_ints(c, 0)), NULL)); }
-int tc_impl_rand_generator_out(tc_opcall *c) {
-    return tc_return(c, fill_uniform(resized(tc_arg_tensor(c, 2), tc_arg_ints(c, 0)), opt_generator(c, 1)));
+/* rand/randn[.generator](size, *, generator?, dtype, layout, device, pin_memory) */
+static int fresh(tc_opcall *c, fill_fn fill, bool gen) {
+    tc_tensor *t = empty_from(c, tc_arg_ints(c, 0), 1 + gen, tc_default_dtype());
+    return filled(c, t, fill(t, gen ? opt_generator(c, 1) : NULL));
 }
 
-int tc_impl_randn(tc_opcall *c) {
-    tc_tensor *t = empty_from(c, tc_arg_ints(c, 0), 1, tc_default_dtype());
-    return filled(c, t, fill_normal(t, NULL));
+/* rand/randn[.generator]_out(size, *, generator?, out) */
+static int into(tc_opcall *c, fill_fn fill, bool gen) {
+    return tc_return(c, fill(resized(tc_arg_tensor(c, 1 + gen), tc_arg_ints(c, 0)), gen ? opt_generator(c, 1) : NULL));
 }
-int tc_impl_randn_generator(tc_opcall *c) {
-    tc_tensor *t = empty_from(c, tc_arg_ints(c, 0), 2, tc_default_dtype());
-    return filled(c, t, fill_normal(t, opt_generator(c, 1)));
-}
-int tc_impl_randn_out(tc_opcall *c) { return tc_return(c, fill_normal(resized(tc_arg_tensor(c, 1), tc_arg_ints(c, 0)), NULL)); }
-int tc_impl_randn_generator_out(tc_opcall *c) {
-    return tc_return(c, fill_normal(resized(tc_arg_tensor(c, 2), tc_arg_ints(c, 0)), opt_generator(c, 1)));
-}
+
+int tc_impl_rand(tc_opcall *c) { return fresh(c, fill_uniform, false); }
+int tc_impl_rand_generator(tc_opcall *c) { return fresh(c, fill_uniform, true); }
+int tc_impl_rand_out(tc_opcall *c) { return into(c, fill_uniform, false); }
+int tc_impl_rand_generator_out(tc_opcall *c) { return into(c, fill_uniform, true); }
+int tc_impl_randn(tc_opcall *c) { return fresh(c, fill_normal, false); }
+int tc_impl_randn_generator(tc_opcall *c) { return fresh(c, fill_normal, true); }
+int tc_impl_randn_out(tc_opcall *c) { return into(c, fill_normal, false); }
+int tc_impl_randn_generator_out(tc_opcall *c) { return into(c, fill_normal, true); }
 
 /* ---- randint: random_(low, high) ---- */
 

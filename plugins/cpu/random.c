@@ -50,21 +50,6 @@ static double scalar_arg(const tc_kernel_args *args, int i) {
     return s->kind == TC_SCALAR_FLOAT ? s->v.f : (double)s->v.i;
 }
 
-/* ---- T from double, as static_cast<T>(double) ----
- * GCC converts a double to uint8_t through the 32-bit truncation (a value past int32 gives 0),
- * unlike c10's copy casts, which go through int64 (dtype.h). */
-
-#define FROM_F64_b8(v) cpu_from_f64_b8(v)
-#define FROM_F64_u8(v) ((uint8_t)(uint32_t)tc_cvtt_i32(v))
-#define FROM_F64_i8(v) cpu_from_f64_i8(v)
-#define FROM_F64_i16(v) cpu_from_f64_i16(v)
-#define FROM_F64_i32(v) cpu_from_f64_i32(v)
-#define FROM_F64_i64(v) cpu_from_f64_i64(v)
-#define FROM_F64_f16(v) cpu_random_f16(v)
-#define FROM_F64_bf16(v) cpu_random_bf16(v)
-#define FROM_F64_f32(v) ((float)(v))
-#define FROM_F64_f64(v) (v)
-
 /* ---- uniform ---- */
 
 /* One row: n draws turned into n values of `unit * (to - from) + from`. The bounds are T values (the
@@ -73,7 +58,7 @@ static double scalar_arg(const tc_kernel_args *args, int i) {
 #define UNIFORM_ROW(S, WORD, DRAW, UNIT, C, FMA)                                                   \
     static int uniform_row_##S(void *vctx, int64_t n, char *const *p, const int64_t *s) {          \
         fill_ctx *ctx = vctx;                                                                      \
-        const CPU_T_##S from_t = FROM_F64_##S(ctx->a), to_t = FROM_F64_##S(ctx->b);                \
+        const CPU_T_##S from_t = RANDOM_FROM_F64_##S(ctx->a), to_t = RANDOM_FROM_F64_##S(ctx->b);                \
         const C from = cpu_ld_##S(from_t);                                                         \
         const C span = cpu_ld_##S(cpu_st_##S(cpu_ld_##S(to_t) - from));                            \
         CPU_T_##S *o = (CPU_T_##S *)p[0];                                                          \
@@ -135,25 +120,12 @@ enum { RANDOM_DEFAULT = 0, RANDOM_RANGE = 1, RANDOM_FULL = 2 };
 #define WIDE_RANGE_f32 1
 #define WIDE_RANGE_f64 1
 
-/* int64 to T as static_cast: integers keep the low bits; floats round (the 16-bit ones through
- * float, as c10 builds them from a float). */
-#define FROM_I64_b8(v) ((uint8_t)((v) != 0))
-#define FROM_I64_u8(v) ((uint8_t)(v))
-#define FROM_I64_i8(v) ((int8_t)(v))
-#define FROM_I64_i16(v) ((int16_t)(v))
-#define FROM_I64_i32(v) ((int32_t)(v))
-#define FROM_I64_i64(v) (v)
-#define FROM_I64_f16(v) cpu_st_f16((float)(v))
-#define FROM_I64_bf16(v) cpu_st_bf16((float)(v))
-#define FROM_I64_f32(v) ((float)(v))
-#define FROM_I64_f64(v) ((double)(v))
-
-/* A draw to the value of the kernel's mode. */
+/* A draw to the value of the kernel's mode (conversions: random.h). */
 #define RANDOM_VALUE(S, ctx, bits)                                                                 \
-    ((ctx)->mode == RANDOM_FULL ? FROM_I64_##S((int64_t)(bits))                                    \
-     : (ctx)->mode == RANDOM_RANGE ? FROM_I64_##S((int64_t)((bits) % (ctx)->range + (uint64_t)(ctx)->base)) \
-     : DEFAULT_MOD_##S == 0 ? FROM_I64_##S((int64_t)((bits) & 1))                                  \
-                            : FROM_I64_##S((int64_t)((bits) % (DEFAULT_MOD_##S ? DEFAULT_MOD_##S : 1))))
+    ((ctx)->mode == RANDOM_FULL    ? RANDOM_FROM_I64_##S((int64_t)(bits))                          \
+     : (ctx)->mode == RANDOM_RANGE ? RANDOM_FROM_I64_##S((int64_t)((bits) % (ctx)->range + (uint64_t)(ctx)->base)) \
+     : DEFAULT_MOD_##S == 0        ? RANDOM_FROM_I64_##S((int64_t)((bits) & 1))                    \
+                                   : RANDOM_FROM_I64_##S((int64_t)((bits) % (DEFAULT_MOD_##S ? DEFAULT_MOD_##S : 1))))
 
 #define RANDOM_KERNEL(_, S)                                                                        \
     static int random_row_##S(void *vctx, int64_t n, char *const *p, const int64_t *s) {           \
@@ -202,7 +174,7 @@ static inline double cauchy_of(double u, double median, double sigma) {
             cpu_draw_u64(ctx->g, bits, m);                                                         \
             for (int64_t k = 0; k < m; k++) {                                                      \
                 const double u = cpu_unit_f64(bits[k]);                                            \
-                o[(i + k) * s[0]] = FROM_F64_##S(EXPR);                                            \
+                o[(i + k) * s[0]] = RANDOM_FROM_F64_##S(EXPR);                                            \
             }                                                                                      \
         }                                                                                          \
         return 0;                                                                                  \
@@ -230,7 +202,7 @@ BERNOULLI_FLOAT(_, f64)
     static int log_normal_row_##S(void *vctx, int64_t n, char *const *p, const int64_t *s) {       \
         fill_ctx *ctx = vctx;                                                                      \
         CPU_T_##S *o = (CPU_T_##S *)p[0];                                                          \
-        for (int64_t i = 0; i < n; i++) o[i * s[0]] = FROM_F64_##S(exp(cpu_normal_f64(ctx->g, ctx->a, ctx->b))); \
+        for (int64_t i = 0; i < n; i++) o[i * s[0]] = RANDOM_FROM_F64_##S(exp(cpu_normal_f64(ctx->g, ctx->a, ctx->b))); \
         return 0;                                                                                  \
     }                                                                                              \
     static int k_log_normal_##S(const tc_kernel_args *args) {                                      \
@@ -256,7 +228,7 @@ CPU_DTYPES_FLOAT(LOG_NORMAL, _)
             }                                                                                      \
             const int hit = sizeof(CPU_C_##P) == 8 ? cpu_uniform_f64(ctx->g) < (double)q           \
                                                    : cpu_uniform_f32(ctx->g) < (float)q;           \
-            o[i * s[0]] = FROM_I64_##S((int64_t)hit);                                              \
+            o[i * s[0]] = RANDOM_FROM_I64_##S((int64_t)hit);                                              \
         }                                                                                          \
         return 0;                                                                                  \
     }

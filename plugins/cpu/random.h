@@ -58,9 +58,34 @@ float cpu_uniform_f32(tc_generator *g);
  * second value of the pair kept in the generator for the next call (random_normal.c). */
 double cpu_normal_f64(tc_generator *g, double mean, double std);
 
-/* PyTorch's static_cast<T>(double) for a floating T: c10::Half and c10::BFloat16 are built from a
- * float, so the 16-bit ones round twice, to float and then to 16 bits. */
+/* static_cast<T>(double) and static_cast<T>(int64_t) as PyTorch's kernels compile them, per dtype
+ * suffix S: c10::Half and c10::BFloat16 are built from a float, so a double rounds twice (to float,
+ * then to 16 bits); GCC converts a double to uint8_t through the 32-bit truncation (a value past
+ * int32 gives 0), unlike c10's copy casts, which go through int64 (dtype.h); integers keep the low
+ * bits of an int64. */
 static inline CPU_T_f16 cpu_random_f16(double v) { return cpu_st_f16((float)v); }
 static inline CPU_T_bf16 cpu_random_bf16(double v) { return cpu_st_bf16((float)v); }
+
+#define RANDOM_FROM_F64_b8(v) cpu_from_f64_b8(v)
+#define RANDOM_FROM_F64_u8(v) ((uint8_t)(uint32_t)tc_cvtt_i32(v))
+#define RANDOM_FROM_F64_i8(v) cpu_from_f64_i8(v)
+#define RANDOM_FROM_F64_i16(v) cpu_from_f64_i16(v)
+#define RANDOM_FROM_F64_i32(v) cpu_from_f64_i32(v)
+#define RANDOM_FROM_F64_i64(v) cpu_from_f64_i64(v)
+#define RANDOM_FROM_F64_f16(v) cpu_random_f16(v)
+#define RANDOM_FROM_F64_bf16(v) cpu_random_bf16(v)
+#define RANDOM_FROM_F64_f32(v) ((float)(v))
+#define RANDOM_FROM_F64_f64(v) (v)
+
+#define RANDOM_FROM_I64_b8(v) ((uint8_t)((v) != 0))
+#define RANDOM_FROM_I64_u8(v) ((uint8_t)(v))
+#define RANDOM_FROM_I64_i8(v) ((int8_t)(v))
+#define RANDOM_FROM_I64_i16(v) ((int16_t)(v))
+#define RANDOM_FROM_I64_i32(v) ((int32_t)(v))
+#define RANDOM_FROM_I64_i64(v) (v)
+#define RANDOM_FROM_I64_f16(v) cpu_st_f16((float)(v))
+#define RANDOM_FROM_I64_bf16(v) cpu_st_bf16((float)(v))
+#define RANDOM_FROM_I64_f32(v) ((float)(v))
+#define RANDOM_FROM_I64_f64(v) ((double)(v))
 
 #endif

@@ -39,16 +39,8 @@ double cpu_normal_f64(tc_generator *g, double mean, double std) {
 
 /* ---- float32: PyTorch's AVX2 block, lane by lane ---- */
 
-static inline uint32_t f2u(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-static inline float u2f(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
+#define f2u cpu_f32_bits
+#define u2f cpu_f32_from_bits
 
 /* Cephes' single-precision constants, as the float bits PyTorch's binary holds. */
 #define C_MIN_NORM u2f(0x00800000u)
@@ -230,16 +222,12 @@ typedef struct normal_ctx {
     double mean, std;
 } normal_ctx;
 
-#define FROM_F64_f16(v) cpu_random_f16(v)
-#define FROM_F64_bf16(v) cpu_random_bf16(v)
-#define FROM_F64_f32(v) ((float)(v))
-#define FROM_F64_f64(v) (v)
 
 #define NORMAL_KERNEL(_, S)                                                                        \
     static int normal_row_##S(void *vctx, int64_t n, char *const *p, const int64_t *s) {           \
         normal_ctx *ctx = vctx;                                                                    \
         CPU_T_##S *o = (CPU_T_##S *)p[0];                                                          \
-        for (int64_t i = 0; i < n; i++) o[i * s[0]] = FROM_F64_##S(cpu_normal_f64(ctx->g, ctx->mean, ctx->std)); \
+        for (int64_t i = 0; i < n; i++) o[i * s[0]] = RANDOM_FROM_F64_##S(cpu_normal_f64(ctx->g, ctx->mean, ctx->std)); \
         return 0;                                                                                  \
     }                                                                                              \
     static int k_normal_##S(const tc_kernel_args *args) {                                          \

@@ -16,15 +16,6 @@
 
 /* ---- randperm: out[i] = i, then swap i with i + (32-bit draw mod (n - i)) for i < n - 1 ---- */
 
-#define FROM_I64_u8(v) ((uint8_t)(v))
-#define FROM_I64_i8(v) ((int8_t)(v))
-#define FROM_I64_i16(v) ((int16_t)(v))
-#define FROM_I64_i32(v) ((int32_t)(v))
-#define FROM_I64_i64(v) (v)
-#define FROM_I64_f16(v) cpu_st_f16((float)(v))
-#define FROM_I64_bf16(v) cpu_st_bf16((float)(v))
-#define FROM_I64_f32(v) ((float)(v))
-#define FROM_I64_f64(v) ((double)(v))
 
 #define RANDPERM_KERNEL(_, S)                                                                      \
     static int k_randperm_##S(const tc_kernel_args *args) {                                        \
@@ -35,7 +26,7 @@
         if (!g) return TC_FAIL;                                                                    \
         CPU_T_##S *x = o->data;                                                                    \
         const int64_t n = o->sizes[0], st = o->strides[0];                                         \
-        for (int64_t i = 0; i < n; i++) x[i * st] = FROM_I64_##S(i);                               \
+        for (int64_t i = 0; i < n; i++) x[i * st] = RANDOM_FROM_I64_##S(i);                               \
         uint32_t bits[1024];                                                                       \
         cpu_core->generator_lock(g);                                                               \
         for (int64_t i = 0; i < n - 1; i += 1024) {                                                \
@@ -96,7 +87,7 @@ typedef struct poisson_ctx {
                 ctx->bad_rate = 1;                                                                 \
                 return 1;                                                                          \
             }                                                                                      \
-            o[i * s[0]] = FROM_I64_##S(sample_poisson(ctx->g, lambda));                            \
+            o[i * s[0]] = RANDOM_FROM_I64_##S(sample_poisson(ctx->g, lambda));                            \
         }                                                                                          \
         return 0;                                                                                  \
     }                                                                                              \
@@ -223,12 +214,9 @@ typedef struct race_ctx {
         race_ctx *ctx = vctx;                                                                      \
         double *q = (double *)p[0];                                                                \
         for (int64_t i = 0; i < n; i++)                                                            \
-            q[i * s[0]] = (double)cpu_ld_##S(FROM_F64_##S(-1.0 * log(1.0 - cpu_uniform_f64(ctx->g)))); \
+            q[i * s[0]] = (double)cpu_ld_##S(RANDOM_FROM_F64_##S(-1.0 * log(1.0 - cpu_uniform_f64(ctx->g)))); \
         return 0;                                                                                  \
     }
-#define FROM_F64_bf16(v) cpu_random_bf16(v)
-#define FROM_F64_f32(v) ((float)(v))
-#define FROM_F64_f64(v) (v)
 MN_EXP_ROW(bf16)
 MN_EXP_ROW(f32)
 MN_EXP_ROW(f64)
