@@ -368,7 +368,7 @@ def test_creation_functions():
     assert torch.bernoulli(torch.full((3,), 0.5, dtype=torch.float64)).dtype == torch.float64
     out = torch.empty(1)
     assert torch.rand(2, 3, out=out) is out and out.shape == (2, 3)
-    out = torch.empty(0, dtype=torch.float64)
+    out = torch.empty(3, dtype=torch.float64)  # out takes part in the broadcast, as in PyTorch
     assert torch.normal(torch.zeros(3), 1.0, out=out) is out and out.shape == (3,)
 
 
