@@ -143,7 +143,8 @@ static PyTypeObject TPGenerator_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C.Generator",
     .tp_basicsize = sizeof(TPGenerator),
     .tp_dealloc = generator_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    /* not subclassable: a subclass could shadow `_handle`, which the op bindings trust */
+    .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Generator(device='cpu'): a stream of random numbers (PyTorch's CPU generator, bit for bit).",
     .tp_methods = generator_methods,
     .tp_getset = generator_getset,

@@ -172,6 +172,10 @@ def test_generator_objects():
     assert g.initial_seed() == s and 0 <= s < 2 ** 64
     with pytest.raises(AttributeError):
         g.device = torch.device('cpu')
+    with pytest.raises(AttributeError):  # the op bindings trust _handle: nobody can change it
+        g._handle = 12345
+    with pytest.raises(TypeError):
+        type('G', (torch.Generator,), {'_handle': 12345})
 
 
 def test_generators_are_independent_streams():
