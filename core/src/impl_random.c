@@ -96,7 +96,8 @@ static tc_tensor *fill_range(tc_tensor *t, int64_t low, int64_t high, tc_generat
 static int randint(tc_opcall *c, bool low, bool gen) {
     int at = low ? 1 : 0;
     tc_tensor *t = empty_from(c, tc_arg_ints(c, at + 1), at + 2 + gen, TC_INT64);
-    return filled(c, t, fill_range(t, low ? tc_arg_int(c, 0) : 0, tc_arg_int(c, at), gen ? opt_generator(c, at + 2) : NULL));
+    tc_generator *g = gen ? opt_generator(c, at + 2) : NULL;
+    return filled(c, t, fill_range(t, low ? tc_arg_int(c, 0) : 0, tc_arg_int(c, at), g));
 }
 int tc_impl_randint(tc_opcall *c) { return randint(c, false, false); }
 int tc_impl_randint_generator(tc_opcall *c) { return randint(c, false, true); }
@@ -107,7 +108,8 @@ int tc_impl_randint_low_generator(tc_opcall *c) { return randint(c, true, true);
 static int randint_out(tc_opcall *c, bool low, bool gen) {
     int at = low ? 1 : 0;
     tc_tensor *out = resized(tc_arg_tensor(c, at + 2 + gen), tc_arg_ints(c, at + 1));
-    return tc_return(c, fill_range(out, low ? tc_arg_int(c, 0) : 0, tc_arg_int(c, at), gen ? opt_generator(c, at + 2) : NULL));
+    tc_generator *g = gen ? opt_generator(c, at + 2) : NULL;
+    return tc_return(c, fill_range(out, low ? tc_arg_int(c, 0) : 0, tc_arg_int(c, at), g));
 }
 int tc_impl_randint_out(tc_opcall *c) { return randint_out(c, false, false); }
 int tc_impl_randint_generator_out(tc_opcall *c) { return randint_out(c, false, true); }
@@ -246,7 +248,8 @@ int tc_impl_normal_Tensor_float(tc_opcall *c) {
 
 int tc_impl_normal_Tensor_float_out(tc_opcall *c) {
     if (check_std(c->args[1].v.f)) return TC_FAIL;
-    return tc_return(c, normal_tensor_float(tc_arg_tensor(c, 3), tc_arg_tensor(c, 0), c->args[1].v.f, opt_generator(c, 2)));
+    tc_tensor *out = tc_arg_tensor(c, 3);
+    return tc_return(c, normal_tensor_float(out, tc_arg_tensor(c, 0), c->args[1].v.f, opt_generator(c, 2)));
 }
 
 /* normal.float_Tensor(mean, std, *, generator) */
@@ -277,7 +280,8 @@ int tc_impl_normal_Tensor_Tensor(tc_opcall *c) {
 int tc_impl_normal_Tensor_Tensor_out(tc_opcall *c) {
     tc_tensor *mean = tc_arg_tensor(c, 0), *std = tc_arg_tensor(c, 1), *out = tc_arg_tensor(c, 3);
     if (check_std_tensor(std)) return TC_FAIL;
-    return tc_return(c, resized_to_broadcast(out, mean, std) ? normal_scaled(out, mean, std, opt_generator(c, 2)) : NULL);
+    if (!resized_to_broadcast(out, mean, std)) return TC_FAIL;
+    return tc_return(c, normal_scaled(out, mean, std, opt_generator(c, 2)));
 }
 
 /* normal.float_float(mean, std, size, *, generator, dtype, layout, device, pin_memory) */

@@ -262,7 +262,8 @@ int tc_meta_random_(tc_opcall *c, tc_plan *p) {
         range = (uint64_t)to_inc - (uint64_t)from + 1;
         mode = RANDOM_RANGE;
     } else if (mode < 0) { /* [INT64_MIN, INT64_MAX] */
-        if (dtype == TC_BOOL || dtype == TC_FLOAT16) return not_implemented("random_full_64_bits_range_kernel_cpu", dtype);
+        if (dtype == TC_BOOL || dtype == TC_FLOAT16)
+            return not_implemented("random_full_64_bits_range_kernel_cpu", dtype);
         if (dtype != TC_INT64 && dtype != TC_FLOAT64 && dtype != TC_FLOAT32 && dtype != TC_BFLOAT16)
             return tc_set_error(TC_ERR_RUNTIME,
                                 "random_full_64_bits_range_kernel_cpu handles only int64, double, float and bfloat16");
@@ -291,7 +292,8 @@ int tc_meta_geometric_(tc_opcall *c, tc_plan *p) {
     double prob = c->args[1].v.f;
     char a[32];
     if (!(prob > 0 && prob < 1))
-        return tc_set_error(TC_ERR_RUNTIME, "geometric_ expects p to be in (0, 1), but got p=%s", num(prob, a, sizeof a));
+        return tc_set_error(TC_ERR_RUNTIME, "geometric_ expects p to be in (0, 1), but got p=%s",
+                            num(prob, a, sizeof a));
     if (self->dtype == TC_BOOL) return not_implemented("geometric_cpu", self->dtype);
     if (plan_inplace(c, p)) return TC_FAIL;
     return tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(prob));
@@ -301,8 +303,8 @@ int tc_meta_cauchy_(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
     if (!tc_dtype_is_floating(self->dtype)) return not_implemented("cauchy_cpu", self->dtype);
     if (plan_inplace(c, p)) return TC_FAIL;
-    return tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(c->args[1].v.f)) || tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(c->args[2].v.f))
-               ? TC_FAIL : TC_OK;
+    double median = c->args[1].v.f, sigma = c->args[2].v.f;
+    return tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(median)) || tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(sigma)) ? TC_FAIL : TC_OK;
 }
 
 int tc_meta_log_normal_(tc_opcall *c, tc_plan *p) {
@@ -323,7 +325,8 @@ int tc_meta_bernoulli_float(tc_opcall *c, tc_plan *p) {
     double prob = c->args[1].v.f;
     char a[32];
     if (!(prob >= 0 && prob <= 1))
-        return tc_set_error(TC_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=%s", num(prob, a, sizeof a));
+        return tc_set_error(TC_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=%s",
+                            num(prob, a, sizeof a));
     if (tc_check_internal_overlap(self)) return TC_FAIL;
     if (self->dtype == TC_FLOAT16) return not_implemented("bernoulli_scalar_cpu_", self->dtype);
     if (plan_inplace(c, p)) return TC_FAIL;
@@ -335,8 +338,8 @@ static int expand_refused(const tc_tensor *t, const tc_tensor *to) {
     char have[256], want[256];
     tc_shape_format(t->ndim, t->sizes, have, sizeof have);
     tc_shape_format(to->ndim, to->sizes, want, sizeof want);
-    return tc_set_error(TC_ERR_RUNTIME, "expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%d) must be "
-                                        "greater or equal to the number of dimensions in the tensor (%d)",
+    return tc_set_error(TC_ERR_RUNTIME, "expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%d) "
+                                        "must be greater or equal to the number of dimensions in the tensor (%d)",
                         tc_dtype_scalar_name(t->dtype), have, want, to->ndim, t->ndim);
 }
 
@@ -387,7 +390,8 @@ int tc_meta_multinomial(tc_opcall *c, tc_plan *p) {
     if (!replacement && n_sample > n_categories)
         return tc_set_error(TC_ERR_RUNTIME, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
     if (n_categories > (1 << 24)) return tc_set_error(TC_ERR_RUNTIME, "number of categories cannot exceed 2^24");
-    if (self->dtype == TC_FLOAT16) return tc_set_error(TC_ERR_RUNTIME, "multinomial is not implemented for half on CPU");
+    if (self->dtype == TC_FLOAT16)
+        return tc_set_error(TC_ERR_RUNTIME, "multinomial is not implemented for half on CPU");
     int64_t sizes[2] = {self->sizes[0], n_sample};
     int32_t ndim = self->ndim;
     if (ndim == 1) sizes[0] = n_sample;
@@ -426,7 +430,8 @@ int tc_meta_randperm(tc_opcall *c, tc_plan *p) {
     /* n - 1 must be a value of the dtype, and the floats must hold every integer up to it */
     tc_scalar last = TC_SCALAR_OF_INT(n > 0 ? n - 1 : n);
     if (dtype != TC_BOOL && !tc_scalar_fits(last, dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow", checked_name(dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                            checked_name(dtype));
     if (dtype == TC_FLOAT16 && n > (1 << 11) + 1)
         return tc_set_error(TC_ERR_RUNTIME, "n cannot be greater than 2049 for Half type.");
     if (dtype == TC_FLOAT32 && n > (1 << 24) + 1)

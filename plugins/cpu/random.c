@@ -58,7 +58,7 @@ static double scalar_arg(const tc_kernel_args *args, int i) {
 #define UNIFORM_ROW(S, WORD, DRAW, UNIT, C, FMA)                                                   \
     static int uniform_row_##S(void *vctx, int64_t n, char *const *p, const int64_t *s) {          \
         fill_ctx *ctx = vctx;                                                                      \
-        const CPU_T_##S from_t = RANDOM_FROM_F64_##S(ctx->a), to_t = RANDOM_FROM_F64_##S(ctx->b);                \
+        const CPU_T_##S from_t = RANDOM_FROM_F64_##S(ctx->a), to_t = RANDOM_FROM_F64_##S(ctx->b);  \
         const C from = cpu_ld_##S(from_t);                                                         \
         const C span = cpu_ld_##S(cpu_st_##S(cpu_ld_##S(to_t) - from));                            \
         CPU_T_##S *o = (CPU_T_##S *)p[0];                                                          \
@@ -133,7 +133,7 @@ enum { RANDOM_DEFAULT = 0, RANDOM_RANGE = 1, RANDOM_FULL = 2 };
         CPU_T_##S *o = (CPU_T_##S *)p[0];                                                          \
         const int wide = ctx->mode == RANDOM_FULL ||                                               \
                          (ctx->mode == RANDOM_RANGE && WIDE_RANGE_##S && ctx->range >= (UINT64_C(1) << 32)) || \
-                         (ctx->mode == RANDOM_DEFAULT && WIDE_DEFAULT_##S);                         \
+                         (ctx->mode == RANDOM_DEFAULT && WIDE_DEFAULT_##S);                        \
         uint64_t bits[CHUNK];                                                                      \
         uint32_t bits32[CHUNK];                                                                    \
         for (int64_t i = 0; i < n; i += CHUNK) {                                                   \
@@ -174,7 +174,7 @@ static inline double cauchy_of(double u, double median, double sigma) {
             cpu_draw_u64(ctx->g, bits, m);                                                         \
             for (int64_t k = 0; k < m; k++) {                                                      \
                 const double u = cpu_unit_f64(bits[k]);                                            \
-                o[(i + k) * s[0]] = RANDOM_FROM_F64_##S(EXPR);                                            \
+                o[(i + k) * s[0]] = RANDOM_FROM_F64_##S(EXPR);                                     \
             }                                                                                      \
         }                                                                                          \
         return 0;                                                                                  \
@@ -228,7 +228,7 @@ CPU_DTYPES_FLOAT(LOG_NORMAL, _)
             }                                                                                      \
             const int hit = sizeof(CPU_C_##P) == 8 ? cpu_uniform_f64(ctx->g) < (double)q           \
                                                    : cpu_uniform_f32(ctx->g) < (float)q;           \
-            o[i * s[0]] = RANDOM_FROM_I64_##S((int64_t)hit);                                              \
+            o[i * s[0]] = RANDOM_FROM_I64_##S((int64_t)hit);                                       \
         }                                                                                          \
         return 0;                                                                                  \
     }
@@ -263,7 +263,7 @@ BERNOULLI_TENSOR(_, f64)
     {"cauchy", CPU_DT_##S, k_cauchy_##S}, {"log_normal", CPU_DT_##S, k_log_normal_##S},
 #define E_RANDOM(_, S) {"random", CPU_DT_##S, k_random_##S},
 #define E_GEOMETRIC(_, S) {"geometric", CPU_DT_##S, k_geometric_##S},
-#define E_BERNOULLI(_, S) {"bernoulli_float", CPU_DT_##S, k_bernoulli_float_##S}, \
+#define E_BERNOULLI(_, S) {"bernoulli_float", CPU_DT_##S, k_bernoulli_float_##S},                  \
     {"bernoulli_tensor", CPU_DT_##S, k_bernoulli_tensor_##S},
 static const cpu_kernel_entry kernels[] = {
     CPU_DTYPES_FLOAT(E_UNIFORM, _) CPU_DTYPES_ALL(E_RANDOM, _) CPU_DTYPES_NUMERIC(E_GEOMETRIC, _)

@@ -203,7 +203,7 @@ UNIFORMS(f64, uint64_t, cpu_draw_u64, cpu_unit_f64(bits[k]))
 #define PARAM_f32(v) ((float)(v))
 #define PARAM_f64(v) (v)
 
-#define BLOCKED(_, S)                                                                               \
+#define BLOCKED(_, S)                                                                              \
     static void blocked_##S(tc_generator *g, CPU_T_##S *x, int64_t n, double mean_d, double std_d) { \
         const CPU_C_##S mean = PARAM_##S(mean_d), std = PARAM_##S(std_d);                          \
         uniforms_##S(g, x, n);                                                                     \
@@ -232,7 +232,7 @@ typedef struct normal_ctx {
     }                                                                                              \
     static int k_normal_##S(const tc_kernel_args *args) {                                          \
         if (cpu_check_args(args, 0, 1, "normal") != TC_OK || args->n_scalars < 2) return TC_FAIL;  \
-        normal_ctx ctx = {.mean = args->scalars[0].v.f, .std = args->scalars[1].v.f};             \
+        normal_ctx ctx = {.mean = args->scalars[0].v.f, .std = args->scalars[1].v.f};              \
         if (!(ctx.g = cpu_random_generator(args))) return TC_FAIL;                                 \
         const tc_view *out = &args->outputs[0];                                                    \
         int64_t numel = 1;                                                                         \

@@ -26,7 +26,7 @@
         if (!g) return TC_FAIL;                                                                    \
         CPU_T_##S *x = o->data;                                                                    \
         const int64_t n = o->sizes[0], st = o->strides[0];                                         \
-        for (int64_t i = 0; i < n; i++) x[i * st] = RANDOM_FROM_I64_##S(i);                               \
+        for (int64_t i = 0; i < n; i++) x[i * st] = RANDOM_FROM_I64_##S(i);                        \
         uint32_t bits[1024];                                                                       \
         cpu_core->generator_lock(g);                                                               \
         for (int64_t i = 0; i < n - 1; i += 1024) {                                                \
@@ -87,7 +87,7 @@ typedef struct poisson_ctx {
                 ctx->bad_rate = 1;                                                                 \
                 return 1;                                                                          \
             }                                                                                      \
-            o[i * s[0]] = RANDOM_FROM_I64_##S(sample_poisson(ctx->g, lambda));                            \
+            o[i * s[0]] = RANDOM_FROM_I64_##S(sample_poisson(ctx->g, lambda));                     \
         }                                                                                          \
         return 0;                                                                                  \
     }                                                                                              \
@@ -159,11 +159,11 @@ static int mn_raise(int code) {
                 const CPU_C_##S v = cpu_ld_##S(p[i * a->p_stride0 + j * a->p_stride1]);            \
                 if (!(v >= 0)) return MN_NEGATIVE;                                                 \
                 if (!isfinite(v)) return MN_NONFINITE;                                             \
-                sum = MN_SUM_##S(sum + v);                                                       \
+                sum = MN_SUM_##S(sum + v);                                                         \
                 cum[j] = sum;                                                                      \
             }                                                                                      \
             if (!(sum > 0)) return MN_ZERO_SUM;                                                    \
-            for (int64_t j = 0; j < a->n_cat; j++) cum[j] = MN_SUM_##S(cum[j] / sum);            \
+            for (int64_t j = 0; j < a->n_cat; j++) cum[j] = MN_SUM_##S(cum[j] / sum);              \
             cum[a->n_cat - 1] = 1;                                                                 \
             for (int64_t k = 0; k < a->n_sample; k++) {                                            \
                 const double u = cpu_uniform_f64(g);                                               \
@@ -276,7 +276,7 @@ static void mn_topk(cpu_stl_item *items, int64_t n, int64_t k) {
                 items[j].value = (double)MN_ROUND_##S(pv / (CPU_C_##S)q[i * q0 + j * q1]);         \
                 items[j].index = j;                                                                \
             }                                                                                      \
-            if (a->n_sample == 1) { /* argmax: the first of the largest */                       \
+            if (a->n_sample == 1) { /* argmax: the first of the largest */                         \
                 int64_t best = 0;                                                                  \
                 for (int64_t j = 1; j < a->n_cat; j++)                                             \
                     if (mn_before(&items[j], &items[best])) best = j;                              \
@@ -299,7 +299,7 @@ MULTINOMIAL_RACE(f64)
         const tc_view *p = &args->inputs[0], *o = &args->outputs[0];                               \
         const int two = p->ndim > 1;                                                               \
         multinomial_args a = {.p = p, .out = o, .n_dist = two ? p->sizes[0] : 1, .n_cat = p->sizes[p->ndim - 1], \
-                              .n_sample = args->ints[1], .p_stride0 = two ? p->strides[0] : 0,    \
+                              .n_sample = args->ints[1], .p_stride0 = two ? p->strides[0] : 0,     \
                               .p_stride1 = p->strides[p->ndim - 1], .o_stride0 = o->ndim > 1 ? o->strides[0] : 0, \
                               .o_stride1 = o->strides[o->ndim - 1]};                               \
         tc_generator *g = cpu_random_generator(args);                                              \
@@ -308,7 +308,7 @@ MULTINOMIAL_RACE(f64)
         const int64_t numel = a.n_dist * a.n_cat;                                                  \
         size_t scratch, q_bytes, item_bytes;                                                       \
         if (__builtin_mul_overflow((size_t)numel, sizeof(double), &q_bytes) ||                     \
-            __builtin_mul_overflow((size_t)a.n_cat, sizeof(cpu_stl_item), &item_bytes) ||               \
+            __builtin_mul_overflow((size_t)a.n_cat, sizeof(cpu_stl_item), &item_bytes) ||          \
             __builtin_add_overflow(q_bytes, item_bytes, &scratch))                                 \
             return mn_raise(MN_NO_MEMORY);                                                         \
         if (replacement) scratch = sizeof(CPU_C_##S) * (size_t)a.n_cat;                            \
