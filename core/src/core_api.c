@@ -372,6 +372,12 @@ static int api_tensor_view(const tc_tensor *t, tc_view *out) {
     return TC_OK;
 }
 
+/* NULL without an error for device types that have no generator: the plugin decides what to say. */
+static tc_generator *api_generator_default(int32_t device_type) {
+    if (device_type != TC_DEVICE_CPU) return NULL;
+    return tc_generator_default(device_type);
+}
+
 static const tc_core_api api = {
     .struct_size = sizeof(tc_core_api),
     .abi_major = TC_ABI_MAJOR,
@@ -400,6 +406,13 @@ static const tc_core_api api = {
     .device_type_id = tc_device_type_id,
     .values_release = tc_values_release,
     .parallel_for = tc_parallel_for,
+    .generator_default = api_generator_default,
+    .generator_lock = tc_generator_lock,
+    .generator_unlock = tc_generator_unlock,
+    .generator_fill_u32 = tc_generator_fill_u32,
+    .generator_fill_u64 = tc_generator_fill_u64,
+    .generator_take_normal = tc_generator_take_normal,
+    .generator_put_normal = tc_generator_put_normal,
 };
 
 const tc_core_api *tc_core_api_table(void) { return &api; }

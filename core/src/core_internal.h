@@ -259,6 +259,9 @@ struct tc_plan {
  * dtype (in-place: same sizes, dtype castable; out=: resized, dtype castable), with a temporary of
  * `dtype` for the kernel when the written tensor has another dtype. */
 TC_INTERNAL int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, int32_t dtype);
+/* An out= tensor given the sizes `sizes` (PyTorch's resize_output): resized, with PyTorch's
+ * deprecation warning when it held elements; nothing when it already has them. */
+TC_INTERNAL int tc_resize_output(tc_tensor *t, int32_t ndim, const int64_t *sizes);
 /* Output i with explicit strides (empty_strided); functional ops only. */
 TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
                                        const int64_t *strides, int32_t dtype);
@@ -312,6 +315,14 @@ TC_INTERNAL int tc_threads_effective(void);
 /* tc_core_api.parallel_for (thread_pool.c; see tc_abi.h for the contract). */
 TC_INTERNAL int tc_parallel_for(int64_t begin, int64_t end, int64_t grain,
                                 void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx);
+
+/* ---- random number generators (generator.c): the tc_core_api members kernels draw through ---- */
+TC_INTERNAL void tc_generator_lock(tc_generator *g);
+TC_INTERNAL void tc_generator_unlock(tc_generator *g);
+TC_INTERNAL void tc_generator_fill_u32(tc_generator *g, uint32_t *out, int64_t n);
+TC_INTERNAL void tc_generator_fill_u64(tc_generator *g, uint64_t *out, int64_t n);
+TC_INTERNAL int tc_generator_take_normal(tc_generator *g, int32_t dtype, double *value);
+TC_INTERNAL void tc_generator_put_normal(tc_generator *g, int32_t dtype, double value);
 
 /* ---- schemas (schema.c) ---- */
 /* Parses a schema into a freshly allocated op record (schema text, names and defaults copied into

@@ -66,7 +66,7 @@ int tc_check_can_cast(int32_t from, int32_t to) {
 }
 
 /* out= with the wrong sizes is resized, with PyTorch's deprecation warning when it held data. */
-static int resize_out(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
+int tc_resize_output(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
     if (tc_shape_equal(t->ndim, t->sizes, ndim, sizes)) return TC_OK;
     if (tc_tensor_numel(t) != 0) {
         char have[256], want[256];
@@ -93,7 +93,7 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
     } else {
         if (c->op->variant == TC_VARIANT_INPLACE && i == 0) {
             if (!tc_shape_equal(target->ndim, target->sizes, ndim, sizes)) return shape_mismatch(target, ndim, sizes);
-        } else if (resize_out(target, ndim, sizes)) {
+        } else if (tc_resize_output(target, ndim, sizes)) {
             return TC_FAIL;
         }
         if (tc_check_can_cast(dtype, target->dtype)) return TC_FAIL;

@@ -31,9 +31,7 @@ static inline uint16_t cpu_f32_to_bf16(float f) {
     return (uint16_t)(u >> 16);
 }
 
-#if !defined(__F16C__)
-/* float16 <-> float without F16C, exact and round-to-nearest-even, NaN kept NaN; the technique of
- * Marat Dukhan's FP16 library (MIT licence): let the FPU do the rounding by scaling. */
+/* A float's bits and back. */
 static inline uint32_t cpu_f32_bits(float f) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
@@ -45,6 +43,10 @@ static inline float cpu_f32_from_bits(uint32_t u) {
     memcpy(&f, &u, sizeof f);
     return f;
 }
+
+#if !defined(__F16C__)
+/* float16 <-> float without F16C, exact and round-to-nearest-even, NaN kept NaN; the technique of
+ * Marat Dukhan's FP16 library (MIT licence): let the FPU do the rounding by scaling. */
 
 static inline float cpu_f16_bits_to_f32(uint16_t h) {
     const uint32_t w = (uint32_t)h << 16, sign = w & 0x80000000u, two_w = w + w;

@@ -97,6 +97,8 @@ PyObject *tp_tensor_detach_(PyObject *self, PyObject *unused);
 PyObject *tp_tensor_is_inference(PyObject *self, PyObject *unused);
 PyObject *tp_tensor_register_hook(PyObject *self, PyObject *fn);
 PyObject *tp_tensor_remove_hook(PyObject *self, PyObject *id);
+/* torch._C.Generator and torch._C.default_generator (generator.c). */
+int tp_generator_init(PyObject *module);
 
 /* Tensor pieces defined in their own files. */
 PyObject *tp_getitem(PyObject *self, PyObject *key);

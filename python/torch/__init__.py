@@ -15,6 +15,8 @@ from torch._enums import (  # noqa: F401
 from torch._tensor import Tensor
 from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
+from torch._C import Generator, default_generator  # noqa: F401
+from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state  # noqa: F401
 from torch import backends, cuda, library  # noqa: F401
 from torch import autograd, nn  # noqa: F401
 from torch.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
@@ -27,7 +29,7 @@ short, int, long = int16, int32, int64
 
 _C._set_tensor_class(Tensor)
 _C._set_device_class(device)
-_C._set_enum_classes(layout, memory_format, None)
+_C._set_enum_classes(layout, memory_format, Generator)
 
 
 def _export_ops():

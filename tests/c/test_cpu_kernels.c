@@ -412,7 +412,12 @@ static void test_registration(void) {
                 {"log", floats},    {"sqrt", floats},    {"sin", floats},  {"cos", floats},
                 {"tanh", floats},   {"sigmoid", floats}, {"sum", nobool},  {"max", all},
                 {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all},
-                {"arange", nobool}, {"linspace", nobool}, {"bmm", all},     {"fill", all}};
+                {"arange", nobool}, {"linspace", nobool}, {"bmm", all},     {"fill", all},
+                /* random numbers: bernoulli has no float16 kernels, poisson and multinomial only
+                 * bfloat16, float32 and float64 (as PyTorch's CPU kernels) */
+                {"uniform", floats}, {"normal", floats}, {"random", all}, {"exponential", floats},
+                {"cauchy", floats}, {"log_normal", floats}, {"geometric", nobool}, {"bernoulli_float", 0x3bf},
+                {"bernoulli_tensor", 0x3bf}, {"randperm", nobool}, {"poisson", 0x380}, {"multinomial", 0x380}};
     int expected = 0;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         for (int d = 0; d < TC_NUM_DTYPES; d++) {

@@ -1,5 +1,5 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 1).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 2).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 1
+#define TC_ABI_MINOR 2
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -430,10 +430,39 @@ typedef struct tc_core_api {
      * take part in autograd (without it, differentiating through them raises). Once per op; during
      * init (for the plugin's own ops) or at any time. */
     int (*register_backward)(int32_t op, tc_backward_kernel_fn fn, void *ctx);
+
+    /* ---- since 1.2: random number generators ---- */
+
+    /* A tc_generator is a stream of random numbers owned by the core: a device's default one, or one
+     * a program made (torch.Generator). Kernels receive an op's Generator? argument in
+     * tc_kernel_args.args (TC_VALUE_GENERATOR, or TC_VALUE_NONE for the default) and draw through
+     * the members below, which give the numbers PyTorch's CPU generator gives (mt19937 with its
+     * seeding). A kernel must draw in PyTorch's order to reproduce its results, so random kernels
+     * run serially where PyTorch's do. */
+    /* The default generator of a device type (borrowed, lives as long as the core), or NULL when the
+     * device type has none; CPU generators only so far (a device plugin that brings its own kind
+     * will register it through a later member). */
+    tc_generator *(*generator_default)(int32_t device_type);
+    /* Holds g's lock (not recursive): a kernel takes it once around all of its draws, so that they
+     * are one contiguous piece of g's stream even when other threads draw from g, as PyTorch's
+     * kernels hold the generator's mutex. Every member below needs the lock held. */
+    void (*generator_lock)(tc_generator *g);
+    void (*generator_unlock)(tc_generator *g);
+    /* The next n 32-bit outputs of g (PyTorch's random()), or n 64-bit values each made of two
+     * outputs with the first in the high half (random64()). n >= 0. */
+    void (*generator_fill_u32)(tc_generator *g, uint32_t *out, int64_t n);
+    void (*generator_fill_u64)(tc_generator *g, uint64_t *out, int64_t n);
+    /* The second sample of the Box-Muller pair that PyTorch's normal_distribution keeps for its next
+     * call, one per precision (dtype TC_FLOAT32 or TC_FLOAT64): take returns 1 and forgets it when
+     * one is kept (its value in *value), else 0; put keeps `value`. Seeding forgets both. */
+    int (*generator_take_normal)(tc_generator *g, int32_t dtype, double *value);
+    void (*generator_put_normal)(tc_generator *g, int32_t dtype, double value);
 } tc_core_api;
 _Static_assert(offsetof(tc_core_api, register_op) == 104, "tc_core_api 1.0 members are ABI");
-_Static_assert(sizeof(tc_core_api) == 200, "tc_core_api 1.1 layout is ABI");
+_Static_assert(offsetof(tc_core_api, generator_default) == 200, "tc_core_api 1.1 members are ABI");
+_Static_assert(sizeof(tc_core_api) == 256, "tc_core_api 1.2 layout is ABI");
 #define TC_CORE_API_SIZE_1_0 104
+#define TC_CORE_API_SIZE_1_1 200
 
 /* Whether a core table has `member` (a plugin that may load into an older core checks before using
  * a member added after that core's minor). */

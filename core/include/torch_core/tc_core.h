@@ -275,6 +275,37 @@ TC_EXPORT tc_keyset tc_dispatch_excluded(void);
 TC_EXPORT void tc_dispatch_set_included(tc_keyset keys);
 TC_EXPORT void tc_dispatch_set_excluded(tc_keyset keys);
 
+/* ---- random number generators ---------------------------------------------------------------- */
+
+/* A generator (tc_generator, opaque) is PyTorch's CPU generator, bit for bit: an mt19937 seeded as
+ * PyTorch seeds it, the seed it was given, and the cached second sample of a Box-Muller pair per
+ * precision. Generators are reference counted; each has a lock that every draw holds, so several
+ * threads may share one. Kernels draw through tc_core_api (generator_lock, generator_fill_u32, ...). */
+
+/* The default generator of a device type (borrowed; it lives as long as the core): the CPU's is
+ * seeded from the operating system's entropy the first time it is asked for, as PyTorch's is.
+ * NULL with a RuntimeError for device types without one. */
+TC_EXPORT tc_generator *tc_generator_default(int32_t device_type);
+/* A new generator (new reference) for `device`, seeded with PyTorch's default seed 67280421310721;
+ * NULL with PyTorch's RuntimeError for a device type without generators. */
+TC_EXPORT tc_generator *tc_generator_new(tc_device device);
+TC_EXPORT void tc_generator_retain(tc_generator *g);
+TC_EXPORT void tc_generator_release(tc_generator *g); /* NULL-safe; default generators are never freed */
+TC_EXPORT tc_device tc_generator_device(const tc_generator *g);
+/* Re-seeds g (any 64-bit value; the stream depends on its low 32 bits, initial_seed reports all 64)
+ * and forgets the cached normal samples. */
+TC_EXPORT void tc_generator_manual_seed(tc_generator *g, uint64_t seed);
+/* Re-seeds g from the operating system's entropy and returns the seed in *seed. */
+TC_EXPORT int tc_generator_seed(tc_generator *g, uint64_t *seed);
+TC_EXPORT uint64_t tc_generator_initial_seed(tc_generator *g);
+/* g's state as PyTorch's get_state() writes it: a new uint8 CPU tensor of 5056 bytes (the layout of
+ * CPUGeneratorImplState), so states move between this project and PyTorch. */
+TC_EXPORT tc_tensor *tc_generator_get_state(tc_generator *g);
+/* Restores a state of 5056 bytes, or one of 5048 bytes (PyTorch's older CPUGeneratorImplStateLegacy);
+ * PyTorch's TypeError for anything but a CPU uint8 tensor, RuntimeError for another size or an
+ * invalid mt19937 state (g is then unchanged). */
+TC_EXPORT int tc_generator_set_state(tc_generator *g, const tc_tensor *state);
+
 /* ---- plugins, BLAS, threads ------------------------------------------------------------------ */
 
 typedef enum tc_plugin_state {
