@@ -796,3 +796,24 @@ def test_graphs_return_all_their_memory():
         del y, z, g
     w.grad = torch.zeros_like(w)
     assert stats() == before
+
+
+def test_checkpoint_replays_the_random_stream():
+    from torch.utils.checkpoint import checkpoint
+
+    def block(a):
+        mask = torch.rand_like(a) > 0.5  # drawn twice: in forward and in the recomputation
+        return a * mask * 2
+
+    torch.manual_seed(3)
+    x = t([1.0] * 16)
+    y = checkpoint(block, x)
+    y.sum().backward()
+    assert x.grad.tolist() == (y.detach() / x.detach()).tolist()
+    torch.manual_seed(3)
+    x2 = t([1.0] * 16)
+    for reentrant in (True, False):
+        x2.grad = None
+        torch.manual_seed(3)
+        checkpoint(block, x2, use_reentrant=reentrant).sum().backward()
+        assert x2.grad.tolist() == x.grad.tolist()
