@@ -1,5 +1,5 @@
 /*
- * AccumulateGrad: the node at every leaf that requires grad. It runs the leaf's hooks, then adds
+ * AccumulateGrad: the node at every leaf that requires grad (the leaf owns it; it points back weakly). It runs the leaf's hooks, then adds
  * the gradient into .grad: the first one is kept as it is when nothing else holds it and its
  * layout suits the leaf (PyTorch's "steal"), else copied in the leaf's layout; later ones are added
  * in place, or out of place when the backward pass is recorded (create_graph).
@@ -10,8 +10,29 @@
 #include <string.h>
 
 typedef struct accumulate_state {
-    tc_tensor *leaf; /* owned; the leaf's record points back weakly */
+    tc_tensor *leaf; /* weak: the leaf owns this node; cleared (under tc_ag_lock) when the leaf goes */
 } accumulate_state;
+
+/* The leaf as a new reference, or NULL once it is gone. */
+static tc_tensor *leaf_of(const accumulate_state *s) {
+    tc_ag_lock();
+    tc_tensor *leaf = s->leaf;
+    if (leaf) { /* a weak reference: take it only while the tensor is alive */
+        int64_t c = __atomic_load_n(&leaf->refcount, __ATOMIC_ACQUIRE);
+        while (c > 0 && !__atomic_compare_exchange_n(&leaf->refcount, &c, c + 1, true, __ATOMIC_ACQ_REL,
+                                                     __ATOMIC_ACQUIRE)) {
+        }
+        if (c <= 0) leaf = NULL;
+    }
+    tc_ag_unlock();
+    return leaf;
+}
+
+void tc_ag_accumulate_grad_orphan(tc_node *n) {
+    tc_ag_lock();
+    ((accumulate_state *)n->state)->leaf = NULL;
+    tc_ag_unlock();
+}
 
 static bool layout_suits(const tc_tensor *g, const tc_tensor *leaf) {
     if (!tc_tensor_non_overlapping_and_dense(leaf)) return tc_tensor_is_contiguous(g);
@@ -60,41 +81,31 @@ static int accumulate(tc_tensor *leaf, tc_tensor *g, int64_t holders) {
 }
 
 static int accumulate_apply(tc_node *n, void *state, tc_tensor *const *grads, tc_tensor **out) {
-    accumulate_state *s = state;
     tc_tensor *g = grads[0];
     if (!g) return TC_OK;
+    tc_tensor *leaf = leaf_of(state);
+    if (!leaf) return TC_OK; /* the leaf is gone: nobody can read its gradient */
     tc_tensor_retain(g);
-    tc_autograd_meta *m = tc_ag_meta(s->leaf);
-    if (!m) {
-        tc_tensor_release(g);
-        return TC_FAIL;
-    }
-    tc_tensor *before = g;
-    int rc = tc_ag_run_tensor_hooks(m->hooks, 0, &g);
-    if (rc == TC_OK && g) {
-        pthread_mutex_lock(n->lock);
-        /* the engine's buffer and our own reference: nothing else holds an unhooked gradient */
-        rc = accumulate(s->leaf, g, g == before ? 2 : 1);
-        pthread_mutex_unlock(n->lock);
+    tc_autograd_meta *m = tc_ag_meta(leaf);
+    int rc = TC_FAIL;
+    if (m) {
+        tc_tensor *before = g;
+        rc = tc_ag_run_tensor_hooks(m->hooks, 0, &g);
+        if (rc == TC_OK && g) {
+            pthread_mutex_lock(n->lock);
+            /* the engine's buffer and our own reference: nothing else holds an unhooked gradient */
+            rc = accumulate(leaf, g, g == before ? 2 : 1);
+            pthread_mutex_unlock(n->lock);
+        }
     }
     tc_tensor_release(g);
+    tc_tensor_release(leaf);
     return rc;
-}
-
-static void accumulate_destroy(tc_node *n, void *state) {
-    accumulate_state *s = state;
-    if (!s->leaf) return;
-    tc_autograd_meta *m = s->leaf->autograd;
-    tc_ag_lock();
-    if (m && m->accumulator == n) m->accumulator = NULL;
-    tc_ag_unlock();
-    tc_tensor_release(s->leaf);
 }
 
 static const tc_node_class accumulate_class = {
     .name = "AccumulateGrad",
     .apply = accumulate_apply,
-    .destroy = accumulate_destroy,
 };
 
 tc_node *tc_ag_accumulate_grad_new(tc_tensor *leaf) {
@@ -108,14 +119,10 @@ tc_node *tc_ag_accumulate_grad_new(tc_tensor *leaf) {
     }
     pthread_mutex_init(n->lock, NULL);
     n->seq = UINT64_MAX; /* leaves take their gradients as soon as they are complete */
-    tc_tensor_retain(leaf);
     ((accumulate_state *)n->state)->leaf = leaf;
     return n;
 }
 
 tc_tensor *tc_node_variable(const tc_node *n) {
-    if (n->cls != &accumulate_class) return NULL;
-    tc_tensor *leaf = ((accumulate_state *)n->state)->leaf;
-    tc_tensor_retain(leaf);
-    return leaf;
+    return n->cls == &accumulate_class ? leaf_of(n->state) : NULL;
 }

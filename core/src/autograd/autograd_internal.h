@@ -86,7 +86,7 @@ typedef struct tc_grad_cell tc_grad_cell; /* .grad of a non-leaf that retains it
 typedef struct tc_autograd_meta {
     tc_tensor *grad;        /* leaves: owned */
     tc_node *grad_fn;       /* owned; NULL for leaves */
-    tc_node *accumulator;   /* leaves: their AccumulateGrad node, weak (it clears this when freed) */
+    tc_node *accumulator;   /* leaves: their AccumulateGrad node (owned; it points back weakly) */
     uint32_t output_nr;
     bool requires_grad;     /* leaves */
     uint64_t view_version;  /* views: the version their grad_fn was made at */
@@ -110,6 +110,8 @@ TC_INTERNAL void tc_ag_unlock(void);
 /* The AccumulateGrad node of a leaf requiring grad (new reference), created on first use. */
 TC_INTERNAL tc_node *tc_ag_accumulator(tc_tensor *leaf);
 TC_INTERNAL tc_node *tc_ag_accumulate_grad_new(tc_tensor *leaf);
+/* The leaf is going: its AccumulateGrad forgets it (gradients reaching it later are dropped). */
+TC_INTERNAL void tc_ag_accumulate_grad_orphan(tc_node *n);
 /* Runs t's leaf hooks on *grad (AccumulateGrad). */
 TC_INTERNAL int tc_ag_run_tensor_hooks(tc_hook *hooks, int32_t input_nr, tc_tensor **grad);
 TC_INTERNAL void tc_ag_hooks_free(tc_hook *h);

@@ -42,6 +42,10 @@ void tc_ag_meta_free(tc_tensor *t) {
     tc_autograd_meta *m = t->autograd;
     if (!m) return;
     t->autograd = NULL;
+    if (m->accumulator) {
+        tc_ag_accumulate_grad_orphan(m->accumulator);
+        tc_node_release(m->accumulator);
+    }
     tc_tensor_release(m->grad);
     tc_node_release(m->grad_fn);
     cell_release(m->retained);
@@ -159,19 +163,25 @@ int tc_ag_gradient_edge(tc_tensor *t, tc_edge *out) {
     return TC_OK;
 }
 
+/* A leaf owns its AccumulateGrad (which points back weakly), so that finding it while recording,
+ * once per op and leaf, is a load and an increment: no lock and no weak-reference upgrade. */
 tc_node *tc_ag_accumulator(tc_tensor *leaf) {
     tc_autograd_meta *m = tc_ag_meta(leaf);
     if (!m) return NULL;
-    tc_ag_lock();
-    tc_node *n = m->accumulator;
-    if (n) { /* a weak reference: take it only while the node is alive */
-        int_fast64_t c = atomic_load(&n->refcount);
-        while (c > 0 && !atomic_compare_exchange_weak(&n->refcount, &c, c + 1)) {
+    tc_node *n = __atomic_load_n(&m->accumulator, __ATOMIC_ACQUIRE);
+    if (!n) {
+        tc_node *made = tc_ag_accumulate_grad_new(leaf);
+        if (!made) return NULL;
+        tc_node *expected = NULL;
+        if (__atomic_compare_exchange_n(&m->accumulator, &expected, made, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            n = made;
+        } else { /* another thread made one first */
+            tc_ag_accumulate_grad_orphan(made);
+            tc_node_release(made);
+            n = expected;
         }
-        if (c <= 0) n = NULL;
     }
-    if (!n && (n = tc_ag_accumulate_grad_new(leaf))) m->accumulator = n;
-    tc_ag_unlock();
+    tc_node_retain(n);
     return n;
 }
 
