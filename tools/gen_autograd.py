@@ -56,6 +56,8 @@ def param_type(a):
     base = ty['base']
     if ty['list']:
         t = {'Tensor': 'Tensor[]', 'int': 'int[]', 'SymInt': 'int[]', 'float': 'float[]', 'bool': 'bool[]'}[base]
+        if ty.get('optional_items'):
+            t = 'Tensor?[]' 
     else:
         t = {'Tensor': 'Tensor', 'Scalar': 'Scalar', 'int': 'int', 'SymInt': 'int', 'float': 'float', 'bool': 'bool',
              'str': 'str', 'ScalarType': 'ScalarType', 'Layout': 'Layout', 'MemoryFormat': 'MemoryFormat',
@@ -84,6 +86,10 @@ class Compiler:
                 self.grad_index['grad_' + r.name] = j
         self.temps = 0
         self.lists = 0
+        self.vecs = 0            # Tensor[] results of op calls (tc_tensor_vec temps)
+        self.list_args = set()   # Tensor[] arguments unpacked at the top
+        self.uses_arena = False
+        self.list_result = len(op.returns) == 1 and op.returns[0].ty['base'] == 'Tensor' and op.returns[0].ty['list']
         self.saved_used = set()  # slots read as tensors (this formula)
         self.meta_used = set()   # args read through their sizes/dtype (this formula)
         self.body = []
@@ -109,6 +115,12 @@ class Compiler:
         return 's%d' % slot
 
     def name(self, n):
+        if n == 'grads':
+            if not self.list_result:
+                raise FormulaError('`grads` is for ops returning Tensor[] (use grad / grad_NAME)')
+            return Val('Tensor?[]', '((tc_tensor_list){grads, tc_node_num_inputs(node)})')
+        if self.list_result and n == 'grad':
+            raise FormulaError('an op returning Tensor[] receives `grads`')
         if n in self.grad_index:
             return Val('Tensor', 'grads[%d]' % self.grad_index[n])
         if n in self.result_slot:
@@ -120,6 +132,10 @@ class Compiler:
             v = 'o->args[%d]' % i
             if ty in ('Tensor', 'Tensor?'):
                 return Val(ty, self.saved_tensor(i))
+            if ty in ('Tensor[]', 'Tensor?[]'):
+                self.saved_used.add(i)
+                self.list_args.add(i)
+                return Val(ty, '((tc_tensor_list){(tc_tensor *const *)L%d.items, L%d.len})' % (i, i))
             if ty == 'Scalar':
                 return Val('Scalar', v + '.v.scalar')
             if ty in ('int', 'bool', 'float', 'str'):
@@ -207,6 +223,10 @@ class Compiler:
             return opt
         if base == 'Tensor':
             return t == 'Tensor' or (opt and t == 'Tensor?')
+        if pty == 'Tensor[]':
+            return t == 'Tensor[]'
+        if pty == 'Tensor?[]':
+            return t in ('Tensor[]', 'Tensor?[]')
         if base == 'Scalar':
             return t in ('Scalar', 'int', 'float', 'bool')
         if base == 'int':
@@ -227,7 +247,7 @@ class Compiler:
         base = pty.rstrip('?')
         if t == 'None':
             return '-1' if base in ('ScalarType', 'Layout', 'MemoryFormat') else 'NULL'
-        if base == 'Tensor':
+        if base == 'Tensor' or pty in ('Tensor[]', 'Tensor?[]'):
             return v.c
         if base == 'Scalar':
             c = self.scalar_of(v)
@@ -298,8 +318,9 @@ class Compiler:
         if not cands:
             raise FormulaError('no op named %s' % name)
         for cand in cands:
-            if len(cand.returns) != 1 or cand.returns[0].ty['base'] != 'Tensor' or cand.returns[0].ty['list']:
+            if len(cand.returns) != 1 or cand.returns[0].ty['base'] != 'Tensor':
                 continue
+            returns_list = cand.returns[0].ty['list']
             params = cand.args
             positional = [a for a in params if not a.kwonly]
             if len(pos) > len(positional):
@@ -323,6 +344,11 @@ class Compiler:
                 continue
             cargs = [self.convert(param_type(a), bound[a.name]) if a.name in bound else self.c_default(a)
                      for a in params]
+            if returns_list:
+                vec = 'V%d' % self.vecs
+                self.vecs += 1
+                self.emit('if (%s(%s)) goto done;' % (self.entry_name(cand), ', '.join(cargs + ['&' + vec])))
+                return Val('Tensor[]', '((tc_tensor_list){(tc_tensor *const *)%s.items, %s.len})' % (vec, vec))
             return self.call_tensor('%s(%s)' % (self.entry_name(cand), ', '.join(cargs)))
         raise FormulaError('no overload of %s takes (%s%s)' % (
             name, ', '.join(v.ty for v in pos), ''.join(', %s=%s' % (k, v.ty) for k, v in kw.items())))
@@ -483,6 +509,23 @@ class Compiler:
                 raise FormulaError('reduced_numel(sizes, dims)')
             dims = pos[1].c if pos[1].ty != 'int[]' else '&' + self.list_local(pos[1].c)
             return Val('int', 'tc_ag_reduced_numel(%s, %s)' % (pos[0].c, dims))
+        if fname == 'list_sizes_at':
+            if len(pos) != 2 or not isinstance(node.args[0], ast.Name) or node.args[0].id not in self.arg_index \
+                    or pos[1].ty != 'int':
+                raise FormulaError('list_sizes_at(TENSOR_LIST_ARGUMENT, int)')
+            i = self.arg_index[node.args[0].id]
+            if param_type(self.op.args[i]) not in ('Tensor[]', 'Tensor?[]'):
+                raise FormulaError('list_sizes_at takes a Tensor[] argument')
+            # only the items' sizes are kept, not the items
+            self.saved_used.discard(i)
+            self.list_args.discard(i)
+            self.meta_used.add(i)
+            self.uses_arena = True
+            lst = 'LS%d' % self.lists
+            self.lists += 1
+            self.emit('tc_int_list %s;' % lst)
+            self.emit('if (tc_ag_op_list_sizes_at(o, %d, %s, &arena, &%s)) goto done;' % (i, pos[1].c, lst))
+            return Val('int[]', lst)
         if fname == 'invert_permutation':
             if len(pos) != 1 or pos[0].ty != 'int[]':
                 raise FormulaError('invert_permutation(int[])')
@@ -501,8 +544,10 @@ class Compiler:
         self.meta_used = set()
         self.body = []
         v = self.expr(tree.body)
-        if v.ty != 'Tensor':
-            raise FormulaError('a formula must give a Tensor, not %s' % v.ty)
+        target_ty = param_type(next(a for a in self.op.args if a.name == target))
+        want = 'Tensor[]' if target_ty in ('Tensor[]', 'Tensor?[]') else 'Tensor'
+        if (want == 'Tensor[]' and v.ty not in ('Tensor[]', 'Tensor?[]')) or (want == 'Tensor' and v.ty != 'Tensor'):
+            raise FormulaError('the formula for %s must give a %s, not %s' % (target, want, v.ty))
         return v, self.body, self.saved_used, self.meta_used
 
 
@@ -601,19 +646,48 @@ def emit_op(o, ops_by_name, entry_name, out):
             diff_results |= 1 << j
     fn = 'backward_%s' % o.id
     out.append('static int %s(tc_node *node, tc_op_node *o, tc_tensor *const *grads, tc_tensor **out) {' % fn)
-    slots = sorted({s for users in [saved_users] for s, u in enumerate(users) if u})
+    slots = sorted(s_ for s_, u in enumerate(saved_users) if u)
+    lists = sorted(comp.list_args)
     out.append('    int rc = TC_FAIL;')
-    for s in slots:
-        out.append('    tc_tensor *s%d = NULL;' % s)
+    for s_ in slots:
+        if s_ not in comp.list_args:
+            out.append('    tc_tensor *s%d = NULL;' % s_)
+    for i in lists:
+        out.append('    tc_tensor_vec L%d = {NULL, 0};' % i)
+    for v in range(comp.vecs):
+        out.append('    tc_tensor_vec V%d = {NULL, 0};' % v)
     for t in range(comp.temps):
         out.append('    tc_tensor *tmp%d = NULL;' % t)
-    for s in slots:
-        out.append('    if (tc_ag_op_saved(node, o, %d, &s%d)) goto done;' % (s, s))
+    if comp.uses_arena:
+        out.append('    tc_ag_arena arena = {NULL, 0, 0};')
+    for s_ in slots:
+        if s_ in comp.list_args:
+            out.append('    if (tc_ag_op_saved_list(node, o, %d, &L%d)) goto done;' % (s_, s_))
+        else:
+            out.append('    if (tc_ag_op_saved(node, o, %d, &s%d)) goto done;' % (s_, s_))
     for i, a, v, body in blocks:
-        out.append('    if (o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, o->edge_of_arg[%d])) {' % (i, i))
+        if param_type(a) in ('Tensor[]', 'Tensor?[]'):
+            out.append('    if (o->edge_of_arg[%d] >= 0 && tc_ag_any_needed(node, o->edge_of_arg[%d], o->arg_edges[%d])) {'
+                       % (i, i, i))
+        else:
+            out.append('    if (o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, o->edge_of_arg[%d])) {' % (i, i))
         out += body
-        out.append('        tc_tensor_retain(%s);' % v.c)
-        out.append('        out[o->edge_of_arg[%d]] = %s;' % (i, v.c))
+        if param_type(a) in ('Tensor[]', 'Tensor?[]'):
+            out.append('        tc_tensor_list result = %s;' % v.c)
+            out.append('        if (result.len != o->arg_edges[%d]) {' % i)
+            out.append('            tc_set_error(TC_ERR_RUNTIME, "%s: %%lld gradients for %%d tensors", '
+                       '(long long)result.len, o->arg_edges[%d]);' % (o.grad_name, i))
+            out.append('            goto done;')
+            out.append('        }')
+            out.append('        for (int64_t k = 0; k < result.len; k++) {')
+            out.append('            int32_t e = o->edge_of_arg[%d] + (int32_t)k;' % i)
+            out.append('            if (!result.items[k] || !tc_node_needs_input_grad(node, e)) continue;')
+            out.append('            tc_tensor_retain(result.items[k]);')
+            out.append('            out[e] = result.items[k];')
+            out.append('        }')
+        else:
+            out.append('        tc_tensor_retain(%s);' % v.c)
+            out.append('        out[o->edge_of_arg[%d]] = %s;' % (i, v.c))
         out.append('    }')
     for i, a in enumerate(o.args):
         if a.name in o.not_implemented:
@@ -627,8 +701,15 @@ def emit_op(o, ops_by_name, entry_name, out):
     out.append('done: __attribute__((unused));')
     for t in range(comp.temps):
         out.append('    tc_tensor_release(tmp%d);' % t)
-    for s in slots:
-        out.append('    tc_tensor_release(s%d);' % s)
+    for v in range(comp.vecs):
+        out.append('    tc_tensor_vec_release(&V%d);' % v)
+    for i in lists:
+        out.append('    tc_tensor_vec_release(&L%d);' % i)
+    for s_ in slots:
+        if s_ not in comp.list_args:
+            out.append('    tc_tensor_release(s%d);' % s_)
+    if comp.uses_arena:
+        out.append('    tc_ag_arena_free(&arena);')
     out.append('    return rc;')
     out.append('}')
     sym = 'tc_grad_info_%s' % o.id

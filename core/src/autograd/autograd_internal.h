@@ -152,12 +152,25 @@ typedef struct tc_arg_meta {
     int64_t inline_strides[TC_INPUT_META_INLINE];
 } tc_arg_meta;
 
+/* A Tensor[] / Tensor?[] argument kept for the formulas: each item saved, or only its metadata. */
+typedef struct tc_saved_list {
+    int64_t n;
+    tc_saved_tensor *items;
+} tc_saved_list;
+typedef struct tc_meta_list {
+    int64_t n;
+    tc_arg_meta *items; /* m.ndim -1 for a None item */
+} tc_meta_list;
+
 /* What the generated backward of one op sees. */
 typedef struct tc_op_node {
     struct tc_op *op;       /* the functional op */
     tc_value *args;         /* its non-tensor arguments (tensor slots NONE); lists copied */
     tc_saved_tensor *saved; /* n_args + n_returns slots; only those the formulas use are filled */
     int32_t *edge_of_arg;   /* first edge of each argument, -1 when it has none */
+    int32_t *arg_edges;     /* how many edges each argument has (a Tensor[]'s length) */
+    tc_saved_list *lists;   /* n_args: saved Tensor[] arguments (NULL when none is kept) */
+    tc_meta_list *list_metas; /* n_args: metadata of Tensor[] arguments' items (NULL when none) */
     struct tc_arg_meta *metas; /* n_args: geometry, dtype and device of arguments whose formulas read only those */
 } tc_op_node;
 
@@ -178,6 +191,17 @@ struct tc_grad_info {
 typedef struct tc_grad_info tc_grad_info;
 /* Unpacks a saved argument or result for a formula (NULL with no error for a None argument). */
 TC_INTERNAL int tc_ag_op_saved(tc_node *node, tc_op_node *o, int32_t slot, tc_tensor **out);
+/* A saved Tensor[] argument, unpacked (items NULL for None); release with tc_tensor_vec_release. */
+TC_INTERNAL int tc_ag_op_saved_list(tc_node *node, tc_op_node *o, int32_t arg, tc_tensor_vec *out);
+/* Scratch memory of one backward call, freed at its end. */
+typedef struct tc_ag_arena {
+    void **blocks;
+    int32_t n, cap;
+} tc_ag_arena;
+TC_INTERNAL void *tc_ag_arena_alloc(tc_ag_arena *a, size_t bytes);
+TC_INTERNAL void tc_ag_arena_free(tc_ag_arena *a);
+/* Each item's size along dim of a Tensor[] argument (from its saved metadata). */
+TC_INTERNAL int tc_ag_op_list_sizes_at(tc_op_node *o, int32_t arg, int64_t dim, tc_ag_arena *a, tc_int_list *out);
 /* Sizes and strides of argument i from its meta. */
 TC_INTERNAL tc_int_list tc_ag_op_sizes(tc_op_node *o, int32_t arg);
 TC_INTERNAL tc_int_list tc_ag_op_strides(tc_op_node *o, int32_t arg);

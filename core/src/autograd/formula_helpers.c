@@ -60,3 +60,9 @@ tc_int_list tc_ag_invert_permutation(tc_int_list dims, int64_t *buf) {
     }
     return (tc_int_list){buf, n};
 }
+
+bool tc_ag_any_needed(const tc_node *node, int32_t first, int32_t n) {
+    for (int32_t k = 0; k < n; k++)
+        if (tc_node_needs_input_grad(node, first + k)) return true;
+    return false;
+}

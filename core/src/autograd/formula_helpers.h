@@ -18,6 +18,8 @@ static inline int64_t tc_ag_value_or(const int64_t *value, int64_t otherwise) { 
 TC_INTERNAL int64_t tc_ag_list_at(tc_int_list list, int64_t i);
 /* The number of elements a reduction over dims (NULL or empty: all) of a tensor of `sizes` gathers. */
 TC_INTERNAL int64_t tc_ag_reduced_numel(tc_int_list sizes, const tc_int_list *dims);
+/* Whether any of the n edges from `first` needs a gradient (a Tensor[] argument's). */
+TC_INTERNAL bool tc_ag_any_needed(const tc_node *node, int32_t first, int32_t n);
 /* The inverse of a permutation, written into buf (TC_MAX_DIMS long). */
 TC_INTERNAL tc_int_list tc_ag_invert_permutation(tc_int_list dims, int64_t *buf);
 

@@ -31,6 +31,9 @@ static int op_node_apply(tc_node *n, void *state, tc_tensor *const *grads, tc_te
 
 static void op_node_release_saved(tc_node *n, void *state) {
     tc_op_node *o = state;
+    if (o->lists)
+        for (int32_t i = 0; i < o->op->schema.n_args; i++)
+            for (int64_t k = 0; k < o->lists[i].n; k++) tc_ag_saved_release(&o->lists[i].items[k]);
     if (!o->saved) return;
     int32_t slots = o->op->schema.n_args + o->op->schema.n_returns;
     for (int32_t i = 0; i < slots; i++) tc_ag_saved_release(&o->saved[i]);
@@ -45,8 +48,16 @@ static void arg_meta_clear(tc_arg_meta *a) {
 static void op_node_destroy(tc_node *n, void *state) {
     tc_op_node *o = state;
     op_node_release_saved(n, state);
+    int32_t n_args = o->op->schema.n_args;
     if (o->metas)
-        for (int32_t i = 0; i < o->op->schema.n_args; i++) arg_meta_clear(&o->metas[i]);
+        for (int32_t i = 0; i < n_args; i++) arg_meta_clear(&o->metas[i]);
+    for (int32_t i = 0; o->lists && i < n_args; i++) free(o->lists[i].items);
+    for (int32_t i = 0; o->list_metas && i < n_args; i++) {
+        for (int64_t k = 0; k < o->list_metas[i].n; k++) arg_meta_clear(&o->list_metas[i].items[k]);
+        free(o->list_metas[i].items);
+    }
+    free(o->lists);
+    free(o->list_metas);
 }
 
 static const tc_node_class op_node_class = {
@@ -71,6 +82,55 @@ tc_int_list tc_ag_op_sizes(tc_op_node *o, int32_t arg) {
 tc_int_list tc_ag_op_strides(tc_op_node *o, int32_t arg) {
     if (o->metas && o->metas[arg].m.ndim >= 0) return (tc_int_list){o->metas[arg].strides, o->metas[arg].m.ndim};
     return (tc_int_list){NULL, 0};
+}
+
+int tc_ag_op_saved_list(tc_node *node, tc_op_node *o, int32_t arg, tc_tensor_vec *out) {
+    out->items = NULL;
+    out->len = 0;
+    if (!o->lists || !o->lists[arg].items) return TC_OK;
+    int64_t n = o->lists[arg].n;
+    if (!(out->items = calloc((size_t)(n ? n : 1), sizeof(tc_tensor *))))
+        return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+    out->len = n;
+    for (int64_t k = 0; k < n; k++)
+        if (tc_ag_unpack(&o->lists[arg].items[k], node, &out->items[k])) return TC_FAIL;
+    return TC_OK;
+}
+
+void *tc_ag_arena_alloc(tc_ag_arena *a, size_t bytes) {
+    if (a->n == a->cap) {
+        int32_t cap = a->cap ? a->cap * 2 : 4;
+        void **b = realloc(a->blocks, sizeof(void *) * (size_t)cap);
+        if (!b) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory"), NULL;
+        a->blocks = b;
+        a->cap = cap;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory"), NULL;
+    a->blocks[a->n++] = p;
+    return p;
+}
+
+void tc_ag_arena_free(tc_ag_arena *a) {
+    for (int32_t i = 0; i < a->n; i++) free(a->blocks[i]);
+    free(a->blocks);
+    a->blocks = NULL;
+    a->n = a->cap = 0;
+}
+
+int tc_ag_op_list_sizes_at(tc_op_node *o, int32_t arg, int64_t dim, tc_ag_arena *a, tc_int_list *out) {
+    *out = (tc_int_list){NULL, 0};
+    if (!o->list_metas || !o->list_metas[arg].items) return TC_OK;
+    const tc_meta_list *l = &o->list_metas[arg];
+    int64_t *buf = tc_ag_arena_alloc(a, sizeof(int64_t) * (size_t)(l->n ? l->n : 1));
+    if (!buf) return TC_FAIL;
+    for (int64_t k = 0; k < l->n; k++) {
+        const tc_input_meta *m = &l->items[k].m;
+        int64_t d = dim < 0 ? dim + m->ndim : dim;
+        buf[k] = m->ndim > 0 && d >= 0 && d < m->ndim ? m->sizes[d] : 0;
+    }
+    *out = (tc_int_list){buf, l->n};
+    return TC_OK;
 }
 
 static int arg_meta_record(tc_arg_meta *a, const tc_tensor *t) {
@@ -173,6 +233,45 @@ static bool differentiable_dtype(int32_t dtype) { return tc_dtype_is_floating(dt
 
 static const char *op_name(const struct tc_op *op) { return op->schema.name; }
 
+static bool has_edge(const tc_op_schema *s, const tc_value *args, uint64_t diff, int32_t i) {
+    const tc_value *v = &args[i];
+    return i < 64 && (diff >> i & 1) &&
+           (v->tag == TC_VALUE_TENSOR || v->tag == TC_VALUE_TENSOR_LIST ||
+            (v->tag == TC_VALUE_NONE && s->args[i].type == TC_VALUE_TENSOR));
+}
+
+/* Keeps what the formulas read of a Tensor[] argument: its items, or their metadata. */
+static int save_list(tc_op_node *o, int32_t n_args, int32_t i, const tc_value *v, bool items, bool metas) {
+    int64_t n = v->v.tensors.len;
+    if (items) {
+        if (!o->lists && !(o->lists = calloc((size_t)n_args, sizeof(tc_saved_list)))) goto oom;
+        if (!(o->lists[i].items = calloc((size_t)(n ? n : 1), sizeof(tc_saved_tensor)))) goto oom;
+        o->lists[i].n = n;
+        for (int64_t k = 0; k < n; k++)
+            if (tc_ag_save(&o->lists[i].items[k], v->v.tensors.items[k], false)) return TC_FAIL;
+    }
+    if (metas) {
+        if (!o->list_metas && !(o->list_metas = calloc((size_t)n_args, sizeof(tc_meta_list)))) goto oom;
+        if (!(o->list_metas[i].items = calloc((size_t)(n ? n : 1), sizeof(tc_arg_meta)))) goto oom;
+        o->list_metas[i].n = n;
+        for (int64_t k = 0; k < n; k++) {
+            o->list_metas[i].items[k].m.ndim = -1;
+            tc_tensor *t = v->v.tensors.items[k];
+            if (t && arg_meta_record(&o->list_metas[i].items[k], t)) return TC_FAIL;
+        }
+    }
+    return TC_OK;
+oom:
+    return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory recording an autograd node");
+}
+
+/* How many gradients the node receives: one per result, or one per item of a Tensor[] result (split,
+ * unbind), whose length is known only once the op has run. */
+static int32_t count_results(const tc_op_schema *s, const tc_value *outs) {
+    if (s->n_returns == 1 && s->returns[0].type == TC_VALUE_TENSOR_LIST) return (int32_t)outs[0].v.tensors.len;
+    return s->n_returns;
+}
+
 int tc_ag_op_impl(tc_opcall *call) {
     struct tc_op *op = call->op;
     struct tc_op *base = tc_op_at(op->base); /* the declared op (its variants share its formulas) */
@@ -197,6 +296,9 @@ int tc_ag_op_impl(tc_opcall *call) {
     bool inplace = op->variant == TC_VARIANT_INPLACE;
     tc_tensor *self = inplace ? args[0].v.tensor : NULL;
     if (inplace && tc_ag_check_inplace(self)) return TC_FAIL;
+    /* an op returning a Tensor[] is functional: it runs first, to know how many results it has */
+    bool list_result = s->n_returns == 1 && s->returns[0].type == TC_VALUE_TENSOR_LIST;
+    if (list_result && run_below(call)) return TC_FAIL;
 
     /* which saved slots and metas the formulas that will run read */
     int32_t n_args = s->n_args, n_ret = s->n_returns, n_slots = n_args + n_ret;
@@ -208,10 +310,8 @@ int tc_ag_op_impl(tc_opcall *call) {
             if (info->meta_users && (info->meta_users[k] & requiring)) metas_needed |= (uint64_t)1 << k;
     }
     int32_t n_edges = 0;
-    for (int32_t i = 0; i < n_args && i < 64; i++)
-        if (diff >> i & 1 && (args[i].tag == TC_VALUE_TENSOR || args[i].tag == TC_VALUE_TENSOR_LIST ||
-                              (args[i].tag == TC_VALUE_NONE && s->args[i].type == TC_VALUE_TENSOR)))
-            n_edges += edges_of(&args[i]);
+    for (int32_t i = 0; i < n_args; i++)
+        if (has_edge(s, args, diff, i)) n_edges += edges_of(&args[i]);
 
     size_t state = align8(sizeof(tc_op_node));
     size_t at_args = state;
@@ -219,20 +319,25 @@ int tc_ag_op_impl(tc_opcall *call) {
     size_t at_extra = state;
     state += args_extra(s, args);
     size_t at_edge_of = state;
-    state += align8(sizeof(int32_t) * (size_t)n_args);
+    state += align8(sizeof(int32_t) * (size_t)n_args) * 2;
     size_t at_saved = state;
     if (slots_needed) state += sizeof(tc_saved_tensor) * (size_t)n_slots;
     size_t at_metas = state;
     if (metas_needed) state += sizeof(tc_arg_meta) * (size_t)n_args;
 
-    tc_node *node = tc_ag_node_alloc(&op_node_class, n_ret, n_edges, state);
-    if (!node) return TC_FAIL;
+    int32_t n_inputs = list_result ? count_results(s, call->outs) : n_ret;
+    tc_node *node = tc_ag_node_alloc(&op_node_class, n_inputs, n_edges, state);
+    if (!node) {
+        if (list_result) tc_values_release(call->outs, n_ret);
+        return TC_FAIL;
+    }
     if (info) node->name = info->name;
     char *room = node->state;
     tc_op_node *o = node->state;
     o->op = base;
     o->args = (tc_value *)(room + at_args);
     o->edge_of_arg = (int32_t *)(room + at_edge_of);
+    o->arg_edges = o->edge_of_arg + align8(sizeof(int32_t) * (size_t)n_args) / sizeof(int32_t);
     copy_args(o->args, args, n_args, room + at_extra);
     if (slots_needed) o->saved = (tc_saved_tensor *)(room + at_saved);
     if (metas_needed) {
@@ -245,11 +350,11 @@ int tc_ag_op_impl(tc_opcall *call) {
     int32_t e = 0;
     for (int32_t i = 0; i < n_args && rc == TC_OK; i++) {
         o->edge_of_arg[i] = -1;
+        o->arg_edges[i] = 0;
         const tc_value *v = &args[i];
-        bool has_edge = i < 64 && (diff >> i & 1) && (v->tag == TC_VALUE_TENSOR || v->tag == TC_VALUE_TENSOR_LIST ||
-                                                      (v->tag == TC_VALUE_NONE && s->args[i].type == TC_VALUE_TENSOR));
-        if (has_edge) {
+        if (has_edge(s, args, diff, i)) {
             o->edge_of_arg[i] = e;
+            o->arg_edges[i] = edges_of(v);
             if (v->tag == TC_VALUE_TENSOR) {
                 rc = tc_ag_node_set_edge(node, e++, v->v.tensor);
             } else if (v->tag == TC_VALUE_TENSOR_LIST) {
@@ -259,7 +364,13 @@ int tc_ag_op_impl(tc_opcall *call) {
                 e++;
             }
         }
-        if (rc || v->tag != TC_VALUE_TENSOR) continue;
+        if (rc) break;
+        if (v->tag == TC_VALUE_TENSOR_LIST) {
+            if ((slots_needed | metas_needed) >> i & 1)
+                rc = save_list(o, n_args, i, v, slots_needed >> i & 1, metas_needed >> i & 1);
+            continue;
+        }
+        if (v->tag != TC_VALUE_TENSOR) continue;
         if (metas_needed >> i & 1) rc = arg_meta_record(&o->metas[i], v->v.tensor);
         if (rc == TC_OK && (slots_needed >> i & 1)) {
             tc_tensor *t = v->v.tensor;
@@ -272,15 +383,24 @@ int tc_ag_op_impl(tc_opcall *call) {
         }
     }
     tc_tensor_release(self_copy);
-    if (rc == TC_OK) rc = run_below(call);
+    if (rc == TC_OK && !list_result) rc = run_below(call);
     if (rc) {
+        if (list_result) tc_values_release(call->outs, n_ret);
         tc_node_release(node);
         return TC_FAIL;
     }
 
     /* results */
     uint32_t diff_results = info ? info->diff_results : ~(uint32_t)0;
-    for (int32_t j = 0; j < n_ret && rc == TC_OK; j++) {
+    if (list_result) {
+        tc_value *r = &call->outs[0];
+        for (int64_t k = 0; k < r->v.tensors.len && rc == TC_OK && (diff_results & 1); k++) {
+            tc_tensor *t = r->v.tensors.items[k];
+            if (!differentiable_dtype(t->dtype)) continue;
+            if ((rc = tc_ag_meta_record(&node->inputs[k], t)) == TC_OK) rc = tc_ag_set_history(t, node, (uint32_t)k);
+        }
+    }
+    for (int32_t j = 0; j < n_ret && rc == TC_OK && !list_result; j++) {
         tc_value *r = &call->outs[j];
         if (r->tag != TC_VALUE_TENSOR) continue;
         if ((diff_results >> j & 1) && differentiable_dtype(r->v.tensor->dtype)) {
