@@ -426,6 +426,10 @@ class Compiler:
         opname, cop = self.ARITH[kind]
         a, b = self.expr(node.left), self.expr(node.right)
         numeric = ('int', 'float', 'Scalar', 'bool')
+        if 'Scalar' in (a.ty, b.ty) and a.ty in numeric and b.ty in numeric:
+            if cop is None:
+                raise FormulaError('** of Scalars')
+            return Val('Scalar', 'tc_ag_scalar_arith(\'%s\', %s, %s)' % (cop, self.scalar_of(a), self.scalar_of(b)))
         if a.ty in ('int', 'float') and b.ty in ('int', 'float'):
             if cop is None:
                 raise FormulaError('** of numbers')

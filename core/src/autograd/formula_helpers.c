@@ -8,6 +8,16 @@ tc_tensor *tc_ag_wrap(tc_scalar value) {
     return t;
 }
 
+tc_scalar tc_ag_scalar_arith(char op, tc_scalar a, tc_scalar b) {
+    bool ints = a.kind != TC_SCALAR_FLOAT && b.kind != TC_SCALAR_FLOAT && op != '/';
+    if (ints) {
+        int64_t x = a.v.i, y = b.v.i;
+        return TC_SCALAR_OF_INT(op == '+' ? x + y : op == '-' ? x - y : x * y);
+    }
+    double x = a.kind == TC_SCALAR_FLOAT ? a.v.f : (double)a.v.i, y = b.kind == TC_SCALAR_FLOAT ? b.v.f : (double)b.v.i;
+    return TC_SCALAR_OF_FLOAT(op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y);
+}
+
 static bool is_one(tc_scalar s) {
     if (s.kind == TC_SCALAR_FLOAT) return s.v.f == 1.0;
     if (s.kind == TC_SCALAR_COMPLEX) return s.v.f == 1.0 && s.imag == 0.0;
