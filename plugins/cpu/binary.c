@@ -154,7 +154,7 @@ DEF_FLOAT_HELPERS(double, d)
     CPU_BINARY_LOOP(loop_##OP##_##S, CPU_T_##S, CPU_T_##S, CPU_C_##S, CPU_U_##S, cpu_ld_##S,       \
                     cpu_st_##S, CPU_CAT(BODY_##OP##_, CPU_K_##S))                                  \
     static int k_##OP##_##S(const tc_kernel_args *args) {                                          \
-        return cpu_binary_apply(args, loop_##OP##_##S, #OP);                                       \
+        return cpu_binary_apply_as(args, loop_##OP##_##S, #OP, CPU_DT_##S);                        \
     }
 #define STAMP_OP(OP, DTYPES) DTYPES(STAMP, OP)
 BINARY_OPS(STAMP_OP)
@@ -162,4 +162,4 @@ BINARY_OPS(STAMP_OP)
 #define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
 #define ENTRY_OP(OP, DTYPES) DTYPES(ENTRY, OP)
 static const cpu_kernel_entry kernels[] = {BINARY_OPS(ENTRY_OP)};
-CPU_KERNEL_TABLE(kernels);
+CPU_CONVERTING_KERNEL_TABLE(kernels);

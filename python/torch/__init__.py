@@ -15,7 +15,7 @@ from torch._enums import (  # noqa: F401
 from torch._tensor import Tensor
 from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
-from torch import backends, cuda, library  # noqa: F401
+from torch import backends, cuda, library, special  # noqa: F401
 
 __version__ = '0.1.0'
 

@@ -1,5 +1,5 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 1).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 2).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 1
+#define TC_ABI_MINOR 2
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -241,6 +241,14 @@ typedef int (*tc_kernel_fn)(const tc_kernel_args *args);
  * for the exact dtype wins over it. */
 #define TC_ANY_DTYPE (-1)
 
+/* Flags of tc_core_api.register_kernel_flags (since 1.2). A kernel without flags receives every
+ * input the op's meta function converts already converted (a full copy in the compute dtype).
+ *   TC_KERNEL_CONVERTS_INPUTS  the kernel accepts inputs of any dtype and converts each element to
+ *                              its registered dtype while loading, exactly as the `copy` kernel
+ *                              converts (so `float32 + int64` needs no int64->float32 temporary);
+ *                              outputs still have the dtypes the contract gives them */
+#define TC_KERNEL_CONVERTS_INPUTS 1u
+
 /* ---- allocators ------------------------------------------------------------------------------ */
 
 typedef struct tc_allocator_stats {
@@ -417,10 +425,20 @@ typedef struct tc_core_api {
      * fork(): the child recreates its threads when it first needs them. */
     int (*parallel_for)(int64_t begin, int64_t end, int64_t grain,
                         void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx);
+
+    /* ---- since 1.2: kernel flags ---- */
+
+    /* register_kernel with TC_KERNEL_* flags saying what else the kernel accepts (inputs of any
+     * dtype, converted while loading). Same rules and failures as register_kernel; unknown flag
+     * bits are refused (ValueError), so a plugin can tell an older core's refusal apart. */
+    int (*register_kernel_flags)(const char *op, int32_t device_type, int32_t layout, int32_t dtype,
+                                 tc_kernel_fn fn, uint32_t flags);
 } tc_core_api;
 _Static_assert(offsetof(tc_core_api, register_op) == 104, "tc_core_api 1.0 members are ABI");
-_Static_assert(sizeof(tc_core_api) == 192, "tc_core_api 1.1 layout is ABI");
+_Static_assert(offsetof(tc_core_api, register_kernel_flags) == 192, "tc_core_api 1.1 members are ABI");
+_Static_assert(sizeof(tc_core_api) == 200, "tc_core_api 1.2 layout is ABI");
 #define TC_CORE_API_SIZE_1_0 104
+#define TC_CORE_API_SIZE_1_1 192
 
 /* Whether a core table has `member` (a plugin that may load into an older core checks before using
  * a member added after that core's minor). */

@@ -1,0 +1,95 @@
+/*
+ * vmath.h - vectorised float math over arrays, for the ISA level the including file is built for.
+ *
+ * Transcendental functions come from SLEEF (Debian's libsleef), whose u10 variants are within one
+ * unit in the last place, the accuracy PyTorch's own vectorised kernels use; the variant is picked
+ * at compile time from the kernel file's -march (AVX-512F at x86-64-v4, AVX2 at v3, SSE4 at v2),
+ * so no run-time dispatch sits between a loop and the library.
+ *
+ * Everything here works on arrays: vm_<f>_f32(x, y, n) writes y[i] = f(x[i]) for n elements (y may
+ * be x: elements are read before they are written). Full vectors are computed in place and the
+ * tail goes through one zero-padded vector, so no element is read or written outside the arrays.
+ */
+#ifndef CPU_VMATH_H
+#define CPU_VMATH_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include <sleef.h>
+
+#if defined(__AVX512F__)
+#define VM_NF 16
+#define VM_ND 8
+#define VM_LDF _mm512_loadu_ps
+#define VM_STF _mm512_storeu_ps
+#define VM_LDD _mm512_loadu_pd
+#define VM_STD _mm512_storeu_pd
+#define VM_SLEEF_F(F, U) Sleef_##F##f16_##U##avx512f
+#define VM_SLEEF_D(F, U) Sleef_##F##d8_##U##avx512f
+#elif defined(__AVX2__)
+#define VM_NF 8
+#define VM_ND 4
+#define VM_LDF _mm256_loadu_ps
+#define VM_STF _mm256_storeu_ps
+#define VM_LDD _mm256_loadu_pd
+#define VM_STD _mm256_storeu_pd
+#define VM_SLEEF_F(F, U) Sleef_##F##f8_##U##avx2
+#define VM_SLEEF_D(F, U) Sleef_##F##d4_##U##avx2
+#elif defined(__SSE4_1__)
+#define VM_NF 4
+#define VM_ND 2
+#define VM_LDF _mm_loadu_ps
+#define VM_STF _mm_storeu_ps
+#define VM_LDD _mm_loadu_pd
+#define VM_STD _mm_storeu_pd
+#define VM_SLEEF_F(F, U) Sleef_##F##f4_##U##sse4
+#define VM_SLEEF_D(F, U) Sleef_##F##d2_##U##sse4
+#else
+#error "vmath.h needs SSE4.1 or later (x86-64-v2)"
+#endif
+
+/* Defines vm_F_f32 and vm_F_f64 from SLEEF's F with accuracy U (u10: 1.0 ulp). */
+#define VM_SLEEF_ARRAY(F, U)                                                                       \
+    static inline void vm_##F##_f32(const float *x, float *y, int64_t n) {                        \
+        int64_t i = 0;                                                                             \
+        for (; i + VM_NF <= n; i += VM_NF) VM_STF(y + i, VM_SLEEF_F(F, U)(VM_LDF(x + i)));         \
+        if (i < n) {                                                                               \
+            float t[VM_NF] = {0};                                                                  \
+            memcpy(t, x + i, sizeof(float) * (size_t)(n - i));                                    \
+            VM_STF(t, VM_SLEEF_F(F, U)(VM_LDF(t)));                                                \
+            memcpy(y + i, t, sizeof(float) * (size_t)(n - i));                                    \
+        }                                                                                          \
+    }                                                                                              \
+    static inline void vm_##F##_f64(const double *x, double *y, int64_t n) {                      \
+        int64_t i = 0;                                                                             \
+        for (; i + VM_ND <= n; i += VM_ND) VM_STD(y + i, VM_SLEEF_D(F, U)(VM_LDD(x + i)));         \
+        if (i < n) {                                                                               \
+            double t[VM_ND] = {0};                                                                 \
+            memcpy(t, x + i, sizeof(double) * (size_t)(n - i));                                   \
+            VM_STD(t, VM_SLEEF_D(F, U)(VM_LDD(t)));                                                \
+            memcpy(y + i, t, sizeof(double) * (size_t)(n - i));                                   \
+        }                                                                                          \
+    }
+
+VM_SLEEF_ARRAY(sin, u10)
+VM_SLEEF_ARRAY(cos, u10)
+VM_SLEEF_ARRAY(tan, u10)
+VM_SLEEF_ARRAY(asin, u10)
+VM_SLEEF_ARRAY(acos, u10)
+VM_SLEEF_ARRAY(atan, u10)
+VM_SLEEF_ARRAY(sinh, u10)
+VM_SLEEF_ARRAY(cosh, u10)
+VM_SLEEF_ARRAY(tanh, u10)
+VM_SLEEF_ARRAY(exp, u10)
+VM_SLEEF_ARRAY(exp2, u10)
+VM_SLEEF_ARRAY(expm1, u10)
+VM_SLEEF_ARRAY(log, u10)
+VM_SLEEF_ARRAY(log2, u10)
+VM_SLEEF_ARRAY(log10, u10)
+VM_SLEEF_ARRAY(log1p, u10)
+VM_SLEEF_ARRAY(erf, u10)
+VM_SLEEF_ARRAY(erfc, u15)
+VM_SLEEF_ARRAY(lgamma, u10)
+
+#endif
