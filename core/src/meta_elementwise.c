@@ -30,11 +30,12 @@ static int elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, i
     return TC_OK;
 }
 
-/* PyTorch's words for a dtype an op has no kernel for: "bitwise_and" not implemented for 'Float'. */
+/* PyTorch's words for a dtype an op has no kernel for, naming the kernel as PyTorch does (x & 1.5 is
+ * "bitwise_and" not implemented for 'Float', torch.fix is "trunc"). */
 int tc_meta_refuse_dtype(const tc_opcall *c, int32_t dtype) {
-    const char *name = c->op->schema.name;
+    const char *name = c->op->kernel >= 0 ? tc_kernel_name(c->op->kernel) : c->op->schema.name;
     int len = (int)strlen(name);
-    if (c->op->variant == TC_VARIANT_INPLACE && len > 1 && name[len - 1] == '_') len--; /* abs_ -> abs */
+    if (c->op->variant == TC_VARIANT_INPLACE && len > 1 && name[len - 1] == '_') len--; /* a composite's abs_ */
     return tc_set_error(TC_ERR_RUNTIME, "\"%.*s\" not implemented for '%s'", len, name, tc_dtype_scalar_name(dtype));
 }
 
