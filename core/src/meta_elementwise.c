@@ -22,11 +22,16 @@ static int elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, i
     default:
         *compute = *result = common;
     }
+    return TC_OK;
+}
+
+/* The dtypes the op has no kernel for (ops.table's no_bool, float_only, dtype=int_only). */
+static int check_supported(const tc_opcall *c, int32_t compute) {
     uint32_t flags = c->op->schema.flags;
-    if ((*compute == TC_BOOL && (flags & TC_OPF_NO_BOOL)) ||
-        (!tc_dtype_is_floating(*compute) && (flags & TC_OPF_FLOAT_ONLY)) ||
-        (tc_dtype_is_floating(*compute) && c->op->dtype_rule == TC_RULE_INT_ONLY))
-        return tc_meta_refuse_dtype(c, *compute);
+    if ((compute == TC_BOOL && (flags & TC_OPF_NO_BOOL)) ||
+        (!tc_dtype_is_floating(compute) && (flags & TC_OPF_FLOAT_ONLY)) ||
+        (tc_dtype_is_floating(compute) && c->op->dtype_rule == TC_RULE_INT_ONLY))
+        return tc_meta_refuse_dtype(c, compute);
     return TC_OK;
 }
 
@@ -78,7 +83,9 @@ tc_tensor *tc_meta_operand(const tc_opcall *c, int i, tc_tensor **owned) {
 int tc_meta_elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n) {
     int32_t compute, result;
     if (elementwise_dtypes(c, ts, n, &compute, &result) || check_same_dtype_out(c, result)) return TC_FAIL;
-    return tc_meta_elementwise_as(p, ts, n, compute, result);
+    /* as in PyTorch, an in-place result that cannot be cast is refused before the dtype itself */
+    if (tc_meta_elementwise_as(p, ts, n, compute, result)) return TC_FAIL;
+    return check_supported(c, compute);
 }
 
 int tc_meta_elementwise_as(tc_plan *p, tc_tensor *const *ts, int n, int32_t compute, int32_t result) {
