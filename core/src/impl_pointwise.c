@@ -9,7 +9,9 @@
 
 /* ---- square: pow(self, 2), with pow's own in-place and out= rules ---- */
 
-int tc_impl_square(tc_opcall *c) { return tc_return(c, tc_pow_Tensor_Scalar(tc_arg_tensor(c, 0), TC_SCALAR_OF_INT(2))); }
+int tc_impl_square(tc_opcall *c) {
+    return tc_return(c, tc_pow_Tensor_Scalar(tc_arg_tensor(c, 0), TC_SCALAR_OF_INT(2)));
+}
 
 int tc_impl_square_(tc_opcall *c) { return tc_return(c, tc_pow__Scalar(tc_arg_tensor(c, 0), TC_SCALAR_OF_INT(2))); }
 

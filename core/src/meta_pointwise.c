@@ -14,8 +14,7 @@
 static int arg_index(const tc_opcall *c, const char *name) {
     const tc_op_schema *s = &c->op->schema;
     for (int32_t i = 0; i < s->n_args; i++)
-        if (strcmp(s->args[i].name, name) == 0 && !(s->args[i].flags & TC_ARG_KWONLY && s->args[i].flags & TC_ARG_WRITE))
-            return i;
+        if (strcmp(s->args[i].name, name) == 0) return i;
     return -1;
 }
 
@@ -248,7 +247,8 @@ int tc_meta_clamp(tc_opcall *c, tc_plan *p) {
     bool any_scalar = scalar[0] || scalar[1], both = given[0] && given[1];
     bool one_sided = at[0] < 0 || at[1] < 0; /* clamp_min, clamp_max */
 
-    tc_tensor *owned[4] = {NULL, NULL, NULL, NULL}, *ts[3] = {tc_arg_tensor(c, 0), NULL, NULL}, *bound[2] = {NULL, NULL};
+    tc_tensor *owned[4] = {NULL, NULL, NULL, NULL}, *bound[2] = {NULL, NULL};
+    tc_tensor *ts[3] = {tc_arg_tensor(c, 0), NULL, NULL};
     int n = 1, rc = TC_FAIL;
     for (int b = 0; b < 2; b++)
         if (given[b] && !(ts[n++] = bound[b] = tc_meta_operand(c, at[b], &owned[b]))) goto done;

@@ -1,6 +1,6 @@
 /*
  * binary.c - arithmetic elementwise ops of two tensors: add, sub, mul, div, floor_divide, remainder,
- * pow, maximum, minimum.
+ * fmod, pow, maximum, minimum.
  *
  * Each op is a BODY_<op>_<kind> macro per dtype kind it supports (KB bool, KU unsigned, KI signed,
  * KF floating; see dtype.h), stamped into one loop and one kernel per dtype by loops.h. Integer
@@ -42,13 +42,18 @@ static inline uint64_t remainder_u(uint64_t x, uint64_t y, int *err) {
     return x % y;
 }
 
-static inline int64_t remainder_i(int64_t x, int64_t y, int *err) {
+/* C's truncating remainder (the sign of x): PyTorch's integer fmod */
+static inline int64_t fmod_i(int64_t x, int64_t y, int *err) {
     if (y == 0) {
         *err |= CPU_ERR_ZERO_DIVISION;
         return 0;
     }
-    if (y == -1) return 0; /* INT64_MIN % -1 traps on x86 */
-    int64_t r = x % y;
+    return y == -1 ? 0 : x % y; /* INT64_MIN % -1 traps on x86 */
+}
+
+/* Python's remainder (the sign of y) */
+static inline int64_t remainder_i(int64_t x, int64_t y, int *err) {
+    int64_t r = fmod_i(x, y, err);
     if (r != 0 && ((r < 0) != (y < 0))) r += y;
     return r;
 }
@@ -122,6 +127,10 @@ DEF_FLOAT_HELPERS(double, d)
 #define BODY_remainder_KI(C, U, x, y) remainder_i((x), (y), &err)
 #define BODY_remainder_KF(C, U, x, y) FLOAT_FN(remainder, x)((x), (y))
 
+#define BODY_fmod_KU BODY_remainder_KU /* unsigned: both are x % y */
+#define BODY_fmod_KI(C, U, x, y) fmod_i((x), (y), &err)
+#define BODY_fmod_KF(C, U, x, y) fmod((x), (y))
+
 #define BODY_pow_KU(C, U, x, y) pow_u((x), (y))
 #define BODY_pow_KI(C, U, x, y) pow_i((x), (y))
 #define BODY_pow_KF(C, U, x, y) pow((x), (y))
@@ -146,6 +155,7 @@ DEF_FLOAT_HELPERS(double, d)
     X(div, CPU_DTYPES_FLOAT)                                                                       \
     X(floor_divide, CPU_DTYPES_NUMERIC)                                                            \
     X(remainder, CPU_DTYPES_NUMERIC)                                                               \
+    X(fmod, CPU_DTYPES_NUMERIC)                                                                    \
     X(pow, CPU_DTYPES_NUMERIC)                                                                     \
     X(maximum, CPU_DTYPES_ALL)                                                                     \
     X(minimum, CPU_DTYPES_ALL)

@@ -23,7 +23,7 @@
  * so this one function lets the compiler contract too. */
 
 #define DEF_ERFINV(S, C, ERF, EXP, SQRT, LOG, COPYSIGN, FABS)                                      \
-    __attribute__((optimize("fp-contract=fast"))) static C erfinv_##S(C y) {                                                                     \
+    __attribute__((optimize("fp-contract=fast"))) static C erfinv_##S(C y) {                       \
         static const C a[4] = {(C)0.886226899, (C)-1.645349621, (C)0.914624893, (C)-0.140543331};   \
         static const C b[4] = {(C)-2.118377725, (C)1.442710462, (C)-0.329097515, (C)0.012229801};   \
         static const C c[4] = {(C)-1.970840454, (C)-1.624906493, (C)3.429567803, (C)1.641345311};   \

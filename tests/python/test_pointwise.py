@@ -253,10 +253,9 @@ def test_binary_math():
     assert torch.copysign(torch.tensor([1.5]), -1).tolist() == [-1.5]
     assert torch.nextafter(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0])).tolist() == [
         struct.unpack('f', struct.pack('I', 1))[0], 1.0 + 2 ** -23]
-    assert torch.nextafter(torch.tensor([1.0], dtype=torch.bfloat16), torch.tensor([2.0], dtype=torch.bfloat16)).item() \
-        == 1.0 + 2 ** -7
-    assert torch.nextafter(torch.tensor([1.0], dtype=torch.float16), torch.tensor([0.0], dtype=torch.float16)).item() \
-        == 1.0 - 2 ** -11
+    one, two = torch.tensor([1.0], dtype=torch.bfloat16), torch.tensor([2.0], dtype=torch.bfloat16)
+    assert torch.nextafter(one, two).item() == 1.0 + 2 ** -7
+    assert torch.nextafter(one.half(), torch.zeros(1, dtype=torch.float16)).item() == 1.0 - 2 ** -11
     r = torch.xlogy(torch.tensor([0.0, 0.0, 2.0, 3.0]), torch.tensor([0.0, nan, 4.0, -1.0])).tolist()
     assert r[0] == 0.0 and math.isnan(r[1]) and r[2] == 2 * f32(math.log(4)) and math.isnan(r[3])
     assert torch.special.xlogy(2, torch.tensor([1.0])).tolist() == [0.0]
@@ -607,9 +606,9 @@ def test_converting_kernels_receive_inputs_as_made_others_converted():
 def test_unknown_kernel_flags_fail_the_plugin_and_leave_nothing():
     report = run_with_plugins('bad_kernel_flags', '''
         import json, torch
-        print(json.dumps({"plugins": torch.backends.plugins(),
-                          "sum": (torch.tensor([1], dtype=torch.int16) + torch.tensor([2], dtype=torch.int16)).tolist()}))
+        one = torch.tensor([1], dtype=torch.int16)
+        print(json.dumps({"plugins": torch.backends.plugins(), "sum": (one + one).tolist()}))
     ''')
     [p] = [p for p in report['plugins'] if p['name'] == 'test-bad-kernel-flags']
     assert p['state'] == 'failed' and 'unknown flags 0x80' in p['reason']
-    assert report['sum'] == [3]  # the cpu plugin's int16 add is untouched
+    assert report['sum'] == [2]  # the cpu plugin's int16 add is untouched
