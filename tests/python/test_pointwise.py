@@ -259,6 +259,12 @@ def test_binary_math():
     r = torch.xlogy(torch.tensor([0.0, 0.0, 2.0, 3.0]), torch.tensor([0.0, nan, 4.0, -1.0])).tolist()
     assert r[0] == 0.0 and math.isnan(r[1]) and r[2] == 2 * f32(math.log(4)) and math.isnan(r[3])
     assert torch.special.xlogy(2, torch.tensor([1.0])).tolist() == [0.0]
+    y = torch.tensor([0.5, 2.0])
+    for special, plain in [('expit', 'sigmoid'), ('psi', 'digamma'), ('gammaln', 'lgamma'), ('erfinv', 'erfinv'),
+                           ('exp2', 'exp2'), ('round', 'round')]:
+        assert getattr(torch.special, special)(y / 4).tolist() == getattr(torch, plain)(y / 4).tolist(), special
+    assert torch.special.multigammaln(y + 2, 2).tolist() == torch.mvlgamma(y + 2, 2).tolist()
+    assert torch.special.polygamma(1, y).tolist() == torch.polygamma(1, y).tolist()
     assert torch.heaviside(torch.tensor([-1.0, 0.0, 2.0, nan]), torch.tensor([0.5])).tolist() == [0.0, 0.5, 1.0, 0.0]
     with pytest.raises(RuntimeError, match='different dtypes'):
         torch.heaviside(torch.tensor([1.0]), torch.tensor([1.0], dtype=torch.float64))

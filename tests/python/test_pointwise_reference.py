@@ -500,7 +500,22 @@ def _meta_and_misc():
     return out
 
 
-CASES = (_float_unary() + _polygamma() + _rounding() + _bitwise_logical() + _binary_math() + _powers() +
+def _special():
+    out = []
+    for d in ['int64', 'bfloat16', 'float32', 'float64']:
+        x, p = X.format(d), WIDE_POS.format(d) + '[:8]'
+        out += ['torch.special.expit(%s)' % x, 'torch.special.erf(%s)' % x, 'torch.special.erfc(%s)' % x,
+                'torch.special.exp2(%s)' % x, 'torch.special.expm1(%s)' % x, 'torch.special.log1p(%s)' % p,
+                'torch.special.digamma(%s)' % p, 'torch.special.psi(%s)' % p, 'torch.special.gammaln(%s)' % p,
+                'torch.special.polygamma(2, %s)' % p, 'torch.special.multigammaln(%s + 2, 2)' % p,
+                'torch.special.erfinv(%s)' % UNIT.format(d), 'torch.special.logit(%s, eps=0.2)' % UNIT.format(d),
+                'torch.special.round(%s)' % x, 'torch.special.round(%s, decimals=1)' % x]
+    out += ['torch.special.expit(torch.tensor([0.5]), out=torch.empty(1, dtype=torch.float64))',
+            'torch.special.multigammaln(torch.tensor([2.5]), 0)', 'torch.special.polygamma(-1, torch.tensor([1.0]))']
+    return out
+
+
+CASES = (_float_unary() + _special() + _polygamma() + _rounding() + _bitwise_logical() + _binary_math() + _powers() +
          _clamp_lerp_addc() + _comparisons_tests() + _meta_and_misc())
 SUITE = Suite('pointwise', CASES)
 RECORDED, RUNNER, reference_request = SUITE.recorded, SUITE.runner, SUITE.reference_request
