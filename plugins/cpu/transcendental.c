@@ -47,16 +47,8 @@ CPU_FU_MAP(rad2deg, v * (float)(180.0 / M_PI), v * (180.0 / M_PI))
 
 /* ---- composed ---- */
 
-/* sigmoid: e = exp(-x) over the block, then 1 / (1 + e); exp overflowing to inf gives 0, as in PyTorch. */
-#define DEF_SIGMOID(S, C)                                                                          \
-    static void fu_sigmoid_##S(const C *x, C *y, int64_t n, const cpu_fu_params *p) {             \
-        (void)p;                                                                                   \
-        for (int64_t i = 0; i < n; i++) y[i] = -x[i];                                              \
-        vm_exp_##S(y, y, n);                                                                       \
-        for (int64_t i = 0; i < n; i++) y[i] = (C)1 / ((C)1 + y[i]);                               \
-    }
-DEF_SIGMOID(f32, float)
-DEF_SIGMOID(f64, double)
+/* sigmoid: vmath.h's one-pass 1 / (1 + exp(-x)) */
+SLEEF_OP(sigmoid)
 
 /* logit(x, eps): with eps >= 0, x is first clamped to [eps, 1 - eps] (both bounds held in the
  * tensor's dtype, as PyTorch does); NaN stays NaN. */

@@ -7,7 +7,8 @@
  * so no run-time dispatch sits between a loop and the library.
  *
  * Everything here works on arrays: vm_<f>_f32(x, y, n) writes y[i] = f(x[i]) for n elements (y may
- * be x: elements are read before they are written). Full vectors are computed in place and the
+ * be x: elements are read before they are written); f is a SLEEF function, or sigmoid composed of
+ * SLEEF's exp and vector arithmetic. Full vectors are computed in place and the
  * tail goes through one zero-padded vector, so no element is read or written outside the arrays.
  */
 #ifndef CPU_VMATH_H
@@ -27,6 +28,10 @@
 #define VM_STD _mm512_storeu_pd
 #define VM_SLEEF_F(F, U) Sleef_##F##f16_##U##avx512f
 #define VM_SLEEF_D(F, U) Sleef_##F##d8_##U##avx512f
+#define VM_VF __m512
+#define VM_VD __m512d
+#define VM_OPF(OP) _mm512_##OP##_ps
+#define VM_OPD(OP) _mm512_##OP##_pd
 #elif defined(__AVX2__)
 #define VM_NF 8
 #define VM_ND 4
@@ -36,6 +41,10 @@
 #define VM_STD _mm256_storeu_pd
 #define VM_SLEEF_F(F, U) Sleef_##F##f8_##U##avx2
 #define VM_SLEEF_D(F, U) Sleef_##F##d4_##U##avx2
+#define VM_VF __m256
+#define VM_VD __m256d
+#define VM_OPF(OP) _mm256_##OP##_ps
+#define VM_OPD(OP) _mm256_##OP##_pd
 #elif defined(__SSE4_1__)
 #define VM_NF 4
 #define VM_ND 2
@@ -45,32 +54,32 @@
 #define VM_STD _mm_storeu_pd
 #define VM_SLEEF_F(F, U) Sleef_##F##f4_##U##sse4
 #define VM_SLEEF_D(F, U) Sleef_##F##d2_##U##sse4
+#define VM_VF __m128
+#define VM_VD __m128d
+#define VM_OPF(OP) _mm_##OP##_ps
+#define VM_OPD(OP) _mm_##OP##_pd
 #else
 #error "vmath.h needs SSE4.1 or later (x86-64-v2)"
 #endif
 
-/* Defines vm_F_f32 and vm_F_f64 from SLEEF's F with accuracy U (u10: 1.0 ulp). */
-#define VM_SLEEF_ARRAY(F, U)                                                                       \
-    static inline void vm_##F##_f32(const float *x, float *y, int64_t n) {                        \
+/* Defines vm_NAME_SUFFIX(x, y, n) from a vector expression BODY(v) over a vector v of T (N lanes,
+ * loaded with LD, stored with ST); the tail goes through one zero-padded vector. */
+#define VM_ARRAY(NAME, SUFFIX, T, N, LD, ST, BODY)                                                 \
+    static inline void vm_##NAME##_##SUFFIX(const T *x, T *y, int64_t n) {                        \
         int64_t i = 0;                                                                             \
-        for (; i + VM_NF <= n; i += VM_NF) VM_STF(y + i, VM_SLEEF_F(F, U)(VM_LDF(x + i)));         \
+        for (; i + N <= n; i += N) ST(y + i, BODY(LD(x + i)));                                     \
         if (i < n) {                                                                               \
-            float t[VM_NF] = {0};                                                                  \
-            memcpy(t, x + i, sizeof(float) * (size_t)(n - i));                                    \
-            VM_STF(t, VM_SLEEF_F(F, U)(VM_LDF(t)));                                                \
-            memcpy(y + i, t, sizeof(float) * (size_t)(n - i));                                    \
-        }                                                                                          \
-    }                                                                                              \
-    static inline void vm_##F##_f64(const double *x, double *y, int64_t n) {                      \
-        int64_t i = 0;                                                                             \
-        for (; i + VM_ND <= n; i += VM_ND) VM_STD(y + i, VM_SLEEF_D(F, U)(VM_LDD(x + i)));         \
-        if (i < n) {                                                                               \
-            double t[VM_ND] = {0};                                                                 \
-            memcpy(t, x + i, sizeof(double) * (size_t)(n - i));                                   \
-            VM_STD(t, VM_SLEEF_D(F, U)(VM_LDD(t)));                                                \
-            memcpy(y + i, t, sizeof(double) * (size_t)(n - i));                                   \
+            T t[N] = {0};                                                                          \
+            memcpy(t, x + i, sizeof(T) * (size_t)(n - i));                                        \
+            ST(t, BODY(LD(t)));                                                                    \
+            memcpy(y + i, t, sizeof(T) * (size_t)(n - i));                                        \
         }                                                                                          \
     }
+
+/* vm_F_f32 and vm_F_f64 from SLEEF's F with accuracy U (u10: 1.0 ulp). */
+#define VM_SLEEF_ARRAY(F, U)                                                                       \
+    VM_ARRAY(F, f32, float, VM_NF, VM_LDF, VM_STF, VM_SLEEF_F(F, U))                               \
+    VM_ARRAY(F, f64, double, VM_ND, VM_LDD, VM_STD, VM_SLEEF_D(F, U))
 
 VM_SLEEF_ARRAY(sin, u10)
 VM_SLEEF_ARRAY(cos, u10)
@@ -91,5 +100,18 @@ VM_SLEEF_ARRAY(log1p, u10)
 VM_SLEEF_ARRAY(erf, u10)
 VM_SLEEF_ARRAY(erfc, u15)
 VM_SLEEF_ARRAY(lgamma, u10)
+
+/* sigmoid(x) = 1 / (1 + exp(-x)) in one pass, rounding each step as PyTorch's vectorised kernel does
+ * (exp overflowing to inf gives 0). */
+#define VM_SIGMOID(SUFFIX, V, S, T)                                                                \
+    static inline V vm_sigmoid_v##SUFFIX(V v) {                                                    \
+        const V one = VM_OP##S(set1)((T)1);                                                        \
+        const V e = VM_SLEEF_##S(exp, u10)(VM_OP##S(sub)(VM_OP##S(setzero)(), v));                 \
+        return VM_OP##S(div)(one, VM_OP##S(add)(one, e));                                          \
+    }
+VM_SIGMOID(f32, VM_VF, F, float)
+VM_SIGMOID(f64, VM_VD, D, double)
+VM_ARRAY(sigmoid, f32, float, VM_NF, VM_LDF, VM_STF, vm_sigmoid_vf32)
+VM_ARRAY(sigmoid, f64, double, VM_ND, VM_LDD, VM_STD, vm_sigmoid_vf64)
 
 #endif
