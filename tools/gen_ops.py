@@ -276,6 +276,8 @@ def parse_attrs(op, words):
     op.variants = []
     op.flags = set()
     op.impl_name = None
+    op.inplace_overload = None
+    op.out_overload = None
     for w in words:
         if w in KINDS:
             if op.kind:
@@ -296,12 +298,21 @@ def parse_attrs(op, words):
                     raise TableError('unknown variant %s' % v)
         elif w.startswith('impl='):
             op.impl_name = w[5:]
+        elif w.startswith('inplace=') or w.startswith('out='):
+            # PyTorch names some variants irregularly (pow_.Scalar of pow.Tensor_Scalar, eq.Tensor_out)
+            key, _, name = w.partition('=')
+            if not re.match(r'^[A-Za-z0-9_]*$', name):
+                raise TableError('bad overload name %r' % name)
+            setattr(op, key + '_overload', name)
         elif w in FLAG_WORDS:
             op.flags.add(w)
         else:
             raise TableError('unknown attribute %s' % w)
     if op.kind is None:
         raise TableError('expected `structured` or `impl` after |')
+    for key in ('inplace', 'out'):
+        if getattr(op, key + '_overload') is not None and key not in op.variants:
+            raise TableError('%s= names a variant the op does not declare' % key)
     if op.kind == 'structured':
         if not op.meta:
             raise TableError('a structured op needs meta=')
@@ -317,6 +328,8 @@ def derive_inplace(base):
     op = Op()
     op.__dict__.update(base.__dict__)
     op.name = base.name + '_'
+    if base.inplace_overload is not None:
+        op.overload = base.inplace_overload
     op.args = [Arg(**a.__dict__) for a in base.args]
     first = op.args[0]
     if first.ty['base'] != 'Tensor' or first.ty['list']:
@@ -340,6 +353,8 @@ def derive_out(base):
     op = Op()
     op.__dict__.update(base.__dict__)
     op.overload = 'out' if base.overload in ('', 'Tensor') else base.overload + '_out'
+    if base.out_overload is not None:
+        op.overload = base.out_overload
     op.args = [Arg(**a.__dict__) for a in base.args]
     letters = 'abcdefgh'
     names = []
@@ -423,8 +438,10 @@ def read_table(path):
             raise SystemExit('%s:%d: op %s is declared twice (first at line %d)' % (path, o.lineno, o.qualname,
                                                                                   seen[o.id]))
         seen[o.id] = o.lineno
-        o.is_method = bool(o.args) and o.args[0].name == 'self' and o.args[0].ty['base'] == 'Tensor' \
-            and not o.args[0].ty['list'] and 'function' not in o.flags and 'internal' not in o.flags
+        # a method when a Tensor argument is called self, usually the first (polygamma(int n, Tensor self)
+        # is x.polygamma(n) too)
+        o.is_method = any(a.name == 'self' and a.ty['base'] == 'Tensor' and not a.ty['list'] for a in o.args) \
+            and 'function' not in o.flags and 'internal' not in o.flags
         o.is_function = 'method' not in o.flags and 'internal' not in o.flags
         if o.kind == 'impl' and not o.impl_name:
             o.impl_name = o.id

@@ -18,6 +18,7 @@ typedef struct staged_kernel {
     int32_t kernel; /* -1 for a fallback */
     int32_t backend, dtype;
     tc_kernel_fn fn;
+    uint32_t flags; /* TC_KERNEL_* */
 } staged_kernel;
 
 typedef struct staged_allocator {
@@ -208,7 +209,7 @@ int tc_api_commit(void) {
     int32_t kernels_done = 0, blas_done = 0;
     for (; kernels_done < stage.kernels.n && rc == TC_OK; kernels_done++) {
         staged_kernel *k = LIST_AT(stage.kernels, staged_kernel, kernels_done);
-        rc = tc_kernel_set(k->kernel, k->backend, k->dtype, k->fn, stage.abi_minor, stage.plugin);
+        rc = tc_kernel_set(k->kernel, k->backend, k->dtype, k->fn, stage.abi_minor, k->flags, stage.plugin);
         if (rc) break;
     }
     for (; blas_done < stage.blas.n && rc == TC_OK; blas_done++) {
@@ -229,11 +230,15 @@ static int outside_init(const char *what) {
 /* Structs a plugin hands over: at least the 1.0 layout; read only as much as it has. */
 static bool struct_ok(uint32_t struct_size, size_t size_1_0) { return struct_size >= size_1_0; }
 
-static int api_register_kernel_staged(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
+static int api_register_kernel_staged(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn,
+                                      uint32_t flags) {
     if (!stage.plugin) return outside_init("register_kernel");
     int32_t k = tc_kernel_check(op, device_type, layout, dtype, fn);
     if (k < 0) return TC_FAIL;
-    staged_kernel s = {k, tc_backend_of(device_type, layout), dtype, fn};
+    if (flags & ~TC_KERNEL_CONVERTS_INPUTS)
+        return tc_set_error(TC_ERR_VALUE, "register_kernel_flags(%s): unknown flags 0x%x", op,
+                            (unsigned)(flags & ~TC_KERNEL_CONVERTS_INPUTS));
+    staged_kernel s = {k, tc_backend_of(device_type, layout), dtype, fn, flags};
     return list_push(&stage.kernels, &s);
 }
 
@@ -242,7 +247,7 @@ static int api_register_fallback_staged(int32_t device_type, int32_t layout, tc_
     if (!fn || device_type < 0 || device_type >= TC_MAX_DEVICE_TYPES || layout < 0 || layout >= TC_MAX_LAYOUTS)
         return tc_set_error(TC_ERR_VALUE, "register_fallback: bad device type %d, layout %d or kernel", device_type,
                             layout);
-    staged_kernel s = {-1, tc_backend_of(device_type, layout), TC_ANY_DTYPE, fn};
+    staged_kernel s = {-1, tc_backend_of(device_type, layout), TC_ANY_DTYPE, fn, 0};
     return list_push(&stage.kernels, &s);
 }
 
@@ -326,7 +331,11 @@ static int api_register_backward_staged(int32_t op, tc_backward_kernel_fn fn, vo
 
 /* Every registration member goes through refused(), so a refusal is remembered. */
 static int api_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype, tc_kernel_fn fn) {
-    return refused(api_register_kernel_staged(op, device_type, layout, dtype, fn));
+    return refused(api_register_kernel_staged(op, device_type, layout, dtype, fn, 0));
+}
+static int api_register_kernel_flags(const char *op, int32_t device_type, int32_t layout, int32_t dtype,
+                                     tc_kernel_fn fn, uint32_t flags) {
+    return refused(api_register_kernel_staged(op, device_type, layout, dtype, fn, flags));
 }
 static int api_register_fallback(int32_t device_type, int32_t layout, tc_kernel_fn fn) {
     return refused(api_register_fallback_staged(device_type, layout, fn));
@@ -413,6 +422,7 @@ static const tc_core_api api = {
     .generator_fill_u64 = tc_generator_fill_u64,
     .generator_take_normal = tc_generator_take_normal,
     .generator_put_normal = tc_generator_put_normal,
+    .register_kernel_flags = api_register_kernel_flags,
 };
 
 const tc_core_api *tc_core_api_table(void) { return &api; }

@@ -183,6 +183,7 @@ extern _Thread_local bool tc_tls_inference_mode;
 typedef struct tc_kernel_slot {
     tc_kernel_fn fn;
     int32_t abi_minor; /* of the plugin that registered it: the layout of the args it expects */
+    uint32_t flags;    /* TC_KERNEL_* (register_kernel_flags), set before fn is published */
     char owner[64];
 } tc_kernel_slot;
 
@@ -198,7 +199,7 @@ TC_INTERNAL int32_t tc_kernel_check(const char *kernel, int32_t device_type, int
  * owners when it is not. */
 TC_INTERNAL int tc_kernel_slot_free(int32_t kernel, int32_t backend, int32_t dtype, const char *owner);
 TC_INTERNAL int tc_kernel_set(int32_t kernel, int32_t backend, int32_t dtype, tc_kernel_fn fn, int32_t abi_minor,
-                              const char *owner);
+                              uint32_t flags, const char *owner);
 TC_INTERNAL void tc_kernel_unset(int32_t kernel, int32_t backend, int32_t dtype);
 /* The kernel for (kernel, backend, dtype): exact dtype, any-dtype, then the backend's fallback;
  * NULL with a NotImplementedError listing what is registered when there is none. */
@@ -222,6 +223,9 @@ typedef struct tc_kernel_run {
     int32_t schema_op; /* -1 when the core runs a kernel for itself (casts, copies) */
     const tc_value *args;
     int32_t n_args;
+    /* NULL, or per input the dtype the kernel computes it in (-1: as it is). Inputs of another dtype
+     * are converted first, unless the kernel converts while loading (TC_KERNEL_CONVERTS_INPUTS). */
+    const int32_t *in_dtypes;
 } tc_kernel_run;
 TC_INTERNAL int tc_kernel_invoke(const tc_kernel_run *run);
 /* Internal conversions below the dispatcher (the runner's casts, copy_ within a device): the copy
@@ -245,6 +249,8 @@ struct tc_plan {
     int32_t n_in, cap_in;
     tc_tensor **in; /* owned references */
     tc_tensor *in_inline[TC_PLAN_INLINE_INPUTS];
+    int32_t *in_dtype; /* per input, its compute dtype (-1: as it is); converted at the kernel call */
+    int32_t in_dtype_inline[TC_PLAN_INLINE_INPUTS];
     int32_t n_out;
     tc_tensor *out[TC_MAX_RETURNS];    /* what the kernel writes (owned) */
     tc_tensor *target[TC_MAX_RETURNS]; /* what the op returns (owned); differs from out when a temp */
@@ -271,7 +277,8 @@ TC_INTERNAL int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const i
                                     const int64_t *strides);
 /* PyTorch's RuntimeError when a result of dtype `from` cannot be written into a `to` tensor. */
 TC_INTERNAL int tc_check_can_cast(int32_t from, int32_t to);
-/* Adds a kernel input (retained), converted to `dtype` first unless dtype < 0. */
+/* Adds a kernel input (retained), to be computed in `dtype` unless dtype < 0: the kernel receives it
+ * converted, or converts it while loading when it says it can (TC_KERNEL_CONVERTS_INPUTS). */
 TC_INTERNAL int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype);
 TC_INTERNAL int tc_plan_scalar(tc_plan *p, tc_scalar s);
 TC_INTERNAL int tc_plan_int(tc_plan *p, int64_t v);
@@ -294,6 +301,22 @@ static inline int tc_return(tc_opcall *c, tc_tensor *t) {
     c->outs[0] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = t};
     return TC_OK;
 }
+
+/* ---- elementwise meta functions shared by families (meta_elementwise.c) ---- */
+/* Broadcasts the operands, applies the op's dtype rule and flags, plans output 0 and the inputs. */
+TC_INTERNAL int tc_meta_elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n);
+/* The same with dtypes the caller chose: output 0 of `result` at the broadcast shape, inputs computed
+ * in `compute`. */
+TC_INTERNAL int tc_meta_elementwise_as(tc_plan *p, tc_tensor *const *ts, int n, int32_t compute, int32_t result);
+/* RuntimeError "Found dtype Double but expected Float" when an out= variant's output is not of the
+ * result's dtype (ops that write without casting). */
+TC_INTERNAL int tc_meta_check_out_dtype(const tc_opcall *c, int32_t result);
+/* Argument i as an operand: its tensor, or a Scalar argument as a wrapped number (so Scalar overloads
+ * promote as Python numbers do); *owned (NULL or a new reference) is the caller's to release. NULL
+ * with the error set on failure. */
+TC_INTERNAL tc_tensor *tc_meta_operand(const tc_opcall *c, int i, tc_tensor **owned);
+/* RuntimeError "\"op\" not implemented for 'Float'": the op has no kernel for the dtype. */
+TC_INTERNAL int tc_meta_refuse_dtype(const tc_opcall *c, int32_t dtype);
 
 /* ---- factories shared by meta functions and composites (meta_factory.c) ---- */
 /* The dtype, device and checks of a creation op's dtype/layout/device/pin_memory arguments starting

@@ -78,9 +78,48 @@ static int call_legacy(const tc_kernel_slot *slot, const tc_kernel_args *args) {
     return rc;
 }
 
+/* The inputs in the dtypes the kernel computes them in: run's own, or converted copies (owned, in
+ * `converted`, NULL where the input is used as it is; the caller releases them, on failure too). */
+static int convert_inputs(const tc_kernel_run *run, const tc_kernel_slot *slot, tc_tensor **converted) {
+    for (int32_t i = 0; i < run->n_inputs; i++) converted[i] = NULL;
+    if (!run->in_dtypes || (slot->flags & TC_KERNEL_CONVERTS_INPUTS)) return TC_OK;
+    for (int32_t i = 0; i < run->n_inputs; i++) {
+        int32_t want = run->in_dtypes[i];
+        if (want < 0 || want == run->inputs[i]->dtype) continue;
+        if (!(converted[i] = tc_kernel_cast(run->inputs[i], want))) return TC_FAIL; /* the caller releases */
+    }
+    return TC_OK;
+}
+
+static int invoke_slot(const tc_kernel_run *run, const tc_kernel_slot *slot);
+
 int tc_kernel_invoke(const tc_kernel_run *run) {
     const tc_kernel_slot *slot = tc_kernel_find(run->kernel, run->backend, run->dtype);
     if (!slot) return TC_FAIL;
+    if (!run->in_dtypes || (slot->flags & TC_KERNEL_CONVERTS_INPUTS)) return invoke_slot(run, slot);
+    tc_tensor *small[INLINE_OPS], **converted = small;
+    if (run->n_inputs > INLINE_OPS && !(converted = malloc(sizeof(tc_tensor *) * (size_t)run->n_inputs)))
+        return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory calling a kernel");
+    int rc = convert_inputs(run, slot, converted);
+    if (rc == TC_OK) {
+        tc_tensor *big[INLINE_OPS], **inputs = big;
+        if (run->n_inputs > INLINE_OPS && !(inputs = malloc(sizeof(tc_tensor *) * (size_t)run->n_inputs)))
+            rc = tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory calling a kernel");
+        if (rc == TC_OK) {
+            for (int32_t i = 0; i < run->n_inputs; i++) inputs[i] = converted[i] ? converted[i] : run->inputs[i];
+            tc_kernel_run plain = *run;
+            plain.inputs = inputs;
+            plain.in_dtypes = NULL;
+            rc = invoke_slot(&plain, slot);
+            if (inputs != big) free(inputs);
+        }
+        for (int32_t i = 0; i < run->n_inputs; i++) tc_tensor_release(converted[i]);
+    }
+    if (converted != small) free(converted);
+    return rc;
+}
+
+static int invoke_slot(const tc_kernel_run *run, const tc_kernel_slot *slot) {
     int32_t n_in = run->n_inputs, n_out = run->n_outputs;
     tc_view small_views[2 * INLINE_OPS];
     int64_t small_strides[INLINE_OPS][TC_MAX_DIMS];

@@ -146,7 +146,7 @@ int tc_kernel_slot_free(int32_t kernel, int32_t backend, int32_t dtype, const ch
 }
 
 int tc_kernel_set(int32_t kernel, int32_t backend, int32_t dtype, tc_kernel_fn fn, int32_t abi_minor,
-                  const char *owner) {
+                  uint32_t flags, const char *owner) {
     pthread_mutex_lock(&lock);
     tc_kernel_slot *s = slot_of(kernel, backend, dtype, true);
     int rc = TC_OK;
@@ -158,6 +158,7 @@ int tc_kernel_set(int32_t kernel, int32_t backend, int32_t dtype, tc_kernel_fn f
     } else {
         snprintf(s->owner, sizeof s->owner, "%s", owner ? owner : "core");
         s->abi_minor = abi_minor;
+        s->flags = flags;
         __atomic_store_n(&s->fn, fn, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&lock);

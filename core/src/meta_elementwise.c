@@ -22,19 +22,73 @@ static int elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, i
     default:
         *compute = *result = common;
     }
-    uint32_t flags = c->op->schema.flags;
-    if (*compute == TC_BOOL && (flags & TC_OPF_NO_BOOL))
-        return tc_set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for 'bool'", c->op->schema.name);
-    if (!tc_dtype_is_floating(*compute) && (flags & TC_OPF_FLOAT_ONLY))
-        return tc_set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for '%s'", c->op->schema.name,
-                            tc_dtype_name(*compute));
     return TC_OK;
 }
 
+/* The dtypes the op has no kernel for (ops.table's no_bool, float_only, dtype=int_only). */
+static int check_supported(const tc_opcall *c, int32_t compute) {
+    uint32_t flags = c->op->schema.flags;
+    if ((compute == TC_BOOL && (flags & TC_OPF_NO_BOOL)) ||
+        (!tc_dtype_is_floating(compute) && (flags & TC_OPF_FLOAT_ONLY)) ||
+        (tc_dtype_is_floating(compute) && c->op->dtype_rule == TC_RULE_INT_ONLY))
+        return tc_meta_refuse_dtype(c, compute);
+    return TC_OK;
+}
+
+/* PyTorch's words for a dtype an op has no kernel for, naming the kernel as PyTorch does (x & 1.5 is
+ * "bitwise_and" not implemented for 'Float', torch.fix is "trunc"). */
+int tc_meta_refuse_dtype(const tc_opcall *c, int32_t dtype) {
+    const char *name = c->op->kernel >= 0 ? tc_kernel_name(c->op->kernel) : c->op->schema.name;
+    int len = (int)strlen(name);
+    if (c->op->variant == TC_VARIANT_INPLACE && len > 1 && name[len - 1] == '_') len--; /* a composite's abs_ */
+    return tc_set_error(TC_ERR_RUNTIME, "\"%.*s\" not implemented for '%s'", len, name, tc_dtype_scalar_name(dtype));
+}
+
+/* Ops of PyTorch's "unary op" kind (dtype=same: abs, floor, bitwise_not, ...) write their result into an
+ * out= tensor of exactly the result's dtype, without the usual cast. */
+static int check_same_dtype_out(const tc_opcall *c, int32_t result) {
+    return c->op->dtype_rule == TC_RULE_SAME ? tc_meta_check_out_dtype(c, result) : TC_OK;
+}
+
+int tc_meta_check_out_dtype(const tc_opcall *c, int32_t result) {
+    if (c->op->variant != TC_VARIANT_OUT) return TC_OK;
+    const tc_op_schema *s = &c->op->schema;
+    int32_t arg = s->n_returns > 0 ? s->returns[0].alias_arg : -1;
+    tc_tensor *out = arg >= 0 && c->args[arg].tag == TC_VALUE_TENSOR ? c->args[arg].v.tensor : NULL;
+    if (out && out->dtype != result)
+        return tc_set_error(TC_ERR_RUNTIME, "Found dtype %s but expected %s", tc_dtype_scalar_name(out->dtype),
+                            tc_dtype_scalar_name(result));
+    return TC_OK;
+}
+
+tc_tensor *tc_meta_operand(const tc_opcall *c, int i, tc_tensor **owned) {
+    *owned = NULL;
+    const tc_value *v = &c->args[i];
+    if (v->tag == TC_VALUE_TENSOR) return v->v.tensor;
+    if (v->tag != TC_VALUE_SCALAR) {
+        tc_set_error(TC_ERR_RUNTIME, "internal error: argument %d of %s is no operand", i, c->op->schema.name);
+        return NULL;
+    }
+    tc_scalar s = v->v.scalar;
+    int32_t dtype = s.kind == TC_SCALAR_BOOL ? TC_BOOL : s.kind == TC_SCALAR_INT ? TC_INT64 : TC_FLOAT64;
+    if (s.kind == TC_SCALAR_COMPLEX) {
+        tc_set_error(TC_ERR_RUNTIME, "%s: complex Scalars are not supported", c->op->schema.name);
+        return NULL;
+    }
+    if ((*owned = tc_scalar_tensor(s, dtype))) (*owned)->flags |= TC_TENSOR_WRAPPED_NUMBER;
+    return *owned;
+}
+
 /* Operands (tensors), their broadcast shape, dtypes; then the output and the kernel's inputs. */
-static int elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n) {
+int tc_meta_elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n) {
     int32_t compute, result;
-    if (elementwise_dtypes(c, ts, n, &compute, &result)) return TC_FAIL;
+    if (elementwise_dtypes(c, ts, n, &compute, &result) || check_same_dtype_out(c, result)) return TC_FAIL;
+    /* as in PyTorch, an in-place result that cannot be cast is refused before the dtype itself */
+    if (tc_meta_elementwise_as(p, ts, n, compute, result)) return TC_FAIL;
+    return check_supported(c, compute);
+}
+
+int tc_meta_elementwise_as(tc_plan *p, tc_tensor *const *ts, int n, int32_t compute, int32_t result) {
     int32_t ndim = ts[0]->ndim;
     int64_t shape[TC_MAX_DIMS];
     memcpy(shape, ts[0]->sizes, sizeof(int64_t) * (size_t)ndim);
@@ -50,8 +104,11 @@ static int elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n) {
 
 /* Binary ops: (self, other[, alpha]). An alpha, when the schema has one, is the kernel's scalar. */
 int tc_meta_binary(tc_opcall *c, tc_plan *p) {
-    tc_tensor *ts[2] = {tc_arg_tensor(c, 0), tc_arg_tensor(c, 1)};
-    if (elementwise(c, p, ts, 2)) return TC_FAIL;
+    tc_tensor *owned[2], *ts[2] = {tc_meta_operand(c, 0, &owned[0]), tc_meta_operand(c, 1, &owned[1])};
+    int rc = ts[0] && ts[1] ? tc_meta_elementwise(c, p, ts, 2) : TC_FAIL;
+    tc_tensor_release(owned[0]);
+    tc_tensor_release(owned[1]);
+    if (rc) return TC_FAIL;
     const tc_op_schema *s = &c->op->schema;
     if (s->n_args > 2 && s->args[2].type == TC_VALUE_SCALAR && strcmp(s->args[2].name, "alpha") == 0) {
         tc_scalar alpha = c->args[2].v.scalar;
@@ -66,7 +123,10 @@ int tc_meta_binary(tc_opcall *c, tc_plan *p) {
 /* PyTorch refuses a bool operand of `-` whatever the other one is (2 - mask, x - True): the promoted
  * dtype is not bool then, so the operands themselves are looked at. */
 int tc_meta_sub(tc_opcall *c, tc_plan *p) {
-    int bools = (tc_arg_tensor(c, 0)->dtype == TC_BOOL) + (tc_arg_tensor(c, 1)->dtype == TC_BOOL);
+    int bools = 0;
+    for (int i = 0; i < 2; i++)
+        bools += c->args[i].tag == TC_VALUE_TENSOR ? c->args[i].v.tensor->dtype == TC_BOOL
+                                                   : c->args[i].v.scalar.kind == TC_SCALAR_BOOL;
     if (bools == 2)
         return tc_set_error(TC_ERR_RUNTIME, "Subtraction, the `-` operator, with two bool tensors is not supported. "
                                             "Use the `^` or `logical_xor()` operator instead.");
@@ -82,8 +142,20 @@ int tc_meta_sub(tc_opcall *c, tc_plan *p) {
  * can tell a wrapped Python number from a tensor. */
 int tc_meta_pow(tc_opcall *c, tc_plan *p) {
     if (tc_meta_binary(c, p)) return TC_FAIL;
+    if (c->args[1].tag == TC_VALUE_SCALAR) { /* pow.Tensor_Scalar: the exponent is a Python number */
+        tc_scalar v = c->args[1].v.scalar;
+        if (tc_dtype_is_floating(p->dtype)) return TC_OK;
+        if (v.kind != TC_SCALAR_FLOAT && v.v.i < 0)
+            return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+        return TC_OK;
+    }
+    tc_tensor *e = tc_arg_tensor(c, 1);
+    /* a Python number bound to the Tensor overload: pow.Tensor_Scalar's out= keeps the dtype exactly */
+    if ((e->flags & TC_TENSOR_WRAPPED_NUMBER) && c->args[0].tag == TC_VALUE_TENSOR && tc_meta_check_out_dtype(c, p->dtype))
+        return TC_FAIL;
     if (tc_dtype_is_floating(p->dtype)) return TC_OK;
     for (int i = 0; i < 2; i++) { /* PyTorch converts a Python number operand of pow with a range check */
+        if (c->args[i].tag != TC_VALUE_TENSOR) continue;
         tc_tensor *t = tc_arg_tensor(c, i);
         tc_scalar v;
         if (!(t->flags & TC_TENSOR_WRAPPED_NUMBER)) continue;
@@ -99,7 +171,9 @@ int tc_meta_pow(tc_opcall *c, tc_plan *p) {
 
 int tc_meta_unary(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
-    return elementwise(c, p, &self, 1);
+    /* bitwise_not is one of PyTorch's unary ops too: its out= keeps the dtype exactly */
+    if (c->op->dtype_rule == TC_RULE_INT_ONLY && tc_meta_check_out_dtype(c, self->dtype)) return TC_FAIL;
+    return tc_meta_elementwise(c, p, &self, 1);
 }
 
 int tc_meta_neg(tc_opcall *c, tc_plan *p) {

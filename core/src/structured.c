@@ -28,6 +28,7 @@ static void plan_init(tc_plan *p, tc_opcall *c) {
     p->n_in = 0;
     p->cap_in = TC_PLAN_INLINE_INPUTS;
     p->in = p->in_inline;
+    p->in_dtype = p->in_dtype_inline;
     p->n_out = 0;
     p->n_scalars = 0;
     p->n_ints = 0;
@@ -36,6 +37,7 @@ static void plan_init(tc_plan *p, tc_opcall *c) {
 static void plan_release(tc_plan *p) {
     for (int32_t i = 0; i < p->n_in; i++) tc_tensor_release(p->in[i]);
     if (p->in != p->in_inline) free(p->in);
+    if (p->in_dtype != p->in_dtype_inline) free(p->in_dtype);
     for (int32_t i = 0; i < p->n_out; i++) {
         tc_tensor_release(p->kview[i]);
         if (p->out[i] != p->target[i]) tc_tensor_release(p->out[i]);
@@ -154,17 +156,27 @@ int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *s
 
 int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
     if (p->n_in == p->cap_in) {
+        if (p->cap_in > INT32_MAX / 2) return tc_set_error(TC_ERR_RUNTIME, "too many kernel inputs");
         int32_t cap = p->cap_in * 2;
         tc_tensor **in = malloc(sizeof(tc_tensor *) * (size_t)cap);
-        if (!in) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+        int32_t *in_dtype = malloc(sizeof(int32_t) * (size_t)cap);
+        if (!in || !in_dtype) {
+            free(in);
+            free(in_dtype);
+            return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+        }
         memcpy(in, p->in, sizeof(tc_tensor *) * (size_t)p->n_in);
+        memcpy(in_dtype, p->in_dtype, sizeof(int32_t) * (size_t)p->n_in);
         if (p->in != p->in_inline) free(p->in);
+        if (p->in_dtype != p->in_dtype_inline) free(p->in_dtype);
         p->in = in;
+        p->in_dtype = in_dtype;
         p->cap_in = cap;
     }
-    tc_tensor *x = dtype >= 0 ? tc_kernel_cast(t, dtype) : (tc_tensor_retain(t), t);
-    if (!x) return TC_FAIL;
-    p->in[p->n_in++] = x;
+    /* the conversion waits for the kernel call: a kernel that converts while loading needs none */
+    tc_tensor_retain(t);
+    p->in_dtype[p->n_in] = dtype >= 0 && dtype != t->dtype ? dtype : -1;
+    p->in[p->n_in++] = t;
     return TC_OK;
 }
 
@@ -246,7 +258,7 @@ int tc_structured_run(tc_opcall *c) {
                              .inputs = p.in, .n_inputs = p.n_in, .outputs = kout, .n_outputs = p.n_out,
                              .scalars = p.scalars, .n_scalars = p.n_scalars, .ints = p.ints, .n_ints = p.n_ints,
                              .broadcast = (p.flags & TC_PLAN_BROADCAST) != 0, .schema_op = op->id,
-                             .args = c->args, .n_args = op->schema.n_args};
+                             .args = c->args, .n_args = op->schema.n_args, .in_dtypes = p.in_dtype};
         if (tc_kernel_invoke(&run)) goto fail;
     }
     for (int32_t i = 0; i < p.n_out; i++) {

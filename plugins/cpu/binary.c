@@ -1,6 +1,6 @@
 /*
  * binary.c - arithmetic elementwise ops of two tensors: add, sub, mul, div, floor_divide, remainder,
- * pow, maximum, minimum.
+ * fmod, pow, maximum, minimum.
  *
  * Each op is a BODY_<op>_<kind> macro per dtype kind it supports (KB bool, KU unsigned, KI signed,
  * KF floating; see dtype.h), stamped into one loop and one kernel per dtype by loops.h. Integer
@@ -42,13 +42,18 @@ static inline uint64_t remainder_u(uint64_t x, uint64_t y, int *err) {
     return x % y;
 }
 
-static inline int64_t remainder_i(int64_t x, int64_t y, int *err) {
+/* C's truncating remainder (the sign of x): PyTorch's integer fmod */
+static inline int64_t fmod_i(int64_t x, int64_t y, int *err) {
     if (y == 0) {
         *err |= CPU_ERR_ZERO_DIVISION;
         return 0;
     }
-    if (y == -1) return 0; /* INT64_MIN % -1 traps on x86 */
-    int64_t r = x % y;
+    return y == -1 ? 0 : x % y; /* INT64_MIN % -1 traps on x86 */
+}
+
+/* Python's remainder (the sign of y) */
+static inline int64_t remainder_i(int64_t x, int64_t y, int *err) {
+    int64_t r = fmod_i(x, y, err);
     if (r != 0 && ((r < 0) != (y < 0))) r += y;
     return r;
 }
@@ -122,6 +127,10 @@ DEF_FLOAT_HELPERS(double, d)
 #define BODY_remainder_KI(C, U, x, y) remainder_i((x), (y), &err)
 #define BODY_remainder_KF(C, U, x, y) FLOAT_FN(remainder, x)((x), (y))
 
+#define BODY_fmod_KU BODY_remainder_KU /* unsigned: both are x % y */
+#define BODY_fmod_KI(C, U, x, y) fmod_i((x), (y), &err)
+#define BODY_fmod_KF(C, U, x, y) fmod((x), (y))
+
 #define BODY_pow_KU(C, U, x, y) pow_u((x), (y))
 #define BODY_pow_KI(C, U, x, y) pow_i((x), (y))
 #define BODY_pow_KF(C, U, x, y) pow((x), (y))
@@ -146,6 +155,7 @@ DEF_FLOAT_HELPERS(double, d)
     X(div, CPU_DTYPES_FLOAT)                                                                       \
     X(floor_divide, CPU_DTYPES_NUMERIC)                                                            \
     X(remainder, CPU_DTYPES_NUMERIC)                                                               \
+    X(fmod, CPU_DTYPES_NUMERIC)                                                                    \
     X(pow, CPU_DTYPES_NUMERIC)                                                                     \
     X(maximum, CPU_DTYPES_ALL)                                                                     \
     X(minimum, CPU_DTYPES_ALL)
@@ -154,7 +164,7 @@ DEF_FLOAT_HELPERS(double, d)
     CPU_BINARY_LOOP(loop_##OP##_##S, CPU_T_##S, CPU_T_##S, CPU_C_##S, CPU_U_##S, cpu_ld_##S,       \
                     cpu_st_##S, CPU_CAT(BODY_##OP##_, CPU_K_##S))                                  \
     static int k_##OP##_##S(const tc_kernel_args *args) {                                          \
-        return cpu_binary_apply(args, loop_##OP##_##S, #OP);                                       \
+        return cpu_binary_apply_as(args, loop_##OP##_##S, #OP, CPU_DT_##S);                        \
     }
 #define STAMP_OP(OP, DTYPES) DTYPES(STAMP, OP)
 BINARY_OPS(STAMP_OP)
@@ -162,4 +172,4 @@ BINARY_OPS(STAMP_OP)
 #define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
 #define ENTRY_OP(OP, DTYPES) DTYPES(ENTRY, OP)
 static const cpu_kernel_entry kernels[] = {BINARY_OPS(ENTRY_OP)};
-CPU_KERNEL_TABLE(kernels);
+CPU_CONVERTING_KERNEL_TABLE(kernels);

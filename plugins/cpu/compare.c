@@ -22,7 +22,7 @@
     CPU_BINARY_LOOP(loop_##OP##_##S, uint8_t, CPU_T_##S, CPU_C_##S, CPU_U_##S, cpu_ld_##S,         \
                     TO_BOOL, BODY_##OP)                                                            \
     static int k_##OP##_##S(const tc_kernel_args *args) {                                          \
-        return cpu_binary_apply(args, loop_##OP##_##S, #OP);                                       \
+        return cpu_binary_apply_as(args, loop_##OP##_##S, #OP, CPU_DT_##S);                        \
     }
 #define STAMP_OP(OP) CPU_DTYPES_ALL(STAMP, OP)
 COMPARE_OPS(STAMP_OP)
@@ -30,4 +30,4 @@ COMPARE_OPS(STAMP_OP)
 #define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
 #define ENTRY_OP(OP) CPU_DTYPES_ALL(ENTRY, OP)
 static const cpu_kernel_entry kernels[] = {COMPARE_OPS(ENTRY_OP)};
-CPU_KERNEL_TABLE(kernels);
+CPU_CONVERTING_KERNEL_TABLE(kernels);

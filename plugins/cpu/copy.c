@@ -52,6 +52,15 @@ static cpu_loop_fn bits_loop(size_t elsize) {
     }
 CPU_DTYPES_ALL(STAMP_DST, _)
 
+#define TO_ENTRY(_, D) [CPU_DT_##D] = copy_to_##D,
+static const cpu_loop_fn *const copy_to[TC_NUM_DTYPES] = {CPU_DTYPES_ALL(TO_ENTRY, _)};
+
+cpu_loop_fn cpu_convert_loop(int32_t to, int32_t from) {
+    if (to < 0 || to >= TC_NUM_DTYPES || from < 0 || from >= TC_NUM_DTYPES) return NULL;
+    if (to == from) return bits_loop(cpu_dtype_size(to));
+    return copy_to[to][from];
+}
+
 #define ENTRY(_, D) {"copy", CPU_DT_##D, k_copy_##D},
 static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
 CPU_KERNEL_TABLE(kernels);

@@ -29,12 +29,17 @@ typedef struct cpu_kernel_entry {
 typedef struct cpu_kernel_table {
     const cpu_kernel_entry *entries;
     size_t count;
+    uint32_t flags; /* TC_KERNEL_* for every kernel of the table (register_kernel_flags) */
 } cpu_kernel_table;
 
-#define CPU_KERNEL_TABLE(entries)                                                                  \
+#define CPU_KERNEL_TABLE_FLAGS(entries, flags)                                                     \
     static const cpu_kernel_table entries##_table                                                  \
         __attribute__((used, section("cpu_kernel_tables"), aligned(sizeof(void *)))) = {           \
-            entries, sizeof(entries) / sizeof(entries[0])}
+            entries, sizeof(entries) / sizeof(entries[0]), flags}
+#define CPU_KERNEL_TABLE(entries) CPU_KERNEL_TABLE_FLAGS(entries, 0)
+/* A table of elementwise kernels that take inputs of any dtype and convert them while loading
+ * (cpu_iterate_as): the core then skips its full-size conversion copies. */
+#define CPU_CONVERTING_KERNEL_TABLE(entries) CPU_KERNEL_TABLE_FLAGS(entries, TC_KERNEL_CONVERTS_INPUTS)
 
 /* The least work (in elements) worth giving a thread: below it, waking a worker costs more than it
  * saves. */

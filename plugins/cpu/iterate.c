@@ -158,3 +158,65 @@ int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *c
     cpu_parallel((numel + 63) / 64, nt, iterate_blocks, &job);
     return TC_OK;
 }
+
+/* ---- converting while loading (cpu_iterate_as) ---- */
+
+typedef struct convert_job {
+    cpu_loop_fn loop;
+    void *ctx;
+    int nops;
+    cpu_loop_fn conv[CPU_MAX_OPS]; /* NULL: the operand is read as it is */
+    size_t elsize[CPU_MAX_OPS];    /* bytes per element as stored */
+} convert_job;
+
+static void converting_loop(int64_t n, char *const *p, const int64_t *s, void *vjob) {
+    const convert_job *j = vjob;
+    /* 8 bytes per element: the widest dtype */
+    _Alignas(64) char buf[CPU_MAX_OPS][CPU_CONVERT_BLOCK * 8];
+    char *q[CPU_MAX_OPS];
+    int64_t qs[CPU_MAX_OPS];
+    static const int64_t unit[2] = {1, 1};
+    for (int op = 0; op < j->nops; op++) {
+        if (j->conv[op] && s[op] == 0) { /* a broadcast operand: one conversion for the whole row */
+            char *pp[2] = {buf[op], p[op]};
+            j->conv[op](1, pp, unit, NULL);
+            q[op] = buf[op];
+            qs[op] = 0;
+        }
+    }
+    for (int64_t i = 0; i < n; i += CPU_CONVERT_BLOCK) {
+        const int64_t m = n - i < CPU_CONVERT_BLOCK ? n - i : CPU_CONVERT_BLOCK;
+        for (int op = 0; op < j->nops; op++) {
+            char *at = p[op] + (size_t)(i * s[op]) * j->elsize[op];
+            if (!j->conv[op]) {
+                q[op] = at;
+                qs[op] = s[op];
+            } else if (s[op] != 0) {
+                char *pp[2] = {buf[op], at};
+                const int64_t ss[2] = {1, s[op]};
+                j->conv[op](m, pp, ss, NULL);
+                q[op] = buf[op];
+                qs[op] = 1;
+            }
+        }
+        j->loop(m, q, qs, j->ctx);
+    }
+}
+
+int cpu_iterate_as(const tc_view *const *views, int nops, const int32_t *want, cpu_loop_fn loop, void *ctx) {
+    if (nops > CPU_MAX_OPS)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "cpu kernels: %d operands, at most %d", nops, CPU_MAX_OPS);
+    convert_job job = {.loop = loop, .ctx = ctx, .nops = nops};
+    int converting = 0;
+    for (int op = 1; op < nops; op++) {
+        const int32_t have = views[op]->dtype;
+        if (want[op] < 0 || want[op] == have) continue;
+        if (!(job.conv[op] = cpu_convert_loop(want[op], have)))
+            return cpu_core->set_error(TC_ERR_RUNTIME, "cpu kernels: cannot convert dtype %d to %d", have, want[op]);
+        job.elsize[op] = cpu_dtype_size(have);
+        converting = 1;
+    }
+    if (!converting) return cpu_iterate(views, nops, loop, ctx);
+    for (int op = 0; op < nops; op++) job.elsize[op] = cpu_dtype_size(views[op]->dtype);
+    return cpu_iterate(views, nops, converting_loop, &job);
+}

@@ -52,4 +52,15 @@ typedef void (*cpu_loop_fn)(int64_t n, char *const *ptrs, const int64_t *strides
  * the grain (cpu_threads_for); `loop` must then be safe to call concurrently on disjoint rows. */
 int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx);
 
+/* cpu_iterate for a loop written for given operand dtypes: want[op] is the dtype `loop` reads
+ * operand op in (-1: as it is). Inputs (op >= 1) of another dtype are converted while loading, a
+ * block of CPU_CONVERT_BLOCK elements at a time into a buffer on the stack (a broadcast operand
+ * once per row), with the `copy` kernel's conversions; no full-size temporary is made. */
+#define CPU_CONVERT_BLOCK 512
+int cpu_iterate_as(const tc_view *const *views, int nops, const int32_t *want, cpu_loop_fn loop, void *ctx);
+
+/* The loop of the `copy` kernel converting `from` into `to` (plain bits when equal); NULL for an
+ * unknown dtype. Its operands are {destination, source}. */
+cpu_loop_fn cpu_convert_loop(int32_t to, int32_t from);
+
 #endif

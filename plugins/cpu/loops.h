@@ -85,11 +85,49 @@ typedef struct cpu_binary_ctx {
         }                                                                                          \
     }
 
+/* Three inputs: BODY(C, U, x, y, z), with `alpha` and `err` as for binary loops. Fast branches for
+ * all-contiguous operands and for a contiguous first input with the other two broadcast (clamp or
+ * lerp with scalar bounds or weight). */
+#define CPU_TERNARY_LOOP(NAME, TO, TI, C, U, LOAD, STORE, BODY)                                     \
+    static void NAME(int64_t n, char *const *p, const int64_t *s, void *vctx) {                    \
+        cpu_binary_ctx *ctx = vctx;                                                                \
+        const U alpha = CPU_ALPHA(U, ctx);                                                         \
+        int err = 0;                                                                               \
+        TO *o = (TO *)p[0];                                                                        \
+        const TI *a = (const TI *)p[1], *b = (const TI *)p[2], *c = (const TI *)p[3];              \
+        (void)alpha;                                                                               \
+        if (s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 1) {                                    \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                const C x = LOAD(a[i]), y = LOAD(b[i]), z = LOAD(c[i]);                            \
+                o[i] = STORE(BODY(C, U, x, y, z));                                                 \
+            }                                                                                      \
+        } else if (s[0] == 1 && s[1] == 1 && s[2] == 0 && s[3] == 0) {                             \
+            const C y = LOAD(b[0]), z = LOAD(c[0]);                                                \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                const C x = LOAD(a[i]);                                                            \
+                o[i] = STORE(BODY(C, U, x, y, z));                                                 \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                const C x = LOAD(a[i * s[1]]), y = LOAD(b[i * s[2]]), z = LOAD(c[i * s[3]]);       \
+                o[i * s[0]] = STORE(BODY(C, U, x, y, z));                                          \
+            }                                                                                      \
+        }                                                                                          \
+        if (err) __atomic_fetch_or(&ctx->error, err, __ATOMIC_RELAXED);                            \
+    }
+
 /* Runs a binary loop: outputs[0] = f(inputs[0], inputs[1]), alpha from scalars[0] (default 1).
  * Turns the loop's error bits into the op's error. */
 int cpu_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char *op);
 
 /* Runs a unary (or conversion) loop: outputs[0] = f(inputs[0]). */
 int cpu_unary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char *op);
+
+/* The same for loops written for inputs of `dtype`: inputs of another dtype are converted while
+ * loading (cpu_iterate_as), so the kernels can be registered with TC_KERNEL_CONVERTS_INPUTS. The
+ * ternary form runs a CPU_TERNARY_LOOP over inputs[0..2], alpha from scalars[0]. */
+int cpu_binary_apply_as(const tc_kernel_args *args, cpu_loop_fn loop, const char *op, int32_t dtype);
+int cpu_unary_apply_as(const tc_kernel_args *args, cpu_loop_fn loop, const char *op, int32_t dtype);
+int cpu_ternary_apply_as(const tc_kernel_args *args, cpu_loop_fn loop, const char *op, int32_t dtype);
 
 #endif

@@ -35,17 +35,25 @@ static int cpu_probe(const tc_core_api *core, char *reason, size_t reason_len) {
 /* The tables every kernel file declared (CPU_KERNEL_TABLE); the linker defines the bounds. */
 extern const cpu_kernel_table __start_cpu_kernel_tables[], __stop_cpu_kernel_tables[];
 
+/* Kernel flags need a 1.2 core; an older one gets the same kernels without them (it converts inputs
+ * itself, which every converting kernel also handles). */
+static int register_entry(const tc_core_api *core, const cpu_kernel_entry *e, uint32_t flags) {
+    if (flags && TC_CORE_HAS(core, register_kernel_flags) && core->register_kernel_flags)
+        return core->register_kernel_flags(e->op, TC_DEVICE_CPU, TC_STRIDED, e->dtype, e->fn, flags);
+    return core->register_kernel(e->op, TC_DEVICE_CPU, TC_STRIDED, e->dtype, e->fn);
+}
+
 static int cpu_init(const tc_core_api *core, char *err, size_t err_len) {
-    if (core->abi_major != TC_ABI_MAJOR || core->struct_size < sizeof(tc_core_api)) {
-        snprintf(err, err_len, "core ABI %u.%u (table of %u bytes) is older than this plugin's %d.%d",
-                 core->abi_major, core->abi_minor, core->struct_size, TC_ABI_MAJOR, TC_ABI_MINOR);
+    if (core->abi_major != TC_ABI_MAJOR || core->struct_size < TC_CORE_API_SIZE_1_1) {
+        snprintf(err, err_len, "core ABI %u.%u (table of %u bytes) is older than the 1.1 this plugin needs",
+                 core->abi_major, core->abi_minor, core->struct_size);
         return TC_FAIL;
     }
     cpu_core = core;
     for (const cpu_kernel_table *t = __start_cpu_kernel_tables; t < __stop_cpu_kernel_tables; t++) {
         for (size_t i = 0; i < t->count; i++) {
             const cpu_kernel_entry *e = &t->entries[i];
-            if (core->register_kernel(e->op, TC_DEVICE_CPU, TC_STRIDED, e->dtype, e->fn) != TC_OK) {
+            if (register_entry(core, e, t->flags) != TC_OK) {
                 snprintf(err, err_len, "registering kernel %s for dtype %d failed", e->op, (int)e->dtype);
                 return TC_FAIL;
             }

@@ -221,20 +221,29 @@ static int n_out_args(const tc_op_schema *s) {
     return n;
 }
 
+/* Where a method's tensor goes: the argument called self, which is not always the first
+ * (x.polygamma(2) is polygamma(int n, Tensor self)). */
+static int32_t self_index(const tc_op_schema *s) {
+    for (int32_t i = 0; i < s->n_args; i++)
+        if (strcmp(s->args[i].name, "self") == 0) return i;
+    return 0;
+}
+
 /* 0 when the arguments fit, -1 when they do not (no exception), -2 on a Python error. */
 static int bind(const tc_op_schema *s, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                 PyObject *out, binding *b) {
     memset(b->values, 0, sizeof(PyObject *) * (size_t)s->n_args);
     b->by_keyword = 0;
-    int p = 0;
-    if (self) b->values[p++] = self;
+    int32_t self_at = self ? self_index(s) : -1;
+    if (self) b->values[self_at] = self;
     int positional = 0;
-    for (int32_t i = p; i < s->n_args; i++) positional += !(s->args[i].flags & TC_ARG_KWONLY);
+    for (int32_t i = 0; i < s->n_args; i++) positional += i != self_at && !(s->args[i].flags & TC_ARG_KWONLY);
     /* x.view(2, 3), torch.zeros(2, 3): an int list spread over positional arguments, when it is the
      * one positional parameter (as in PyTorch: x.sum(0, True) is dim=0, keepdim=True) */
     int varargs_ok = positional == 1;
     Py_ssize_t a = 0;
-    for (; a < nargs && p < s->n_args; a++, p++) {
+    for (int32_t p = 0; a < nargs && p < s->n_args; p++) {
+        if (p == self_at) continue;
         const tc_arg_schema *arg = &s->args[p];
         if (arg->flags & TC_ARG_KWONLY) return -1;
         if (varargs_ok && arg->type == TC_VALUE_INT_LIST && nargs - a > 1 && PyIndex_Check(args[a]) &&
@@ -243,11 +252,11 @@ static int bind(const tc_op_schema *s, PyObject *self, PyObject *const *args, Py
             if (!t) return -2;
             for (Py_ssize_t i = a; i < nargs; i++) PyTuple_SET_ITEM(t, i - a, Py_NewRef(args[i]));
             Py_XSETREF(b->varargs, t);
-            b->values[p++] = t;
+            b->values[p] = t;
             a = nargs;
             break;
         }
-        b->values[p] = args[a];
+        b->values[p] = args[a++];
     }
     if (a < nargs) return -1; /* too many positional arguments */
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -257,8 +266,9 @@ static int bind(const tc_op_schema *s, PyObject *self, PyObject *const *args, Py
                                                                                                    "requires_grad") == 0)
             continue; /* handled by the caller */
         int found = -1;
-        for (int32_t i = self ? 1 : 0; i < s->n_args && found < 0; i++)
-            if (!((s->args[i].flags & TC_ARG_WRITE) && (s->args[i].flags & TC_ARG_KWONLY)) && kw_matches(key, &s->args[i], i))
+        for (int32_t i = 0; i < s->n_args && found < 0; i++)
+            if (i != self_at && !((s->args[i].flags & TC_ARG_WRITE) && (s->args[i].flags & TC_ARG_KWONLY)) &&
+                kw_matches(key, &s->args[i], i))
                 found = i;
         if (found < 0 || b->values[found]) return -1;
         b->values[found] = args[nargs + k];

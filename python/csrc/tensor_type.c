@@ -108,6 +108,12 @@ BINARY(truediv, tc_div_Tensor, tc_div__Tensor)
 BINARY(floordiv, tc_floor_divide, tc_floor_divide_)
 BINARY(mod, tc_remainder_Tensor, tc_remainder__Tensor)
 static PyObject *nb_matmul(PyObject *a, PyObject *b) { return binary(tc_matmul, a, b, 0); }
+/* & | ^ << >> are PyTorch's __and__, __lshift__, ... ops (the reflected forms swap the operands) */
+BINARY(and, tc___and___Tensor, tc___iand___Tensor)
+BINARY(or, tc___or___Tensor, tc___ior___Tensor)
+BINARY(xor, tc___xor___Tensor, tc___ixor___Tensor)
+BINARY(lshift, tc___lshift___Tensor, tc___ilshift___Tensor)
+BINARY(rshift, tc___rshift___Tensor, tc___irshift___Tensor)
 
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
@@ -116,12 +122,28 @@ static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
 
 static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
-    return binary(tc_pow__Tensor_Tensor, a, b, 1);
+    return binary(tc_pow__Tensor, a, b, 1);
 }
 
 static PyObject *nb_neg(PyObject *a) { return tp_wrap(tc_neg(tp_unwrap(a))); }
 static PyObject *nb_abs(PyObject *a) { return tp_wrap(tc_abs(tp_unwrap(a))); }
-static PyObject *nb_pos(PyObject *a) { return Py_NewRef(a); }
+
+/* +x is x itself (positive refuses bool) */
+static PyObject *nb_pos(PyObject *a) {
+    tc_tensor *r = tc_positive(tp_unwrap(a));
+    if (r != tp_unwrap(a)) return tp_wrap(r);
+    tc_tensor_release(r);
+    return Py_NewRef(a);
+}
+
+/* ~x: PyTorch's __invert__ raises TypeError itself for floating tensors */
+static PyObject *nb_invert(PyObject *a) {
+    tc_tensor *t = tp_unwrap(a);
+    if (tc_dtype_is_floating(t->dtype))
+        return PyErr_Format(PyExc_TypeError, "~ (operator.invert) is only implemented on integer and Boolean-type "
+                                             "tensors");
+    return tp_wrap(tc_bitwise_not(t));
+}
 
 /* The single value of a one-element tensor, for bool(), int(), float() and operator.index(). */
 static int single_value(PyObject *self, const char *what, tc_scalar *out) {
@@ -189,6 +211,17 @@ PyNumberMethods tp_tensor_as_number = {
     .nb_inplace_true_divide = nb_inplace_truediv,
     .nb_index = nb_index,
     .nb_matrix_multiply = nb_matmul,
+    .nb_invert = nb_invert,
+    .nb_and = nb_and,
+    .nb_or = nb_or,
+    .nb_xor = nb_xor,
+    .nb_lshift = nb_lshift,
+    .nb_rshift = nb_rshift,
+    .nb_inplace_and = nb_inplace_and,
+    .nb_inplace_or = nb_inplace_or,
+    .nb_inplace_xor = nb_inplace_xor,
+    .nb_inplace_lshift = nb_inplace_lshift,
+    .nb_inplace_rshift = nb_inplace_rshift,
     /* no in-place matmul: `x @= y` rebinds x to x @ y, as in PyTorch (the product has its own shape) */
 };
 

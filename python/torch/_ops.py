@@ -52,12 +52,10 @@ class _Namespace(types.ModuleType):
         self._ns = name
 
     def __getattr__(self, name):
-        if name.startswith('__'):
-            raise AttributeError(name)
         core_name = name if self._ns == 'aten' else '%s::%s' % (self._ns, name)
         overloads = _C._op_overloads(core_name)
-        if not overloads:
-            raise AttributeError("No such operator %s::%s" % (self._ns, name))
+        if not overloads:  # dunder names are ops too (aten::__and__); other ones are Python's protocol lookups
+            raise AttributeError(name if name.startswith('__') else "No such operator %s::%s" % (self._ns, name))
         packet = OpOverloadPacket('%s::%s' % (self._ns, name), core_name, overloads)
         setattr(self, name, packet)
         return packet

@@ -418,14 +418,37 @@ static void test_registration(void) {
                 {"uniform", floats}, {"normal", floats}, {"random", all}, {"exponential", floats},
                 {"cauchy", floats}, {"log_normal", floats}, {"geometric", nobool}, {"bernoulli_float", 0x3bf},
                 {"bernoulli_tensor", 0x3bf}, {"randperm", nobool}, {"poisson", 0x380}, {"multinomial", 0x380}};
+                {"arange", nobool}, {"linspace", nobool},     /* the pointwise family (ops.table's pointwise section) */
+    const unsigned ints_bool = 0x03f, ints = 0x03e;
+    const struct {
+        const char *op;
+        unsigned dtypes;
+    } pointwise[] = {
+        {"tan", floats}, {"asin", floats}, {"acos", floats}, {"atan", floats}, {"sinh", floats}, {"cosh", floats},
+        {"asinh", floats}, {"acosh", floats}, {"atanh", floats}, {"exp2", floats}, {"expm1", floats},
+        {"log2", floats}, {"log10", floats}, {"log1p", floats}, {"rsqrt", floats}, {"reciprocal", floats},
+        {"erf", floats}, {"erfc", floats}, {"erfinv", floats}, {"lgamma", floats}, {"digamma", floats},
+        {"deg2rad", floats}, {"rad2deg", floats}, {"logit", floats}, {"polygamma", floats}, {"mvlgamma", floats},
+        {"round_decimals", floats}, {"frac", floats}, {"floor", nobool}, {"ceil", nobool}, {"round", nobool},
+        {"trunc", nobool}, {"nan_to_num", all}, {"sign", all}, {"signbit", all}, {"atan2", floats},
+        {"hypot", floats}, {"copysign", floats}, {"xlogy", floats}, {"nextafter", floats}, {"heaviside", all},
+        {"fmax", all}, {"fmin", all}, {"fmod", nobool}, {"bitwise_and", ints_bool}, {"bitwise_or", ints_bool},
+        {"bitwise_xor", ints_bool}, {"bitwise_not", ints_bool}, {"lshift", ints}, {"rshift", ints},
+        {"logical_and", all}, {"logical_or", all}, {"logical_xor", all}, {"logical_not", all}, {"isnan", all},
+        {"isinf", all}, {"isfinite", all}, {"isposinf", all}, {"isneginf", all}, {"clamp", all}, {"lerp", floats},
+        {"addcmul", nobool}, {"addcdiv", floats}};
     int expected = 0;
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    for (size_t i = 0; i < sizeof want / sizeof want[0] + sizeof pointwise / sizeof pointwise[0]; i++) {
+        const size_t n_want = sizeof want / sizeof want[0];
+        const char *op = i < n_want ? want[i].op : pointwise[i - n_want].op;
+        const unsigned dtypes = i < n_want ? want[i].dtypes : pointwise[i - n_want].dtypes;
         for (int d = 0; d < TC_NUM_DTYPES; d++) {
-            const int registered = find_kernel(want[i].op, d) != NULL, wanted = (want[i].dtypes >> d) & 1;
+            const int registered = find_kernel(op, d) != NULL, wanted = (dtypes >> d) & 1;
             expected += wanted;
-            CHECK(registered == wanted, "%s for %s: registered %d, expected %d", want[i].op, g_dtype_names[d],
-                  registered, wanted);
+            CHECK(registered == wanted, "%s for %s: registered %d, expected %d", op, g_dtype_names[d], registered,
+                  wanted);
         }
+    }
     CHECK(g_nkernels == expected, "%d kernels registered, expected %d", g_nkernels, expected);
     CHECK(g_register_errors == 0, "%d registrations were rejected", g_register_errors);
 }
@@ -1247,6 +1270,31 @@ typedef struct test_case {
     void (*fn)(void);
 } test_case;
 
+/* Elementwise kernels convert inputs of another dtype while loading (TC_KERNEL_CONVERTS_INPUTS): in
+ * blocks (1000 elements span two), strided, broadcast from a 0-dim operand, into float16 math. */
+static void test_converting_inputs(void) {
+    const int n = 1000;
+    tensor *a = T(TC_FLOAT32, DIMS(n)), *b = T(TC_INT64, DIMS(2 * n)), *out = T(TC_FLOAT32, DIMS(n));
+    for (int i = 0; i < n; i++) set(a, i, i * 0.5);
+    for (int i = 0; i < 2 * n; i++) seti(b, i, i % 2 ? -1 : i / 2 - 300);
+    tensor *b_even = V(b, 0, DIMS(n), (int64_t[]){2}); /* every other int64 */
+    CHECK_OK(run("add", TC_FLOAT32, 2, (tensor *[]){a, b_even}, 1, (tensor *[]){out}, 1, (tc_scalar[]){SI(2)}, 0, NULL));
+    for (int i = 0; i < n; i++)
+        CHECK(at(out, i) == i * 0.5 + 2.0 * (i - 300), "add f32 + strided i64 [%d]: %g", i, at(out, i));
+    tensor *z = TV(TC_FLOAT64, 0, (int64_t[]){0}, (const double[]){0.25});
+    tensor *zb = V(z, 0, DIMS(n), (int64_t[]){0}); /* a 0-dim operand presented at n elements */
+    CHECK_OK(run("mul", TC_FLOAT32, 2, (tensor *[]){zb, a}, 1, (tensor *[]){out}, 0, NULL, 0, NULL));
+    for (int i = 0; i < n; i++) CHECK(at(out, i) == i * 0.125, "mul f64-scalar * f32 [%d]: %g", i, at(out, i));
+    tensor *u = T(TC_INT8, DIMS(n)), *h = T(TC_FLOAT16, DIMS(n));
+    for (int i = 0; i < n; i++) set(u, i, i % 7 - 3);
+    CHECK_OK(run("exp", TC_FLOAT16, 1, (tensor *[]){u}, 1, (tensor *[]){h}, 0, NULL, 0, NULL));
+    for (int i = 0; i < n; i++)
+        CHECK_NEAR(at(h, i), exp(i % 7 - 3), 1e-3, 0, "exp of int8 into float16");
+    tensor *bits = T(TC_BOOL, DIMS(n));
+    CHECK_OK(run("lt", TC_FLOAT32, 2, (tensor *[]){a, b_even}, 1, (tensor *[]){bits}, 0, NULL, 0, NULL));
+    for (int i = 0; i < n; i++) CHECK(at(bits, i) == (i * 0.5 < i - 300), "lt f32 < i64 [%d]", i);
+}
+
 static const test_case g_tests[] = {
     {"registration", test_registration},
     {"copy", test_copy},
@@ -1267,6 +1315,7 @@ static const test_case g_tests[] = {
     {"arange_linspace", test_arange_linspace},
     {"bmm", test_bmm},
     {"fill", test_fill},
+    {"converting_inputs", test_converting_inputs},
 };
 
 int main(int argc, char **argv) {

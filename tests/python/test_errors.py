@@ -472,7 +472,7 @@ def test_bool_negation():
 
 
 def test_bool_floor_division():
-    with pytest.raises(RuntimeError, match="not implemented for 'bool'"):
+    with pytest.raises(RuntimeError, match="not implemented for 'Bool'"):
         torch.tensor([True]) // torch.tensor([True])
 
 

@@ -54,6 +54,8 @@ def generate(tmp_path, table):
     ('f(Tensor x) -> Tensor | impl bogus', 'unknown attribute bogus'),
     ('f(int[2] x=[1, y]) -> Tensor | impl', 'bad list default'),
     ('f(Tensor x) -> Tensor', 'expected "schema | attributes"'),
+    ('f(Tensor self) -> Tensor | impl composite variants=out inplace=Scalar', 'names a variant the op does not declare'),
+    ('f(Tensor self) -> Tensor | impl composite variants=out out=a.b', 'bad overload name'),
 ])
 def test_generator_rejects_what_it_cannot_represent(tmp_path, line, message):
     out = generate(tmp_path, '# a comment\n\n' + line + '\n')

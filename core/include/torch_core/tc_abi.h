@@ -241,6 +241,14 @@ typedef int (*tc_kernel_fn)(const tc_kernel_args *args);
  * for the exact dtype wins over it. */
 #define TC_ANY_DTYPE (-1)
 
+/* Flags of tc_core_api.register_kernel_flags (since 1.2). A kernel without flags receives every
+ * input the op's meta function converts already converted (a full copy in the compute dtype).
+ *   TC_KERNEL_CONVERTS_INPUTS  the kernel accepts inputs of any dtype and converts each element to
+ *                              its registered dtype while loading, exactly as the `copy` kernel
+ *                              converts (so `float32 + int64` needs no int64->float32 temporary);
+ *                              outputs still have the dtypes the contract gives them */
+#define TC_KERNEL_CONVERTS_INPUTS 1u
+
 /* ---- allocators ------------------------------------------------------------------------------ */
 
 typedef struct tc_allocator_stats {
@@ -457,10 +465,19 @@ typedef struct tc_core_api {
      * one is kept (its value in *value), else 0; put keeps `value`. Seeding forgets both. */
     int (*generator_take_normal)(tc_generator *g, int32_t dtype, double *value);
     void (*generator_put_normal)(tc_generator *g, int32_t dtype, double value);
+
+    /* ---- since 1.2 too: kernel flags ---- */
+
+    /* register_kernel with TC_KERNEL_* flags saying what else the kernel accepts (inputs of any
+     * dtype, converted while loading). Same rules and failures as register_kernel; unknown flag
+     * bits are refused (ValueError), so a plugin can tell an older core's refusal apart. */
+    int (*register_kernel_flags)(const char *op, int32_t device_type, int32_t layout, int32_t dtype,
+                                 tc_kernel_fn fn, uint32_t flags);
 } tc_core_api;
 _Static_assert(offsetof(tc_core_api, register_op) == 104, "tc_core_api 1.0 members are ABI");
 _Static_assert(offsetof(tc_core_api, generator_default) == 200, "tc_core_api 1.1 members are ABI");
-_Static_assert(sizeof(tc_core_api) == 256, "tc_core_api 1.2 layout is ABI");
+_Static_assert(offsetof(tc_core_api, register_kernel_flags) == 256, "tc_core_api 1.2 members are ABI");
+_Static_assert(sizeof(tc_core_api) == 264, "tc_core_api 1.2 layout is ABI");
 #define TC_CORE_API_SIZE_1_0 104
 #define TC_CORE_API_SIZE_1_1 200
 

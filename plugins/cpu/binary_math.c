@@ -1,0 +1,109 @@
+/*
+ * binary_math.c - math of two tensors beyond arithmetic: atan2, hypot, copysign, nextafter, xlogy,
+ * heaviside, fmax, fmin.
+ *
+ * Bodies BODY_<op>_<kind>(C, U, x, y) as in binary.c, stamped with loops.h; the 16-bit floats
+ * compute in float. nextafter, fmax and fmin have bodies per floating dtype, BODY_<op>_<suffix>:
+ * float16's and bfloat16's next value is one of their own format, and PyTorch orders their equal
+ * zeros differently.
+ */
+#include <tgmath.h>
+
+#include "cpu.h"
+#include "dtype.h"
+#include "loops.h"
+
+/* xlogy: 0 where x is 0 (log(0) notwithstanding), NaN where y is NaN. */
+#define DEF_XLOGY(C, SUFFIX)                                                                       \
+    static inline C xlogy_##SUFFIX(C x, C y) {                                                     \
+        if (y != y) return y;                                                                      \
+        if (x == 0) return 0;                                                                      \
+        return x * log(y);                                                                         \
+    }
+DEF_XLOGY(float, f)
+DEF_XLOGY(double, d)
+
+/* nextafter in a 16-bit float format held as float: step the storage bits (sign and magnitude). */
+static inline float next16(float x, float y, int bf16) {
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    uint16_t bits;
+    if (bf16) {
+        bits = cpu_f32_to_bf16(x);
+    } else {
+        _Float16 h = cpu_st_f16(x);
+        memcpy(&bits, &h, sizeof bits);
+    }
+    if (x == 0) bits = (uint16_t)((y < 0 ? 0x8000u : 0) | 1u); /* the smallest subnormal toward y */
+    else if ((x < y) == (x > 0)) bits++;
+    else bits--;
+    if (bf16) return cpu_bf16_to_f32(bits);
+    _Float16 h;
+    memcpy(&h, &bits, sizeof h);
+    return cpu_ld_f16(h);
+}
+
+#define FLOAT_FN(name, x) _Generic((x), float: name##_f, double: name##_d)
+
+#define BODY_atan2_KF(C, U, x, y) atan2((x), (y))
+#define BODY_hypot_KF(C, U, x, y) hypot((x), (y))
+#define BODY_copysign_KF(C, U, x, y) copysign((x), (y))
+#define BODY_xlogy_KF(C, U, x, y) FLOAT_FN(xlogy, x)((x), (y))
+#define BODY_nextafter_f32(C, U, x, y) nextafter((x), (y))
+#define BODY_nextafter_f64 BODY_nextafter_f32
+#define BODY_nextafter_f16(C, U, x, y) next16((x), (y), 0)
+#define BODY_nextafter_bf16(C, U, x, y) next16((x), (y), 1)
+
+/* heaviside(x, v): v where x is 0, else x > 0 (so NaN gives 0) */
+#define BODY_heaviside_KB(C, U, x, y) ((x) == 0 ? (y) : (C)((x) > 0))
+#define BODY_heaviside_KU BODY_heaviside_KB
+#define BODY_heaviside_KI BODY_heaviside_KB
+#define BODY_heaviside_KF BODY_heaviside_KB
+
+/* fmax/fmin ignore a NaN operand; of two equal values (0.0 and -0.0) the first, as glibc's fmax,
+ * which PyTorch calls, returns; PyTorch's float16/bfloat16 kernels return the second */
+#define BODY_fmax_KB(C, U, x, y) ((x) >= (y) || (y) != (y) ? (x) : (y))
+#define BODY_fmax_KU BODY_fmax_KB
+#define BODY_fmax_KI BODY_fmax_KB
+#define BODY_fmax_f32 BODY_fmax_KB
+#define BODY_fmax_f64 BODY_fmax_KB
+#define BODY_fmax_f16(C, U, x, y) ((x) > (y) || (y) != (y) ? (x) : (y))
+#define BODY_fmax_bf16 BODY_fmax_f16
+#define BODY_fmin_KB(C, U, x, y) ((x) <= (y) || (y) != (y) ? (x) : (y))
+#define BODY_fmin_KU BODY_fmin_KB
+#define BODY_fmin_KI BODY_fmin_KB
+#define BODY_fmin_f32 BODY_fmin_KB
+#define BODY_fmin_f64 BODY_fmin_KB
+#define BODY_fmin_f16(C, U, x, y) ((x) < (y) || (y) != (y) ? (x) : (y))
+#define BODY_fmin_bf16 BODY_fmin_f16
+
+#define OPS(X)                                                                                     \
+    X(atan2, CPU_DTYPES_FLOAT)                                                                     \
+    X(hypot, CPU_DTYPES_FLOAT)                                                                     \
+    X(copysign, CPU_DTYPES_FLOAT)                                                                  \
+    X(xlogy, CPU_DTYPES_FLOAT)                                                                     \
+    X(heaviside, CPU_DTYPES_ALL)                                                                   \
+    X(fmax, CPU_DTYPES_BOOL)                                                                       \
+    X(fmax, CPU_DTYPES_INT)                                                                        \
+    X(fmin, CPU_DTYPES_BOOL)                                                                       \
+    X(fmin, CPU_DTYPES_INT)
+#define PER_DTYPE_OPS(X) X(nextafter) X(fmax) X(fmin) /* floating dtypes, a body each */
+
+#define STAMP_BODY(NAME, S, BODY)                                                                  \
+    CPU_BINARY_LOOP(loop_##NAME##_##S, CPU_T_##S, CPU_T_##S, CPU_C_##S, CPU_U_##S, cpu_ld_##S,     \
+                    cpu_st_##S, BODY)                                                              \
+    static int k_##NAME##_##S(const tc_kernel_args *args) {                                        \
+        return cpu_binary_apply_as(args, loop_##NAME##_##S, #NAME, CPU_DT_##S);                    \
+    }
+#define STAMP(OP, S) STAMP_BODY(OP, S, CPU_CAT(BODY_##OP##_, CPU_K_##S))
+#define STAMP_OP(OP, DTYPES) DTYPES(STAMP, OP)
+#define STAMP_PER_DTYPE(OP, S) STAMP_BODY(OP, S, BODY_##OP##_##S)
+#define STAMP_PER_DTYPE_OP(OP) CPU_DTYPES_FLOAT(STAMP_PER_DTYPE, OP)
+OPS(STAMP_OP)
+PER_DTYPE_OPS(STAMP_PER_DTYPE_OP)
+
+#define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
+#define ENTRY_OP(OP, DTYPES) DTYPES(ENTRY, OP)
+#define ENTRY_PER_DTYPE_OP(OP) CPU_DTYPES_FLOAT(ENTRY, OP)
+static const cpu_kernel_entry kernels[] = {OPS(ENTRY_OP) PER_DTYPE_OPS(ENTRY_PER_DTYPE_OP)};
+CPU_CONVERTING_KERNEL_TABLE(kernels);
