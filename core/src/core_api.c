@@ -364,6 +364,7 @@ static const tc_core_api api = {
     .device_type_id = tc_device_type_id,
     .values_release = tc_values_release,
     .parallel_for = tc_parallel_for,
+    .kernel_output = tc_kernel_output,
 };
 
 const tc_core_api *tc_core_api_table(void) { return &api; }

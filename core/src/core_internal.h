@@ -205,6 +205,7 @@ typedef struct tc_kernel_run {
     int32_t schema_op; /* -1 when the core runs a kernel for itself (casts, copies) */
     const tc_value *args;
     int32_t n_args;
+    const struct tc_plan *plan; /* the structured op's plan: NULL outputs are its deferred ones */
 } tc_kernel_run;
 TC_INTERNAL int tc_kernel_invoke(const tc_kernel_run *run);
 /* Internal conversions below the dispatcher (the runner's casts, copy_ within a device): the copy
@@ -236,12 +237,23 @@ struct tc_plan {
     tc_scalar scalars[TC_PLAN_MAX_SCALARS];
     int32_t n_ints;
     int64_t ints[TC_MAX_DIMS];
+    uint32_t deferred;                       /* bit i: output i is allocated by the kernel */
+    uint32_t allocated;                      /* bit i: ... and the kernel has asked for it */
+    int32_t deferred_dtype[TC_MAX_RETURNS];
 };
 
 /* Output i: allocated (functional op), or the written argument checked against the sizes and
  * dtype (in-place: same sizes, dtype castable; out=: resized, dtype castable), with a temporary of
  * `dtype` for the kernel when the written tensor has another dtype. */
 TC_INTERNAL int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, int32_t dtype);
+/* Output i whose sizes depend on the data: the kernel asks for it (tc_core_api.kernel_output) once it
+ * knows them. The written argument of an out= call is checked for `dtype` here, resized and written
+ * after the kernel. On a backend whose kernel does not ask (the meta device) the op raises
+ * NotImplementedError, as PyTorch's data-dependent ops do there. */
+TC_INTERNAL int tc_plan_output_deferred(tc_plan *p, int32_t i, int32_t dtype);
+/* tc_core_api.kernel_output: allocates deferred output i of the kernel running on this thread. */
+TC_INTERNAL int tc_kernel_output(const tc_kernel_args *args, int32_t i, int32_t ndim, const int64_t *sizes,
+                                 tc_view *out);
 /* Output i with explicit strides (empty_strided); functional ops only. */
 TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
                                        const int64_t *strides, int32_t dtype);

@@ -410,9 +410,13 @@ static void test_registration(void) {
                 {"lt", all},        {"le", all},         {"gt", all},      {"ge", all},
                 {"neg", nobool},    {"abs", nobool},     {"relu", nobool}, {"exp", floats},
                 {"log", floats},    {"sqrt", floats},    {"sin", floats},  {"cos", floats},
-                {"tanh", floats},   {"sigmoid", floats}, {"sum", nobool},  {"max", all},
+                {"tanh", floats},   {"sigmoid", floats}, {"sum", all},     {"max", all},
                 {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all},
-                {"arange", nobool}, {"linspace", nobool}, {"bmm", all},     {"fill", all}};
+                {"arange", nobool}, {"linspace", nobool}, {"bmm", all},     {"fill", all},
+                /* reductions, scans, sorting and selection */
+                {"prod", all},      {"nansum", all},     {"all", all},     {"any", all},
+                {"count_nonzero", all}, {"norm", floats}, {"var", floats}, {"std", floats},
+                {"logsumexp", floats}};
     int expected = 0;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         for (int d = 0; d < TC_NUM_DTYPES; d++) {

@@ -1,5 +1,5 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 1).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 2).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 1
+#define TC_ABI_MINOR 2
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -417,10 +417,25 @@ typedef struct tc_core_api {
      * fork(): the child recreates its threads when it first needs them. */
     int (*parallel_for)(int64_t begin, int64_t end, int64_t grain,
                         void (*fn)(void *ctx, int64_t begin, int64_t end), void *ctx);
+
+    /* ---- since 1.2: outputs whose sizes depend on the data ---- */
+
+    /* For ops whose result sizes only the data decides (unique, bincount): the op's meta function
+     * leaves such an output unallocated, and the kernel receives it as a view with data and sizes
+     * NULL and ndim -1 (dtype and device set). Once the kernel knows the sizes it calls this; the
+     * core allocates output i (for out= calls a temporary, copied into the caller's tensor after the
+     * kernel returns) and fills `out` with its view, valid until the kernel returns. Each deferred
+     * output is allocated exactly once. Call it from the kernel's own thread, never from a
+     * parallel_for piece. TC_OK, or TC_FAIL with the error set (negative sizes, too many elements,
+     * out of memory, an output that is not deferred or already allocated). */
+    int (*kernel_output)(const tc_kernel_args *args, int32_t i, int32_t ndim, const int64_t *sizes,
+                         tc_view *out);
 } tc_core_api;
 _Static_assert(offsetof(tc_core_api, register_op) == 104, "tc_core_api 1.0 members are ABI");
-_Static_assert(sizeof(tc_core_api) == 192, "tc_core_api 1.1 layout is ABI");
+_Static_assert(offsetof(tc_core_api, kernel_output) == 192, "tc_core_api 1.1 members are ABI");
+_Static_assert(sizeof(tc_core_api) == 200, "tc_core_api 1.2 layout is ABI");
 #define TC_CORE_API_SIZE_1_0 104
+#define TC_CORE_API_SIZE_1_1 192
 
 /* Whether a core table has `member` (a plugin that may load into an older core checks before using
  * a member added after that core's minor). */
