@@ -30,14 +30,18 @@
 #include "cpu.h"
 #include "dtype.h"
 
-/* Independent accumulator lanes per contiguous row: enough to hide the latency of the combining
- * instruction (eight vector registers of accumulators), fewer where registers are narrower. */
+/* A contiguous row is reduced in 4 groups of lanes, two vector registers each, which hides the
+ * latency of the combining instruction. The vector width is the ISA variant's, so the order in which
+ * a float64 sum adds up (not its accuracy) differs between variants. */
 #if defined(CPU_ISA_LEVEL) && CPU_ISA_LEVEL >= 4
-#define RED_LANE_BYTES 512
+#define RED_VEC_BYTES 64
+#elif defined(CPU_ISA_LEVEL) && CPU_ISA_LEVEL >= 3
+#define RED_VEC_BYTES 32
 #else
-#define RED_LANE_BYTES 256
+#define RED_VEC_BYTES 16
 #endif
-#define RED_LANES(A) ((int)(RED_LANE_BYTES / sizeof(A) < 128 ? RED_LANE_BYTES / sizeof(A) : 128))
+#define RED_GROUPS 4
+#define RED_GROUP_LANES(A) ((int)(2 * RED_VEC_BYTES / sizeof(A)))
 #define RED_BLOCK 2048    /* elements reduced lane-wise before blocks combine pairwise */
 #define RED_TILE 1024     /* columns per tile in the outer plan */
 #define RED_LEAF_ROWS 8   /* rows the outer plan adds into its tile per pass */
@@ -96,19 +100,58 @@ double reduce_count(const tc_kernel_args *args);
 
 #define RED_NOCENTER 0.0
 
-/* The lane loops are kept rolled ("unroll 1") on purpose: as a loop over the lanes GCC vectorises
- * them, including NaN-aware selects; fully unrolled it does not. Rows shorter than the lanes take a
- * plain loop, so many short rows do not pay for initialising and folding the lanes. */
+/* Each group of lanes is a loop kept rolled ("unroll 1") on purpose: GCC turns a loop over two
+ * vectors' worth of lanes into two vector operations (NaN-aware selects included, and float to
+ * double conversions at the full width) and keeps the group in registers; a loop over more lanes
+ * would keep them in memory, over fewer convert at half width. Rows shorter than the
+ * lanes take a plain loop, so many short rows do not pay for initialising and folding the lanes. */
+#define RED_GROUP(S, A, MAP, COMB, G, IDX)                                                         \
+    _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) {                                          \
+        const CPU_C_##S x = cpu_ld_##S(p[IDX]);                                                    \
+        const A v = MAP(x, c);                                                                     \
+        l##G[j] = COMB(l##G[j], v);                                                                \
+    }
+/* One function per stride kind, each with its own lanes: sharing them between a contiguous and a
+ * strided loop makes GCC keep them in memory. */
+#define RED_BLOCK_FN(NAME, S, A, ID, MAP, COMB, STRIDE)                                            \
+    static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
+        (void)cx;                                                                                  \
+        (void)c;                                                                                   \
+        (void)s;                                                                                   \
+        enum { V = RED_GROUP_LANES(A) };                                                           \
+        A l0[V], l1[V], l2[V], l3[V];                                                              \
+        for (int j = 0; j < V; j++) l0[j] = l1[j] = l2[j] = l3[j] = (A)(ID);                       \
+        int64_t i = 0;                                                                             \
+        for (; i + RED_GROUPS * V <= n; i += RED_GROUPS * V) {                                     \
+            RED_GROUP(S, A, MAP, COMB, 0, (i + 0 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, A, MAP, COMB, 1, (i + 1 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, A, MAP, COMB, 2, (i + 2 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, A, MAP, COMB, 3, (i + 3 * V + j) * (STRIDE))                              \
+        }                                                                                          \
+        for (int j = 0; j < V; j++) {                                                              \
+            const A a01 = COMB(l0[j], l1[j]), a23 = COMB(l2[j], l3[j]);                            \
+            l0[j] = COMB(a01, a23);                                                                \
+        }                                                                                          \
+        for (int j = 0; i < n; i++, j = j + 1 < V ? j + 1 : 0) {                                   \
+            const CPU_C_##S x = cpu_ld_##S(p[i * (STRIDE)]);                                       \
+            const A v = MAP(x, c);                                                                 \
+            l0[j] = COMB(l0[j], v);                                                                \
+        }                                                                                          \
+        for (int w = V / 2; w > 0; w /= 2)                                                         \
+            for (int j = 0; j < w; j++) l0[j] = COMB(l0[j], l0[j + w]);                            \
+        return l0[0];                                                                              \
+    }
 #define RED_STAMP(NAME, S, A, OUT_T, ID, MAP, COMB, FIN, STORE)                                    \
     static void NAME##_identity(void *acc, int64_t w) {                                            \
         A *x = acc;                                                                                \
         for (int64_t j = 0; j < w; j++) x[j] = (A)(ID);                                            \
     }                                                                                              \
+    RED_BLOCK_FN(NAME##_lanes1, S, A, ID, MAP, COMB, 1)                                            \
+    RED_BLOCK_FN(NAME##_lanes, S, A, ID, MAP, COMB, s)                                             \
     static A NAME##_block(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
         (void)cx;                                                                                  \
         (void)c;                                                                                   \
-        enum { L = RED_LANES(A) };                                                                 \
-        if (n < L) {                                                                               \
+        if (n < RED_GROUPS * RED_GROUP_LANES(A)) {                                                 \
             A a = (A)(ID);                                                                         \
             for (int64_t i = 0; i < n; i++) {                                                      \
                 const CPU_C_##S x = cpu_ld_##S(p[i * s]);                                          \
@@ -117,34 +160,7 @@ double reduce_count(const tc_kernel_args *args);
             }                                                                                      \
             return a;                                                                              \
         }                                                                                          \
-        A lane[L];                                                                                 \
-        for (int j = 0; j < L; j++) lane[j] = (A)(ID);                                             \
-        int64_t i = 0;                                                                             \
-        if (s == 1) {                                                                              \
-            for (; i + L <= n; i += L) {                                                           \
-                _Pragma("GCC unroll 1") for (int j = 0; j < L; j++) {                              \
-                    const CPU_C_##S x = cpu_ld_##S(p[i + j]);                                      \
-                    const A v = MAP(x, c);                                                         \
-                    lane[j] = COMB(lane[j], v);                                                    \
-                }                                                                                  \
-            }                                                                                      \
-        } else {                                                                                   \
-            for (; i + L <= n; i += L) {                                                           \
-                _Pragma("GCC unroll 1") for (int j = 0; j < L; j++) {                              \
-                    const CPU_C_##S x = cpu_ld_##S(p[(i + j) * s]);                                \
-                    const A v = MAP(x, c);                                                         \
-                    lane[j] = COMB(lane[j], v);                                                    \
-                }                                                                                  \
-            }                                                                                      \
-        }                                                                                          \
-        for (int j = 0; i < n; i++, j++) {                                                         \
-            const CPU_C_##S x = cpu_ld_##S(p[i * s]);                                              \
-            const A v = MAP(x, c);                                                                 \
-            lane[j] = COMB(lane[j], v);                                                            \
-        }                                                                                          \
-        for (int w = L / 2; w > 0; w /= 2)                                                         \
-            for (int j = 0; j < w; j++) lane[j] = COMB(lane[j], lane[j + w]);                      \
-        return lane[0];                                                                            \
+        return s == 1 ? NAME##_lanes1(p, n, 1, cx, c) : NAME##_lanes(p, n, s, cx, c);              \
     }                                                                                              \
     static A NAME##_pairwise(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
         if (n <= RED_BLOCK) return NAME##_block(p, n, s, cx, c);                                   \
