@@ -261,6 +261,11 @@ TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, cons
  * reduction's result, say); offset relative to the output's own. */
 TC_INTERNAL int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
                                     const int64_t *strides);
+/* Outputs 0..n-1 (dtypes[i]) of self's sizes for an op working along one dim (scans, sort): the
+ * input converted to `compute` (< 0: as it is), the kernel's dtype, ints[0] = the wrapped dim; a
+ * 0-dim input is presented as a one-element vector (meta_scan.c). */
+TC_INTERNAL int tc_plan_along_dim(tc_plan *p, tc_tensor *self, int64_t dim, int32_t n, const int32_t *dtypes,
+                                  int32_t compute, int32_t kernel_dtype);
 /* PyTorch's RuntimeError when a result of dtype `from` cannot be written into a `to` tensor. */
 TC_INTERNAL int tc_check_can_cast(int32_t from, int32_t to);
 /* Adds a kernel input (retained), converted to `dtype` first unless dtype < 0. */

@@ -1,0 +1,80 @@
+/*
+ * Meta functions of scans along one dim (cumsum, cumprod, logcumsumexp, cummax, cummin) and of ops
+ * that keep the input's shape while working along one dim (sort): outputs of the input's sizes,
+ * kernel ints[0] = the dim. A 0-dim input is presented to the kernel as a one-element vector.
+ *
+ * cumsum/cumprod compute in their result dtype: dtype=, else an out= tensor's own dtype, else the
+ * input's floating dtype or int64; in place, the input's dtype (PyTorch refuses another).
+ */
+#include "core_internal.h"
+
+#include <string.h>
+
+/* The tensor result i of an in-place or out= call writes, or NULL. */
+static tc_tensor *written(const tc_opcall *c, int32_t i) {
+    const tc_op_schema *s = &c->op->schema;
+    if (c->op->variant == TC_VARIANT_FUNCTIONAL || i >= s->n_returns || s->returns[i].alias_arg < 0) return NULL;
+    return c->args[s->returns[i].alias_arg].v.tensor;
+}
+
+/* Outputs 0..n-1 (dtypes[i]) of the input's sizes; the input converted to `compute` (< 0: as it
+ * is); the kernel's dtype and dim. */
+int tc_plan_along_dim(tc_plan *p, tc_tensor *self, int64_t dim_arg, int32_t n, const int32_t *dtypes,
+                      int32_t compute, int32_t kernel_dtype) {
+    int32_t dim;
+    if (tc_shape_wrap_dim(dim_arg, self->ndim, &dim)) return TC_FAIL;
+    for (int32_t i = 0; i < n; i++)
+        if (tc_plan_output(p, i, self->ndim, self->sizes, dtypes[i])) return TC_FAIL;
+    p->dtype = kernel_dtype;
+    if (self->ndim > 0) return tc_plan_input(p, self, compute) || tc_plan_int(p, dim) ? TC_FAIL : TC_OK;
+    int64_t one = 1, zero = 0;
+    tc_tensor *as1d = tc_tensor_restride(self, 1, &one, &zero, self->offset);
+    if (!as1d) return TC_FAIL;
+    int rc = tc_plan_input(p, as1d, compute);
+    tc_tensor_release(as1d);
+    for (int32_t i = 0; rc == TC_OK && i < n; i++) rc = tc_plan_kernel_view(p, i, 1, &one, &zero);
+    return rc ? rc : tc_plan_int(p, 0);
+}
+
+/* cumsum / cumprod (self, dim, *, dtype) and their in-place and out= variants. */
+int tc_meta_cumsum(tc_opcall *c, tc_plan *p) {
+    tc_tensor *self = tc_arg_tensor(c, 0), *target = written(c, 0);
+    int32_t dtype = tc_arg_enum(c, 2);
+    if (c->op->variant == TC_VARIANT_INPLACE && dtype >= 0 && dtype != self->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "Bad in-place call: input tensor dtype %s and output tensor dtype %s "
+                                            "should match", tc_dtype_name(self->dtype), tc_dtype_name(dtype));
+    if (dtype < 0) dtype = target ? target->dtype : tc_dtype_is_floating(self->dtype) ? self->dtype : TC_INT64;
+    if (dtype == TC_BOOL)
+        return tc_set_error(TC_ERR_RUNTIME, "\"%s_out_cpu\" not implemented for 'Bool'", c->op->schema.name);
+    return tc_plan_along_dim(p, self, tc_arg_int(c, 1), 1, &dtype, dtype, dtype);
+}
+
+/* logcumsumexp(self, dim): floating dtypes only. */
+int tc_meta_logcumsumexp(tc_opcall *c, tc_plan *p) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    if (!tc_dtype_is_floating(self->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "\"logcumsumexp_out_cpu\" not implemented for '%s'",
+                            tc_dtype_scalar_name(self->dtype));
+    return tc_plan_along_dim(p, self, tc_arg_int(c, 1), 1, &self->dtype, -1, self->dtype);
+}
+
+/* Results (values of the input's dtype, int64 indices) that out= tensors must match exactly, as
+ * PyTorch's index-returning ops require. */
+static int check_values_indices(const tc_opcall *c, int32_t dtype) {
+    const int32_t want[2] = {dtype, TC_INT64};
+    for (int32_t i = 0; i < 2; i++) {
+        tc_tensor *t = written(c, i);
+        if (t && t->dtype != want[i])
+            return tc_set_error(TC_ERR_RUNTIME, "expected scalar_type %s but found %s", tc_dtype_scalar_name(want[i]),
+                                tc_dtype_scalar_name(t->dtype));
+    }
+    return TC_OK;
+}
+
+/* cummax / cummin (self, dim): running extremes and their indices. */
+int tc_meta_cumextreme(tc_opcall *c, tc_plan *p) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    if (check_values_indices(c, self->dtype)) return TC_FAIL;
+    const int32_t dtypes[2] = {self->dtype, TC_INT64};
+    return tc_plan_along_dim(p, self, tc_arg_int(c, 1), 2, dtypes, -1, self->dtype);
+}
