@@ -1,7 +1,7 @@
 /*
- * Meta functions of scans along one dim (cumsum, cumprod, logcumsumexp, cummax, cummin) and of ops
- * that keep the input's shape while working along one dim (sort): outputs of the input's sizes,
- * kernel ints[0] = the dim. A 0-dim input is presented to the kernel as a one-element vector.
+ * Meta functions of ops along one dim that keep the input's shape: scans (cumsum, cumprod,
+ * logcumsumexp, cummax, cummin) and sort. Outputs have the input's sizes, kernel ints[0] = the dim;
+ * a 0-dim input is presented to the kernel as a one-element vector.
  *
  * cumsum/cumprod compute in their result dtype: dtype=, else an out= tensor's own dtype, else the
  * input's floating dtype or int64; in place, the input's dtype (PyTorch refuses another).
@@ -77,4 +77,17 @@ int tc_meta_cumextreme(tc_opcall *c, tc_plan *p) {
     if (check_values_indices(c, self->dtype)) return TC_FAIL;
     const int32_t dtypes[2] = {self->dtype, TC_INT64};
     return tc_plan_along_dim(p, self, tc_arg_int(c, 1), 2, dtypes, -1, self->dtype);
+}
+
+/* sort(self, dim, descending) and sort.stable(self, *, stable, dim, descending): values and int64
+ * indices; ints = [dim, descending, stable]. */
+int tc_meta_sort(tc_opcall *c, tc_plan *p) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    bool is_stable = strcmp(c->op->schema.args[1].name, "stable") == 0;
+    int32_t first = is_stable ? 2 : 1; /* dim, then descending */
+    bool stable = is_stable && c->args[1].tag == TC_VALUE_BOOL && c->args[1].v.b;
+    if (check_values_indices(c, self->dtype)) return TC_FAIL;
+    const int32_t dtypes[2] = {self->dtype, TC_INT64};
+    if (tc_plan_along_dim(p, self, tc_arg_int(c, first), 2, dtypes, -1, self->dtype)) return TC_FAIL;
+    return tc_plan_int(p, tc_arg_bool(c, first + 1)) || tc_plan_int(p, stable) ? TC_FAIL : TC_OK;
 }

@@ -1,0 +1,71 @@
+/*
+ * lines.c - the line driver (see lines.h).
+ */
+#include "lines.h"
+
+#include "cpu.h"
+#include "dtype.h"
+#include "iterate.h"
+
+typedef struct lines_job {
+    cpu_layout l;
+    int nops;
+    char *data[CPU_LINES_MAX_OPS];
+    size_t es[CPU_LINES_MAX_OPS];
+    int64_t stride[CPU_LINES_MAX_OPS];
+    size_t scratch_bytes;
+    cpu_line_fn fn;
+    void *ctx;
+    int out_of_memory; /* set by a piece whose scratch could not be had */
+} lines_job;
+
+static void lines_piece(void *vjob, int64_t k0, int64_t k1) {
+    lines_job *j = vjob;
+    void *scratch = NULL;
+    if (j->scratch_bytes && !(scratch = cpu_core->host_alloc(j->scratch_bytes))) {
+        __atomic_store_n(&j->out_of_memory, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    char *ptr[CPU_LINES_MAX_OPS];
+    for (int64_t k = k0; k < k1; k++) {
+        for (int op = 0; op < j->nops; op++) ptr[op] = j->data[op] + (size_t)cpu_layout_offset(&j->l, op, k) * j->es[op];
+        j->fn(j->ctx, ptr, j->stride, scratch);
+    }
+    if (scratch) cpu_core->host_free(scratch, j->scratch_bytes);
+}
+
+int cpu_lines_run(const tc_view *views, int nops, int dim, size_t scratch_bytes, cpu_line_fn fn, void *ctx,
+                  const char *name) {
+    if (nops < 1 || nops > CPU_LINES_MAX_OPS || dim < 0 || dim >= views[0].ndim)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "cpu %s: bad line operands", name);
+    lines_job job = {.l = {.ndim = 0, .nops = nops}, .nops = nops, .scratch_bytes = scratch_bytes, .fn = fn, .ctx = ctx};
+    int64_t lines = 1, work = 1;
+    for (int op = 0; op < nops; op++) {
+        if (views[op].ndim != views[0].ndim)
+            return cpu_core->set_error(TC_ERR_RUNTIME, "cpu %s: operand %d has %d dims, not %d", name, op,
+                                       views[op].ndim, views[0].ndim);
+        job.data[op] = views[op].data;
+        job.es[op] = cpu_dtype_size(views[op].dtype);
+        job.stride[op] = views[op].strides[dim];
+    }
+    for (int d = 0; d < views[0].ndim; d++) {
+        if (d == dim) continue;
+        for (int op = 1; op < nops; op++)
+            if (views[op].sizes[d] != views[0].sizes[d])
+                return cpu_core->set_error(TC_ERR_RUNTIME, "cpu %s: operand %d does not match along dim %d", name, op, d);
+        lines *= views[0].sizes[d];
+        if (views[0].sizes[d] == 1) continue;
+        int64_t strides[CPU_LINES_MAX_OPS];
+        for (int op = 0; op < nops; op++) strides[op] = views[op].strides[d];
+        if (cpu_layout_push(&job.l, views[0].sizes[d], strides) != TC_OK) return TC_FAIL;
+    }
+    if (lines == 0) return TC_OK;
+    cpu_layout_sort(&job.l, 0);
+    cpu_layout_coalesce(&job.l);
+    work = lines * (views[0].sizes[dim] > 1 ? views[0].sizes[dim] : 1);
+    cpu_parallel(lines, cpu_threads_for(work), lines_piece, &job);
+    if (job.out_of_memory)
+        return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu %s: out of memory for %zu bytes of scratch", name,
+                                   scratch_bytes);
+    return TC_OK;
+}
