@@ -1,6 +1,5 @@
 /*
- * Sorting and selection composed of other ops: argsort (sort's indices) and msort (sort along the
- * first dim).
+ * Sorting composed of other ops: argsort (sort's indices) and msort (sort along the first dim).
  */
 #include "core_internal.h"
 
@@ -28,3 +27,4 @@ int tc_impl_msort(tc_opcall *c) {
     tc_tensor_release(indices);
     return rc ? TC_FAIL : tc_return(c, values);
 }
+

@@ -222,22 +222,32 @@ int tc_meta_logsumexp(tc_opcall *c, tc_plan *p) {
     return plan_reduction(p, &r, 1, dtype, dtype, -1);
 }
 
-/* max.dim / min.dim: values and int64 indices along one dim (kernel ints[0] = dim). A 0-dim input
- * reduces as a one-element vector. */
-int tc_meta_extreme_dim(tc_opcall *c, tc_plan *p) {
+/* Values (the input's dtype) and int64 indices along one dim, each output of size 1 there (keepdim
+ * form for the kernel): max.dim, min.dim, median.dim, nanmedian.dim, mode, kthvalue. ints[0] = dim.
+ * A 0-dim input reduces as a one-element vector. Out= tensors must have exactly those dtypes. */
+static int plan_values_indices(tc_opcall *c, tc_plan *p, int32_t *dim_out) {
     tc_tensor *self = tc_arg_tensor(c, 0);
-    bool keepdim = tc_arg_bool(c, 2);
+    const tc_value *dv = arg_named(c, "dim");
+    bool keepdim = bool_named(c, "keepdim", false);
     int32_t dim;
-    if (tc_shape_wrap_dim(tc_arg_int(c, 1), self->ndim, &dim)) return TC_FAIL;
+    if (tc_shape_wrap_dim(dv ? dv->v.i : -1, self->ndim, &dim)) return TC_FAIL;
     if (self->ndim > 0 && self->sizes[dim] == 0)
         return tc_set_error(TC_ERR_INDEX, "%s(): Expected reduction dim %d to have non-zero size.",
                             c->op->schema.name, dim);
+    for (int32_t i = 0; c->op->variant == TC_VARIANT_OUT && i < 2; i++) {
+        const int32_t want = i == 0 ? self->dtype : TC_INT64;
+        const tc_tensor *t = c->args[c->op->schema.returns[i].alias_arg].v.tensor;
+        if (t->dtype != want)
+            return tc_set_error(TC_ERR_RUNTIME, "expected scalar_type %s but found %s", tc_dtype_scalar_name(want),
+                                tc_dtype_scalar_name(t->dtype));
+    }
     bool mask[TC_MAX_DIMS] = {0};
     if (self->ndim > 0) mask[dim] = true;
     int64_t sizes[TC_MAX_DIMS];
     int32_t n = reduced_sizes(self, mask, keepdim, sizes);
     if (tc_plan_output(p, 0, n, sizes, self->dtype) || tc_plan_output(p, 1, n, sizes, TC_INT64)) return TC_FAIL;
     p->dtype = self->dtype;
+    *dim_out = dim;
     if (self->ndim > 0) {
         if (keepdim_view(p, 0, self, mask) || keepdim_view(p, 1, self, mask)) return TC_FAIL;
         if (tc_plan_input(p, self, -1)) return TC_FAIL;
@@ -250,4 +260,30 @@ int tc_meta_extreme_dim(tc_opcall *c, tc_plan *p) {
     tc_tensor_release(as1d);
     for (int32_t i = 0; rc == TC_OK && i < 2; i++) rc = tc_plan_kernel_view(p, i, 1, &one, &zero);
     return rc ? rc : tc_plan_int(p, 0);
+}
+
+/* median(self), nanmedian(self): one value of the input's dtype from every element (NaN, converted,
+ * for an empty input: the kernel writes it). */
+int tc_meta_median_all(tc_opcall *c, tc_plan *p) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    if (tc_plan_output(p, 0, 0, NULL, self->dtype)) return TC_FAIL;
+    p->dtype = self->dtype;
+    return tc_plan_input(p, self, -1);
+}
+
+/* max.dim, min.dim, median.dim, nanmedian.dim, mode: ints = [dim]. */
+int tc_meta_extreme_dim(tc_opcall *c, tc_plan *p) {
+    int32_t dim;
+    return plan_values_indices(c, p, &dim);
+}
+
+/* kthvalue(self, k, dim, keepdim): ints = [dim, k], 1 <= k <= the dim's size. */
+int tc_meta_kthvalue(tc_opcall *c, tc_plan *p) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    int32_t dim;
+    if (plan_values_indices(c, p, &dim)) return TC_FAIL;
+    int64_t k = tc_arg_int(c, 1), size = self->ndim > 0 ? self->sizes[dim] : 1;
+    if (k < 1 || k > size)
+        return tc_set_error(TC_ERR_RUNTIME, "kthvalue(): selected number k out of range for dimension %d", dim);
+    return tc_plan_int(p, k);
 }

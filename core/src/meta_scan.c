@@ -1,7 +1,7 @@
 /*
- * Meta functions of ops along one dim that keep the input's shape: scans (cumsum, cumprod,
- * logcumsumexp, cummax, cummin) and sort. Outputs have the input's sizes, kernel ints[0] = the dim;
- * a 0-dim input is presented to the kernel as a one-element vector.
+ * Meta functions of ops along one dim that keep the input's shape (scans: cumsum, cumprod,
+ * logcumsumexp, cummax, cummin; sort) or its shape but for that dim (topk). Kernel ints[0] is the
+ * dim; a 0-dim input is presented to the kernel as a one-element vector.
  *
  * cumsum/cumprod compute in their result dtype: dtype=, else an out= tensor's own dtype, else the
  * input's floating dtype or int64; in place, the input's dtype (PyTorch refuses another).
@@ -9,6 +9,14 @@
 #include "core_internal.h"
 
 #include <string.h>
+
+/* The C++ type names PyTorch's messages spell some dtypes with. */
+static const char *cpp_name(int32_t dtype) {
+    static const char *const names[TC_NUM_DTYPES] = {"bool",  "unsigned char", "signed char", "short int",
+                                                     "int",   "long int",      "c10::Half",   "c10::BFloat16",
+                                                     "float", "double"};
+    return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?";
+}
 
 /* The tensor result i of an in-place or out= call writes, or NULL. */
 static tc_tensor *written(const tc_opcall *c, int32_t i) {
@@ -42,7 +50,7 @@ int tc_meta_cumsum(tc_opcall *c, tc_plan *p) {
     int32_t dtype = tc_arg_enum(c, 2);
     if (c->op->variant == TC_VARIANT_INPLACE && dtype >= 0 && dtype != self->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "Bad in-place call: input tensor dtype %s and output tensor dtype %s "
-                                            "should match", tc_dtype_name(self->dtype), tc_dtype_name(dtype));
+                                            "should match", cpp_name(self->dtype), cpp_name(dtype));
     if (dtype < 0) dtype = target ? target->dtype : tc_dtype_is_floating(self->dtype) ? self->dtype : TC_INT64;
     if (dtype == TC_BOOL)
         return tc_set_error(TC_ERR_RUNTIME, "\"%s_out_cpu\" not implemented for 'Bool'", c->op->schema.name);
@@ -71,6 +79,18 @@ static int check_values_indices(const tc_opcall *c, int32_t dtype) {
     return TC_OK;
 }
 
+/* sort's and topk's words for the same check. */
+static int check_out_dtypes(const tc_opcall *c, int32_t dtype) {
+    const int32_t want[2] = {dtype, TC_INT64};
+    for (int32_t i = 0; i < 2; i++) {
+        tc_tensor *t = written(c, i);
+        if (t && t->dtype != want[i])
+            return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                                cpp_name(want[i]), cpp_name(t->dtype));
+    }
+    return TC_OK;
+}
+
 /* cummax / cummin (self, dim): running extremes and their indices. */
 int tc_meta_cumextreme(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
@@ -86,8 +106,37 @@ int tc_meta_sort(tc_opcall *c, tc_plan *p) {
     bool is_stable = strcmp(c->op->schema.args[1].name, "stable") == 0;
     int32_t first = is_stable ? 2 : 1; /* dim, then descending */
     bool stable = is_stable && c->args[1].tag == TC_VALUE_BOOL && c->args[1].v.b;
-    if (check_values_indices(c, self->dtype)) return TC_FAIL;
+    if (check_out_dtypes(c, self->dtype)) return TC_FAIL;
     const int32_t dtypes[2] = {self->dtype, TC_INT64};
     if (tc_plan_along_dim(p, self, tc_arg_int(c, first), 2, dtypes, -1, self->dtype)) return TC_FAIL;
     return tc_plan_int(p, tc_arg_bool(c, first + 1)) || tc_plan_int(p, stable) ? TC_FAIL : TC_OK;
+}
+
+/* topk(self, k, dim, largest, sorted): values and indices with k along dim; ints = [dim, k,
+ * largest, sorted]. */
+int tc_meta_topk(tc_opcall *c, tc_plan *p) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    int64_t k = tc_arg_int(c, 1);
+    int32_t dim;
+    if (tc_shape_wrap_dim(tc_arg_int(c, 2), self->ndim, &dim)) return TC_FAIL;
+    int64_t size = self->ndim > 0 ? self->sizes[dim] : 1;
+    if (k < 0 || k > size) return tc_set_error(TC_ERR_RUNTIME, "selected index k out of range");
+    if (check_out_dtypes(c, self->dtype)) return TC_FAIL;
+    int64_t sizes[TC_MAX_DIMS];
+    for (int32_t d = 0; d < self->ndim; d++) sizes[d] = d == dim ? k : self->sizes[d];
+    if (tc_plan_output(p, 0, self->ndim, sizes, self->dtype) || tc_plan_output(p, 1, self->ndim, sizes, TC_INT64))
+        return TC_FAIL;
+    p->dtype = self->dtype;
+    if (self->ndim == 0) { /* one element: a vector of one, and results of k (0 or 1) */
+        int64_t one = 1, zero = 0;
+        tc_tensor *as1d = tc_tensor_restride(self, 1, &one, &zero, self->offset);
+        int rc = as1d ? tc_plan_input(p, as1d, -1) : TC_FAIL;
+        tc_tensor_release(as1d);
+        for (int32_t i = 0; rc == TC_OK && i < 2; i++) rc = tc_plan_kernel_view(p, i, 1, &k, &zero);
+        if (rc) return TC_FAIL;
+    } else if (tc_plan_input(p, self, -1)) {
+        return TC_FAIL;
+    }
+    if (tc_plan_int(p, self->ndim ? dim : 0) || tc_plan_int(p, k)) return TC_FAIL;
+    return tc_plan_int(p, tc_arg_bool(c, 3)) || tc_plan_int(p, tc_arg_bool(c, 4)) ? TC_FAIL : TC_OK;
 }

@@ -416,7 +416,10 @@ static void test_registration(void) {
                 /* reductions, scans, sorting and selection */
                 {"prod", all},      {"nansum", all},     {"all", all},     {"any", all},
                 {"count_nonzero", all}, {"norm", floats}, {"var", floats}, {"std", floats},
-                {"logsumexp", floats}};
+                {"logsumexp", floats}, {"cumsum", nobool}, {"cumprod", nobool}, {"logcumsumexp", floats},
+                {"cummax", all},    {"cummin", all},     {"sort", all},    {"topk", all},
+                {"kthvalue", all},  {"median_dim", all}, {"nanmedian_dim", all}, {"mode", all},
+                {"median_all", all}, {"nanmedian_all", all}};
     int expected = 0;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         for (int d = 0; d < TC_NUM_DTYPES; d++) {
