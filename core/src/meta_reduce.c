@@ -287,3 +287,63 @@ int tc_meta_kthvalue(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "kthvalue(): selected number k out of range for dimension %d", dim);
     return tc_plan_int(p, k);
 }
+
+/* quantile / nanquantile (self, q tensor or float, dim, keepdim, *, interpolation): results
+ * [len(q)] + the reduced shape (no q dim for a scalar q); the kernel sees them with a leading q dim
+ * and the input's dims in keepdim form. Checks in PyTorch's order and words. */
+int tc_meta_quantile(tc_opcall *c, tc_plan *p) {
+    static const char *const modes[] = {"linear", "lower", "higher", "midpoint", "nearest"};
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    const bool scalar_q = c->args[1].tag == TC_VALUE_FLOAT;
+    tc_tensor *q = scalar_q ? NULL : tc_arg_tensor(c, 1);
+    if (scalar_q && !(c->args[1].v.f >= 0 && c->args[1].v.f <= 1))
+        return tc_set_error(TC_ERR_RUNTIME, "quantile() q must be in the range [0, 1] but got %g", c->args[1].v.f);
+    const char *interp = c->args[4].v.s;
+    int64_t mode = -1;
+    for (int64_t m = 0; m < 5 && mode < 0; m++)
+        if (strcmp(interp, modes[m]) == 0) mode = m;
+    if (mode < 0)
+        return tc_set_error(TC_ERR_RUNTIME, "quantile() interpolation must be one of linear, lower, higher, midpoint "
+                                            "or nearest, but got %s", interp);
+    if (tc_tensor_numel(self) == 0) return tc_set_error(TC_ERR_RUNTIME, "quantile() input tensor must be non-empty");
+    if (q && q->ndim > 1) return tc_set_error(TC_ERR_RUNTIME, "quantile() q must be a scalar or 1D tensor");
+    if (self->dtype != TC_FLOAT32 && self->dtype != TC_FLOAT64)
+        return tc_set_error(TC_ERR_RUNTIME, "quantile() input tensor must be either float or double dtype");
+    if (q && q->dtype != self->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "quantile() q tensor must be same dtype as the input tensor");
+    if (c->op->variant == TC_VARIANT_OUT && c->args[5].v.tensor->dtype != self->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "quantile() out tensor must be same dtype as the input tensor");
+    bool keepdim = tc_arg_bool(c, 3), all = tc_arg_none(c, 2);
+    int32_t dim = 0;
+    if (!all && tc_shape_wrap_dim(tc_arg_int(c, 2), self->ndim, &dim)) return TC_FAIL;
+    /* results: q's length (a tensor q with dims), then the reduced dims */
+    bool mask[TC_MAX_DIMS] = {0};
+    for (int32_t d = 0; d < self->ndim; d++) mask[d] = all || d == dim;
+    int64_t sizes[TC_MAX_DIMS + 1], nq = q ? tc_tensor_numel(q) : 1;
+    int32_t lead = q && q->ndim == 1;
+    sizes[0] = nq;
+    int32_t ndim = lead + reduced_sizes(self, mask, keepdim, sizes + lead);
+    if (ndim > TC_MAX_DIMS) return tc_shape_check_ndim(ndim);
+    if (tc_plan_output(p, 0, ndim, sizes, self->dtype)) return TC_FAIL;
+    /* the kernel's view: [q, self's dims with the reduced ones of size 1] */
+    tc_tensor *o = p->out[0];
+    int64_t ksizes[TC_MAX_DIMS + 1], kstrides[TC_MAX_DIMS + 1];
+    ksizes[0] = nq;
+    kstrides[0] = lead ? o->strides[0] : 0;
+    for (int32_t d = 0, j = lead; d < self->ndim; d++) {
+        if (mask[d]) {
+            ksizes[d + 1] = 1;
+            kstrides[d + 1] = 0;
+            j += keepdim;
+        } else {
+            ksizes[d + 1] = o->sizes[j];
+            kstrides[d + 1] = o->strides[j++];
+        }
+    }
+    if (self->ndim + 1 > TC_MAX_DIMS) return tc_shape_check_ndim(self->ndim + 1);
+    if (tc_plan_kernel_view(p, 0, self->ndim + 1, ksizes, kstrides)) return TC_FAIL;
+    p->dtype = self->dtype;
+    if (tc_plan_input(p, self, -1) || (q && tc_plan_input(p, q, -1))) return TC_FAIL;
+    if (scalar_q && tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(c->args[1].v.f))) return TC_FAIL;
+    return tc_plan_int(p, all || self->ndim == 0 ? -1 : dim) || tc_plan_int(p, mode) ? TC_FAIL : TC_OK;
+}

@@ -1,5 +1,5 @@
 /*
- * lines.c - the line driver (see lines.h).
+ * lines.c - the line driver and the gathering of a view's elements (see lines.h).
  */
 #include "lines.h"
 
@@ -68,4 +68,26 @@ int cpu_lines_run(const tc_view *views, int nops, int dim, size_t scratch_bytes,
         return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu %s: out of memory for %zu bytes of scratch", name,
                                    scratch_bytes);
     return TC_OK;
+}
+
+void cpu_gather_memory_order(const tc_view *in, void *dst, size_t dst_size, cpu_gather_load load) {
+    cpu_layout l = {.ndim = 0, .nops = 1};
+    for (int d = 0; d < in->ndim; d++)
+        if (in->sizes[d] != 1) cpu_layout_push(&l, in->sizes[d], &in->strides[d]);
+    cpu_layout_sort(&l, 0);
+    cpu_layout_coalesce(&l);
+    const size_t es = cpu_dtype_size(in->dtype);
+    const int64_t n = cpu_layout_numel(&l);
+    const int last = l.ndim - 1;
+    int64_t idx[CPU_MAX_DIMS] = {0}, off = 0;
+    for (int64_t k = 0; k < n; k++) {
+        load((char *)dst + (size_t)k * dst_size, (const char *)in->data + (size_t)off * es);
+        /* the next element: an odometer over the dims, innermost fastest */
+        for (int d = last; d >= 0; d--) {
+            off += l.stride[0][d];
+            if (++idx[d] < l.size[d]) break;
+            off -= l.size[d] * l.stride[0][d];
+            idx[d] = 0;
+        }
+    }
 }

@@ -26,4 +26,9 @@ typedef void (*cpu_line_fn)(void *ctx, char *const *ptr, const int64_t *stride, 
 int cpu_lines_run(const tc_view *views, int nops, int dim, size_t scratch_bytes, cpu_line_fn fn, void *ctx,
                   const char *name);
 
+/* Copies every element of a view into dst (dst_size bytes each, converted by `load`), in the order
+ * of memory for dense views, as a clone of the view would hold them. */
+typedef void (*cpu_gather_load)(void *dst, const char *src);
+void cpu_gather_memory_order(const tc_view *in, void *dst, size_t dst_size, cpu_gather_load load);
+
 #endif

@@ -18,7 +18,6 @@
 
 #include "cpu.h"
 #include "dtype.h"
-#include "iterate.h"
 #include "lines.h"
 #include "order.h"
 #include "stl_sort.h"
@@ -216,21 +215,6 @@ typedef struct select_ctx {
     static int k_mode_##S(const tc_kernel_args *args) {                                            \
         return select_run(args, 1, mode_line_##S, sizeof(pair_##S), "mode");                       \
     }
-
-/* Copies every element of a view into dst (elements of dst_size bytes, converted by `load`), in the
- * order of memory for dense views, as a clone of it would hold them. */
-typedef void (*gather_load)(void *dst, const char *src);
-static void cpu_gather_memory_order(const tc_view *in, void *dst, size_t dst_size, gather_load load) {
-    cpu_layout l = {.ndim = 0, .nops = 1};
-    for (int d = 0; d < in->ndim; d++)
-        if (in->sizes[d] != 1) cpu_layout_push(&l, in->sizes[d], &in->strides[d]);
-    cpu_layout_sort(&l, 0);
-    cpu_layout_coalesce(&l);
-    const size_t es = cpu_dtype_size(in->dtype);
-    const int64_t n = cpu_layout_numel(&l);
-    for (int64_t k = 0; k < n; k++)
-        load((char *)dst + (size_t)k * dst_size, (const char *)in->data + (size_t)cpu_layout_offset(&l, 0, k) * es);
-}
 
 /* Reads the contract's ints ([dim, k, largest, sorted] as far as n_ints) and runs `line` over every
  * line of the input along dim, with scratch for one (value, index) pair per element. */
