@@ -70,11 +70,11 @@ int cpu_lines_run(const tc_view *views, int nops, int dim, size_t scratch_bytes,
     return TC_OK;
 }
 
-void cpu_gather_memory_order(const tc_view *in, void *dst, size_t dst_size, cpu_gather_load load) {
+void cpu_gather(const tc_view *in, int memory_order, void *dst, size_t dst_size, cpu_gather_load load) {
     cpu_layout l = {.ndim = 0, .nops = 1};
     for (int d = 0; d < in->ndim; d++)
         if (in->sizes[d] != 1) cpu_layout_push(&l, in->sizes[d], &in->strides[d]);
-    cpu_layout_sort(&l, 0);
+    if (memory_order) cpu_layout_sort(&l, 0);
     cpu_layout_coalesce(&l);
     const size_t es = cpu_dtype_size(in->dtype);
     const int64_t n = cpu_layout_numel(&l);

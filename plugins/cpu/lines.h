@@ -26,9 +26,9 @@ typedef void (*cpu_line_fn)(void *ctx, char *const *ptr, const int64_t *stride, 
 int cpu_lines_run(const tc_view *views, int nops, int dim, size_t scratch_bytes, cpu_line_fn fn, void *ctx,
                   const char *name);
 
-/* Copies every element of a view into dst (dst_size bytes each, converted by `load`), in the order
- * of memory for dense views, as a clone of the view would hold them. */
+/* Copies every element of a view into dst (dst_size bytes each, converted by `load`): in row-major
+ * order (as contiguous() holds them), or in the order of memory for dense views (as clone() does). */
 typedef void (*cpu_gather_load)(void *dst, const char *src);
-void cpu_gather_memory_order(const tc_view *in, void *dst, size_t dst_size, cpu_gather_load load);
+void cpu_gather(const tc_view *in, int memory_order, void *dst, size_t dst_size, cpu_gather_load load);
 
 #endif

@@ -101,7 +101,7 @@ typedef struct quantile_ctx {
                 return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu quantile: too many elements"); \
             C *v = cpu_core->host_alloc(sizeof(C) * (size_t)cx.n);                                 \
             if (!v) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu quantile: out of memory"); \
-            cpu_gather_memory_order(in, v, sizeof(C), load_##S);                                   \
+            cpu_gather(in, 1, v, sizeof(C), load_##S);                                   \
             qsort_##S##_sort(v, cx.n);                                                             \
             quantiles_##S(&cx, v, cx.n, (C *)out->data);                                           \
             cpu_core->host_free(v, sizeof(C) * (size_t)cx.n);                                      \

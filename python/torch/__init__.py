@@ -16,6 +16,9 @@ from torch._tensor import Tensor
 from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
 from torch import backends, cuda, library  # noqa: F401
+from torch import functional  # noqa: F401
+from torch.functional import norm, unique, unique_consecutive  # noqa: F401
+from torch._C import _unique, _unique2  # noqa: F401
 
 __version__ = '0.1.0'
 
