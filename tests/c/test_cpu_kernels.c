@@ -419,7 +419,9 @@ static void test_registration(void) {
                 {"logsumexp", floats}, {"cumsum", nobool}, {"cumprod", nobool}, {"logcumsumexp", floats},
                 {"cummax", all},    {"cummin", all},     {"sort", all},    {"topk", all},
                 {"kthvalue", all},  {"median_dim", all}, {"nanmedian_dim", all}, {"mode", all},
-                {"median_all", all}, {"nanmedian_all", all}, {"quantile", 0x300}, {"nanquantile", 0x300}};
+                {"median_all", all}, {"nanmedian_all", all}, {"quantile", 0x300}, {"nanquantile", 0x300},
+                {"unique", 0x3bf},  {"unique_consecutive", all}, {"unique_dim", all},
+                {"searchsorted", nobool}, {"histc", floats}, {"bincount", 0x3e}};
     int expected = 0;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         for (int d = 0; d < TC_NUM_DTYPES; d++) {
