@@ -6,7 +6,8 @@
 /* The indices half of a sort. */
 static int sort_indices(tc_opcall *c, const bool *stable, int64_t dim, bool descending) {
     tc_tensor *values = NULL, *indices = NULL;
-    int rc = tc_sort_stable(tc_arg_tensor(c, 0), stable, dim, descending, &values, &indices);
+    int rc = stable ? tc_sort_stable(tc_arg_tensor(c, 0), stable, dim, descending, &values, &indices)
+                    : tc_sort(tc_arg_tensor(c, 0), dim, descending, &values, &indices);
     tc_tensor_release(values);
     return rc ? TC_FAIL : tc_return(c, indices);
 }

@@ -105,7 +105,9 @@ int tc_meta_sort(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
     bool is_stable = strcmp(c->op->schema.args[1].name, "stable") == 0;
     int32_t first = is_stable ? 2 : 1; /* dim, then descending */
-    bool stable = is_stable && c->args[1].tag == TC_VALUE_BOOL && c->args[1].v.b;
+    if (is_stable && c->args[1].tag != TC_VALUE_BOOL) /* PyTorch 1.13 asserts here */
+        return tc_set_error(TC_ERR_RUNTIME, "sort(): c10::optional<bool> for stable has to have value.");
+    bool stable = is_stable && c->args[1].v.b;
     if (check_out_dtypes(c, self->dtype)) return TC_FAIL;
     const int32_t dtypes[2] = {self->dtype, TC_INT64};
     if (tc_plan_along_dim(p, self, tc_arg_int(c, first), 2, dtypes, -1, self->dtype)) return TC_FAIL;

@@ -6,8 +6,8 @@
  *   is not finite or not increasing is refused. As PyTorch does: the outer edges are those of
  *   torch.linspace(lo, hi, bins + 1) in the input's dtype (its vectorised x86 arithmetic, reproduced
  *   below: the last edge need not be hi exactly), an element's bin is (x - lo) / (hi - lo) * bins in
- *   that dtype, the last bin holds its right edge, elements outside the edges and NaN are skipped,
- *   and counts add up in the dtype.
+ *   that dtype, the last bin holds its right edge, elements outside the edges are skipped (NaN
+ *   counts in the first bin, as in PyTorch 1.13), and counts add up in the dtype.
  * bincount: a 1-D non-negative integer input, optional weights (float32, else float64) -> counts
  *   (int64) or summed weights, as many bins as max + 1 or ints[0] (minlength); the kernel asks for
  *   its output once it knows the largest value.
@@ -109,8 +109,8 @@ static int histc_range_of(double smin, double smax, int use_data, double dmin, d
             int64_t off = 0;                                                                       \
             for (int d = 0; d < in->ndim; d++) off += at[d] * in->strides[d];                      \
             const C v = (C)cpu_ld_##S(x[off]);                                                     \
-            if (v >= lo && v <= hi) {                                                              \
-                int64_t pos = (int64_t)((v - lo) / (hi - lo) * (C)bins);                           \
+            if (v != v || (v >= lo && v <= hi)) { /* PyTorch 1.13 counts NaN in the first bin */   \
+                int64_t pos = v != v ? 0 : (int64_t)((v - lo) / (hi - lo) * (C)bins);              \
                 if (pos == bins) pos -= 1;                                                         \
                 if (pos >= 0 && pos < bins) {                                                      \
                     CPU_T_##S *cell = &h[pos * out->strides[0]];                                   \

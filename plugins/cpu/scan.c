@@ -42,9 +42,10 @@ typedef struct scan_ops {
     void (*cols)(const char *in, int64_t n, int64_t ri, int64_t w, char *out, int64_t ro, int64_t *idx, int64_t rx);
 } scan_ops;
 
-/* PyTorch's log-add-exp of logcumsumexp: NaN propagates; two equal infinities stay what they are. */
+/* PyTorch's log-add-exp of logcumsumexp, std::min/std::max included (a NaN x comes back from both):
+ * NaN propagates; two equal infinities stay what they are. */
 static inline double log_add_exp(double x, double y) {
-    const double lo = isnan(y) ? y : (x < y ? x : y), hi = isnan(y) ? y : (x > y ? x : y);
+    const double lo = isnan(y) ? y : (y < x ? y : x), hi = isnan(y) ? y : (x < y ? y : x);
     if (lo != hi || isfinite(lo)) return log1p(exp(lo - hi)) + hi;
     return x;
 }

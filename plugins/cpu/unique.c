@@ -10,6 +10,7 @@
  *                       splicing), so sorted=False, and NaN placement under sorted=True, come out as
  *                       PyTorch's. NaN never equals NaN: each is its own value, with count 0 and
  *                       inverse 0 (PyTorch's maps never find it). bool counts its two values.
+ *                       As in PyTorch the inverse comes out whenever counts do.
  *   unique_consecutive  ints [dim or -1 for the flattened input, return_inverse, return_counts].
  *   unique_dim          ints [dim, return_inverse, return_counts]: slices sorted lexicographically
  *                       (std::sort replica), equal neighbours merged; inverse and counts always.
@@ -394,11 +395,11 @@ UNIQUE_DTYPES(UNIQUE_STAMP, _)
     }
 UNIQUE_DTYPES(UNIQUE_KERNEL, _)
 
-/* bool: PyTorch's own path, which computes the inverse only when asked for it. */
+/* bool: PyTorch's own path, counting its two values. */
 static int k_unique_b8(const tc_kernel_args *args) {
     if (cpu_check_args(args, 1, 2, "unique") != TC_OK) return TC_FAIL;
     if (args->n_ints < 3) return cpu_core->set_error(TC_ERR_RUNTIME, "cpu unique: missing arguments");
-    return unique_bool(args, (int)args->ints[1], (int)args->ints[2]);
+    return unique_bool(args, args->ints[1] || (args->n_outputs > 2 && args->ints[2]), (int)args->ints[2]);
 }
 
 /* ---- unique_consecutive, unique_dim ---- */
