@@ -22,6 +22,9 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Positions the block partition classifies at once (offsets fit a byte). */
+#define STL_BLOCK 64
+
 /* floor(log2(n)) for n > 0, std::__lg. */
 static inline int64_t stl_lg(int64_t n) { return 63 - __builtin_clzll((unsigned long long)n); }
 
@@ -69,11 +72,49 @@ static inline int64_t stl_lg(int64_t n) { return 63 - __builtin_clzll((unsigned 
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
-    static STL_UNUSED T *NAME##_partition(T *lo, T *hi, T *first, T *last, T *pivot) {                        \
+    /* std::__unguarded_partition, in blocks: Hoare's scans stop at the k-th element on the left   \
+     * that does not order before the pivot and the k-th on the right that the pivot does not      \
+     * order before, and swap them, until the two cross. Those stoppers are found here a block of   \
+     * STL_BLOCK positions at a time without branches, then swapped in the same pairs, so the      \
+     * result is the same permutation; the last few positions take Hoare's own loop, entered in     \
+     * the state it would be in. lo/hi bound the array for the loop's guards. */                   \
+    static STL_UNUSED T *NAME##_partition(T *lo, T *hi, T *first, T *last, T *pivot) {             \
+        const T pv = *pivot;                                                                       \
+        unsigned char offl[STL_BLOCK], offr[STL_BLOCK];                                            \
+        int nl = 0, nr = 0, sl = 0, sr = 0;                                                        \
+        T *bl = first, *br = last, *lb = first, *rb = last;                                        \
+        while (br - bl >= 2 * STL_BLOCK) {                                                         \
+            if (nl == 0) {                                                                         \
+                sl = 0;                                                                            \
+                for (int j = 0; j < STL_BLOCK; j++) {                                              \
+                    offl[nl] = (unsigned char)j;                                                   \
+                    nl += !LESS(bl[j], pv);                                                        \
+                }                                                                                  \
+                lb = bl;                                                                           \
+                bl += STL_BLOCK;                                                                   \
+            }                                                                                      \
+            if (nr == 0) {                                                                         \
+                sr = 0;                                                                            \
+                for (int j = 0; j < STL_BLOCK; j++) {                                              \
+                    offr[nr] = (unsigned char)j;                                                   \
+                    nr += !LESS(pv, br[-1 - j]);                                                   \
+                }                                                                                  \
+                rb = br;                                                                           \
+                br -= STL_BLOCK;                                                                   \
+            }                                                                                      \
+            const int m = nl < nr ? nl : nr;                                                       \
+            for (int j = 0; j < m; j++) NAME##_swap(lb + offl[sl + j], rb - 1 - offr[sr + j]);     \
+            nl -= m;                                                                               \
+            nr -= m;                                                                               \
+            sl += m;                                                                               \
+            sr += m;                                                                               \
+        }                                                                                          \
+        first = nl ? lb + offl[sl] : bl;                                                           \
+        last = nr ? rb - offr[sr] : br;                                                            \
         for (;;) {                                                                                 \
-            while (first < hi && LESS(*first, *pivot)) ++first;                                    \
+            while (first < hi && LESS(*first, pv)) ++first;                                        \
             --last;                                                                                \
-            while (last > lo && LESS(*pivot, *last)) --last;                                       \
+            while (last > lo && LESS(pv, *last)) --last;                                           \
             if (!(first < last)) return first;                                                     \
             NAME##_swap(first, last);                                                              \
             ++first;                                                                               \
