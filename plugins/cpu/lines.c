@@ -7,6 +7,8 @@
 #include "dtype.h"
 #include "iterate.h"
 
+#include <string.h>
+
 typedef struct lines_job {
     cpu_layout l;
     int nops;
@@ -78,16 +80,27 @@ void cpu_gather(const tc_view *in, int memory_order, void *dst, size_t dst_size,
     cpu_layout_coalesce(&l);
     const size_t es = cpu_dtype_size(in->dtype);
     const int64_t n = cpu_layout_numel(&l);
+    if (l.ndim == 0) { /* one element */
+        if (load) load(dst, in->data);
+        else memcpy(dst, in->data, es);
+        return;
+    }
+    /* row by row along the innermost dim: a contiguous row without conversion is one memcpy */
     const int last = l.ndim - 1;
+    const int64_t row = l.size[last], s = l.stride[0][last];
     int64_t idx[CPU_MAX_DIMS] = {0}, off = 0;
-    for (int64_t k = 0; k < n; k++) {
-        load((char *)dst + (size_t)k * dst_size, (const char *)in->data + (size_t)off * es);
-        /* the next element: an odometer over the dims, innermost fastest */
-        for (int d = last; d >= 0; d--) {
-            off += l.stride[0][d];
-            if (++idx[d] < l.size[d]) break;
-            off -= l.size[d] * l.stride[0][d];
-            idx[d] = 0;
+    for (int64_t k = 0; k < n; k += row) {
+        char *d = (char *)dst + (size_t)k * dst_size;
+        const char *src = (const char *)in->data + (size_t)off * es;
+        if (!load && s == 1) memcpy(d, src, (size_t)row * es);
+        else if (!load) for (int64_t j = 0; j < row; j++) memcpy(d + (size_t)j * es, src + (size_t)(j * s) * es, es);
+        else for (int64_t j = 0; j < row; j++) load(d + (size_t)j * dst_size, src + (size_t)(j * s) * es);
+        /* the next row: an odometer over the outer dims */
+        for (int dd = last - 1; dd >= 0; dd--) {
+            off += l.stride[0][dd];
+            if (++idx[dd] < l.size[dd]) break;
+            off -= l.size[dd] * l.stride[0][dd];
+            idx[dd] = 0;
         }
     }
 }

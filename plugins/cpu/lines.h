@@ -26,8 +26,9 @@ typedef void (*cpu_line_fn)(void *ctx, char *const *ptr, const int64_t *stride, 
 int cpu_lines_run(const tc_view *views, int nops, int dim, size_t scratch_bytes, cpu_line_fn fn, void *ctx,
                   const char *name);
 
-/* Copies every element of a view into dst (dst_size bytes each, converted by `load`): in row-major
- * order (as contiguous() holds them), or in the order of memory for dense views (as clone() does). */
+/* Copies every element of a view into dst (dst_size bytes each, converted by `load`, or copied as
+ * they are when load is NULL): in row-major order (as contiguous() holds them), or in the order of
+ * memory for dense views (as clone() does). */
 typedef void (*cpu_gather_load)(void *dst, const char *src);
 void cpu_gather(const tc_view *in, int memory_order, void *dst, size_t dst_size, cpu_gather_load load);
 

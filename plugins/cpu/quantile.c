@@ -77,7 +77,6 @@ typedef struct quantile_ctx {
         qsort_##S##_sort(v, cx->n);                                                                \
         quantiles_##S(cx, v, cx->n, (C *)ptr[1]);                                                  \
     }                                                                                              \
-    static void load_##S(void *dst, const char *src) { *(C *)dst = *(const C *)src; }              \
     static int run_##S(const tc_kernel_args *args, int ignore_nan) {                               \
         quantile_ctx cx;                                                                           \
         const tc_view *in = &args->inputs[0], *out = &args->outputs[0];                            \
@@ -101,7 +100,7 @@ typedef struct quantile_ctx {
                 return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu quantile: too many elements"); \
             C *v = cpu_core->host_alloc(sizeof(C) * (size_t)cx.n);                                 \
             if (!v) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu quantile: out of memory"); \
-            cpu_gather(in, 1, v, sizeof(C), load_##S);                                   \
+            cpu_gather(in, 1, v, sizeof(C), NULL);                                   \
             qsort_##S##_sort(v, cx.n);                                                             \
             quantiles_##S(&cx, v, cx.n, (C *)out->data);                                           \
             cpu_core->host_free(v, sizeof(C) * (size_t)cx.n);                                      \

@@ -182,7 +182,7 @@ typedef struct select_ctx {
             return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu %s: too many elements", name);   \
         CPU_C_##S *v = cpu_core->host_alloc(sizeof(CPU_C_##S) * (size_t)n);                         \
         if (!v) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu %s: out of memory", name);   \
-        cpu_gather(in, 1, v, sizeof(CPU_C_##S), load_##S);                               \
+        cpu_gather(in, 1, v, sizeof(CPU_C_##S), sizeof(CPU_C_##S) == sizeof(CPU_T_##S) ? NULL : load_##S);                               \
         int64_t nans = 0;                                                                          \
         for (int64_t j = 0; j < n; j++) nans += ORD_ISNAN(S, v[j]);                                \
         if (nans && !ignore_nan) {                                                                 \

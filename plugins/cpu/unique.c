@@ -129,12 +129,70 @@ static uint64_t stl_hash_bytes(const void *ptr, size_t len) {
 
 /* The node list and buckets; node values live in the caller's array, hashes are recomputed as
  * libstdc++ does for "fast" hashes (it caches none). */
+/* x % d for a fixed d: Lemire's multiply-shift for 32-bit x and d (most integer hashes), else the
+ * division (libstdc++ divides every time: same result, slower). */
+typedef struct stl_mod {
+    uint64_t d, m; /* m = 2^64 / d rounded up, 0 when the division is used */
+} stl_mod;
+
+static stl_mod stl_mod_for(uint64_t d) {
+    return (stl_mod){d, d > 1 && d < ((uint64_t)1 << 32) ? UINT64_MAX / d + 1 : 0};
+}
+
+static inline uint64_t stl_mod_of(stl_mod md, uint64_t x) {
+    if (md.m == 0 || (x >> 32)) return md.d == 1 ? 0 : x % md.d;
+    return (uint64_t)(((unsigned __int128)(md.m * x) * md.d) >> 64);
+}
+
+/* The node list and buckets; node values live in `vals` (grown with the node arrays), hashes are
+ * recomputed as libstdc++ does for "fast" hashes (it caches none). */
 typedef struct stl_set {
+    void *vals;      /* per node: its value */
     int64_t *next;   /* per node: the next node of the list, -1 at the end */
+    int64_t *count;  /* per node: how many inserts found it */
     int64_t *bucket; /* per bucket: the node before its first node, SET_BEFORE_BEGIN or SET_EMPTY */
     uint64_t nbkt, next_resize;
-    int64_t head, count, cap_bkt;
+    stl_mod mod;
+    int64_t head, nodes, cap, cap_bkt;
+    size_t val_size;
 } stl_set;
+
+/* Room for one more node: the node arrays double when full. */
+static int set_reserve(stl_set *s) {
+    if (s->nodes < s->cap) return TC_OK;
+    const int64_t cap = s->cap ? 2 * s->cap : 1024;
+    void *vals = cpu_core->host_alloc(s->val_size * (size_t)cap);
+    int64_t *next = cpu_core->host_alloc(sizeof(int64_t) * (size_t)cap);
+    int64_t *count = cpu_core->host_alloc(sizeof(int64_t) * (size_t)cap);
+    if (!vals || !next || !count) {
+        if (vals) cpu_core->host_free(vals, s->val_size * (size_t)cap);
+        if (next) cpu_core->host_free(next, sizeof(int64_t) * (size_t)cap);
+        if (count) cpu_core->host_free(count, sizeof(int64_t) * (size_t)cap);
+        return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu unique: out of memory");
+    }
+    if (s->cap) {
+        memcpy(vals, s->vals, s->val_size * (size_t)s->nodes);
+        memcpy(next, s->next, sizeof(int64_t) * (size_t)s->nodes);
+        memcpy(count, s->count, sizeof(int64_t) * (size_t)s->nodes);
+        cpu_core->host_free(s->vals, s->val_size * (size_t)s->cap);
+        cpu_core->host_free(s->next, sizeof(int64_t) * (size_t)s->cap);
+        cpu_core->host_free(s->count, sizeof(int64_t) * (size_t)s->cap);
+    }
+    s->vals = vals;
+    s->next = next;
+    s->count = count;
+    s->cap = cap;
+    return TC_OK;
+}
+
+static void set_free(stl_set *s) {
+    if (s->cap) {
+        cpu_core->host_free(s->vals, s->val_size * (size_t)s->cap);
+        cpu_core->host_free(s->next, sizeof(int64_t) * (size_t)s->cap);
+        cpu_core->host_free(s->count, sizeof(int64_t) * (size_t)s->cap);
+    }
+    if (s->cap_bkt) cpu_core->host_free(s->bucket, sizeof(int64_t) * (size_t)s->cap_bkt);
+}
 
 static void set_link_first(stl_set *s, int64_t *buckets, uint64_t b, int64_t node, uint64_t head_bkt) {
     s->next[node] = s->head;
@@ -227,6 +285,16 @@ static int uout_like(const tc_kernel_args *args, int32_t i, const tc_view *in, t
     return cpu_core->kernel_output(args, i, in->ndim, in->sizes, v);
 }
 
+/* Row-major contiguous: the elements in the order unique() reads them. */
+static int is_contiguous(const tc_view *v) {
+    int64_t expect = 1;
+    for (int d = v->ndim - 1; d >= 0; d--) {
+        if (v->sizes[d] != 1 && v->strides[d] != expect) return 0;
+        expect *= v->sizes[d];
+    }
+    return 1;
+}
+
 static int64_t numel_of(const tc_view *v) {
     int64_t n = 1;
     for (int d = 0; d < v->ndim; d++) n *= v->sizes[d];
@@ -238,8 +306,6 @@ static void put_i64(const tc_view *v, const int64_t *src, int64_t n) {
     if (n) memcpy(v->data, src, sizeof(int64_t) * (size_t)n);
 }
 
-static void load_raw1(void *dst, const char *src) { *(uint8_t *)dst = *(const uint8_t *)src; }
-
 /* ---- unique of bool: which of the two values occur ---- */
 
 static int unique_bool(const tc_kernel_args *args, int want_inverse, int want_counts) {
@@ -248,7 +314,7 @@ static int unique_bool(const tc_kernel_args *args, int want_inverse, int want_co
     unique_bufs b = {0};
     uint8_t *x = ubuf(&b, n, 1);
     if (!x) return TC_FAIL;
-    cpu_gather(in, 0, x, 1, load_raw1);
+    cpu_gather(in, 0, x, 1, NULL);
     int64_t trues = 0;
     for (int64_t i = 0; i < n; i++) trues += x[i] != 0;
     const int64_t falses = n - trues, nout = (trues > 0) + (falses > 0), true_at = falses > 0;
@@ -283,18 +349,20 @@ static int unique_bool(const tc_kernel_args *args, int want_inverse, int want_co
     static int upair_less_##S(upair_##S a, upair_##S b) { return UNIQUE_LT_##S(a.v, b.v); }         \
     STL_SORT_STAMP(usort_##S, upair_##S, upair_less_##S)                                           \
     static inline uint64_t uhash_##S(CPU_T_##S v) { return UNIQUE_HASH_##S(v); }                   \
-    static int set_rehash_##S(stl_set *s, const CPU_T_##S *vals, uint64_t n) {                     \
+    static int set_rehash_##S(stl_set *s, uint64_t n) {                                            \
         if (n > (uint64_t)INT64_MAX / sizeof(int64_t))                                             \
             return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu unique: too many buckets");      \
         int64_t *nb = cpu_core->host_alloc(sizeof(int64_t) * (size_t)n);                          \
         if (!nb) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu unique: out of memory");    \
         for (uint64_t i = 0; i < n; i++) nb[i] = SET_EMPTY;                                        \
+        const CPU_T_##S *vals = s->vals;                                                           \
+        const stl_mod md = stl_mod_for(n);                                                         \
         int64_t p = s->head;                                                                       \
         uint64_t first_bkt = 0;                                                                    \
         s->head = -1;                                                                              \
         while (p >= 0) {                                                                           \
             const int64_t next = s->next[p];                                                       \
-            const uint64_t b = uhash_##S(vals[p]) % n;                                             \
+            const uint64_t b = stl_mod_of(md, uhash_##S(vals[p]));                                 \
             if (nb[b] == SET_EMPTY) {                                                              \
                 set_link_first(s, nb, b, p, first_bkt);                                            \
                 first_bkt = b;                                                                     \
@@ -307,56 +375,95 @@ static int unique_bool(const tc_kernel_args *args, int want_inverse, int want_co
         s->bucket = nb;                                                                            \
         s->cap_bkt = (int64_t)n;                                                                   \
         s->nbkt = n;                                                                               \
+        s->mod = md;                                                                               \
         return TC_OK;                                                                              \
     }                                                                                              \
     /* std::unordered_set::insert: the node holding x (found or new), -1 on failure. */          \
-    static int64_t set_insert_##S(stl_set *s, CPU_T_##S *vals, CPU_T_##S x) {                      \
+    static int64_t set_insert_##S(stl_set *s, CPU_T_##S x) {                                       \
         const uint64_t h = uhash_##S(x);                                                           \
-        uint64_t b = h % s->nbkt;                                                                  \
+        uint64_t b = stl_mod_of(s->mod, h);                                                        \
+        const CPU_T_##S *vals = s->vals;                                                           \
         if (s->bucket[b] != SET_EMPTY) {                                                           \
             int64_t p = s->bucket[b] == SET_BEFORE_BEGIN ? s->head : s->next[s->bucket[b]];        \
             for (;;) {                                                                             \
                 if (UNIQUE_EQ_##S(vals[p], x)) return p;                                           \
                 const int64_t q = s->next[p];                                                      \
-                if (q < 0 || uhash_##S(vals[q]) % s->nbkt != b) break;                             \
+                if (q < 0 || stl_mod_of(s->mod, uhash_##S(vals[q])) != b) break;                   \
                 p = q;                                                                             \
             }                                                                                      \
         }                                                                                          \
-        const uint64_t grow = stl_need_rehash(s->nbkt, (uint64_t)s->count, &s->next_resize);       \
+        const uint64_t grow = stl_need_rehash(s->nbkt, (uint64_t)s->nodes, &s->next_resize);      \
         if (grow) {                                                                                \
-            if (set_rehash_##S(s, vals, grow)) return -1;                                          \
-            b = h % s->nbkt;                                                                       \
+            if (set_rehash_##S(s, grow)) return -1;                                                \
+            b = stl_mod_of(s->mod, h);                                                             \
         }                                                                                          \
-        const int64_t node = s->count++;                                                           \
-        vals[node] = x;                                                                            \
+        if (set_reserve(s)) return -1;                                                             \
+        const int64_t node = s->nodes++;                                                           \
+        ((CPU_T_##S *)s->vals)[node] = x;                                                          \
+        s->count[node] = 0;                                                                        \
         if (s->bucket[b] != SET_EMPTY) set_link_after(s, s->bucket[b], node);                      \
-        else set_link_first(s, s->bucket, b, node, s->head >= 0 ? uhash_##S(vals[s->head]) % s->nbkt : 0); \
+        else set_link_first(s, s->bucket, b, node,                                                 \
+                            s->head >= 0 ? stl_mod_of(s->mod, uhash_##S(((CPU_T_##S *)s->vals)[s->head])) : 0); \
         return node;                                                                               \
     }                                                                                              \
-    static void uload_##S(void *dst, const char *src) { *(CPU_T_##S *)dst = *(const CPU_T_##S *)src; } \
     static int unique_##S(const tc_kernel_args *args, int sorted, int want_inverse, int want_counts) { \
         const tc_view *in = &args->inputs[0];                                                      \
         const int64_t n = numel_of(in);                                                            \
         unique_bufs b = {0};                                                                       \
-        CPU_T_##S *x = ubuf(&b, n, sizeof(CPU_T_##S)), *vals = ubuf(&b, n, sizeof(CPU_T_##S));     \
-        int64_t *next = ubuf(&b, n, sizeof(int64_t)), *node_of = ubuf(&b, n, sizeof(int64_t));     \
-        int64_t *count = ubuf(&b, n, sizeof(int64_t));                                             \
-        upair_##S *order = ubuf(&b, n, sizeof(upair_##S));                                         \
-        int64_t single = SET_EMPTY;                                                                \
-        stl_set s = {.next = next, .bucket = &single, .nbkt = 1, .next_resize = 0, .head = -1};    \
-        int rc = x && vals && next && node_of && count && order ? TC_OK : TC_FAIL;                 \
-        if (rc == TC_OK) cpu_gather(in, 0, x, sizeof(CPU_T_##S), uload_##S);                       \
-        for (int64_t i = 0; rc == TC_OK && i < n; i++) {                                           \
-            const int64_t node = set_insert_##S(&s, vals, x[i]);                                   \
-            if (node < 0) rc = TC_FAIL;                                                            \
-            else node_of[i] = node;                                                                \
+        /* the elements in row-major order: the input itself when it is contiguous */             \
+        const CPU_T_##S *x = in->data;                                                             \
+        if (!is_contiguous(in)) {                                                                  \
+            CPU_T_##S *copy = ubuf(&b, n, sizeof(CPU_T_##S));                                      \
+            if (!copy) return TC_FAIL;                                                             \
+            cpu_gather(in, 0, copy, sizeof(CPU_T_##S), NULL);                                      \
+            x = copy;                                                                              \
         }                                                                                          \
-        const int64_t u = s.count;                                                                 \
+        int64_t *node_of = want_inverse ? ubuf(&b, n, sizeof(int64_t)) : NULL;                     \
+        int64_t single = SET_EMPTY;                                                                \
+        stl_set s = {.bucket = &single, .nbkt = 1, .mod = stl_mod_for(1), .head = -1,               \
+                     .val_size = sizeof(CPU_T_##S)};                                               \
+        int rc = !want_inverse || node_of ? TC_OK : TC_FAIL;                                       \
+        /* the lookup of values already in the set, with the set's arrays in registers; a new      \
+         * value goes through set_insert (which may rehash or grow them) */                        \
+        const int64_t *bucket = s.bucket, *next = s.next;                                          \
+        const CPU_T_##S *vals = s.vals;                                                            \
+        int64_t *count = s.count;                                                                  \
+        stl_mod md = s.mod;                                                                        \
+        for (int64_t i = 0; rc == TC_OK && i < n; i++) {                                           \
+            const CPU_T_##S xi = x[i];                                                             \
+            const uint64_t b = stl_mod_of(md, uhash_##S(xi));                                      \
+            int64_t node = -1;                                                                     \
+            if (bucket[b] != SET_EMPTY) {                                                          \
+                for (int64_t p = bucket[b] == SET_BEFORE_BEGIN ? s.head : next[bucket[b]];;) {     \
+                    if (UNIQUE_EQ_##S(vals[p], xi)) {                                              \
+                        node = p;                                                                  \
+                        break;                                                                     \
+                    }                                                                              \
+                    const int64_t q = next[p];                                                     \
+                    if (q < 0 || stl_mod_of(md, uhash_##S(vals[q])) != b) break;                   \
+                    p = q;                                                                         \
+                }                                                                                  \
+            }                                                                                      \
+            if (node < 0) {                                                                        \
+                if ((node = set_insert_##S(&s, xi)) < 0) {                                         \
+                    rc = TC_FAIL;                                                                  \
+                    break;                                                                         \
+                }                                                                                  \
+                bucket = s.bucket;                                                                 \
+                next = s.next;                                                                     \
+                vals = s.vals;                                                                     \
+                count = s.count;                                                                   \
+                md = s.mod;                                                                        \
+            }                                                                                      \
+            count[node]++;                                                                         \
+            if (node_of) node_of[i] = node;                                                        \
+        }                                                                                          \
+        const int64_t u = s.nodes;                                                                 \
+        upair_##S *order = rc == TC_OK ? ubuf(&b, u, sizeof(upair_##S)) : NULL;                    \
+        if (!order) rc = TC_FAIL;                                                                  \
         if (rc == TC_OK) {                                                                         \
-            for (int64_t k = 0; k < u; k++) count[k] = 0;                                          \
-            for (int64_t i = 0; i < n; i++) count[node_of[i]]++;                                   \
             int64_t k = 0;                                                                         \
-            for (int64_t p = s.head; p >= 0; p = next[p], k++) order[k] = (upair_##S){vals[p], p}; \
+            for (int64_t p = s.head; p >= 0; p = s.next[p], k++) order[k] = (upair_##S){((CPU_T_##S *)s.vals)[p], p}; \
             if (sorted) usort_##S##_sort(order, u);                                                \
         }                                                                                          \
         tc_view v, inv, cnt;                                                                       \
@@ -365,19 +472,19 @@ static int unique_bool(const tc_kernel_args *args, int want_inverse, int want_co
             /* where each node ended up: reuse `next` (the list is walked) */                      \
             for (int64_t k = 0; k < u; k++) {                                                      \
                 ((CPU_T_##S *)v.data)[k] = order[k].v;                                             \
-                next[order[k].node] = k;                                                           \
+                s.next[order[k].node] = k;                                                         \
             }                                                                                      \
             rc = want_inverse ? uout_like(args, 1, in, &inv) : uout(args, 1, 0, &inv);             \
         }                                                                                          \
         if (rc == TC_OK && want_inverse)                                                           \
             for (int64_t i = 0; i < n; i++)                                                        \
-                ((int64_t *)inv.data)[i] = UNIQUE_NAN_##S(x[i]) ? 0 : next[node_of[i]];            \
+                ((int64_t *)inv.data)[i] = UNIQUE_NAN_##S(x[i]) ? 0 : s.next[node_of[i]];          \
         if (rc == TC_OK && args->n_outputs > 2) {                                                  \
             rc = uout(args, 2, want_counts ? u : 0, &cnt);                                         \
             for (int64_t k = 0; rc == TC_OK && want_counts && k < u; k++)                          \
-                ((int64_t *)cnt.data)[k] = UNIQUE_NAN_##S(order[k].v) ? 0 : count[order[k].node];  \
+                ((int64_t *)cnt.data)[k] = UNIQUE_NAN_##S(order[k].v) ? 0 : s.count[order[k].node]; \
         }                                                                                          \
-        if (s.cap_bkt) cpu_core->host_free(s.bucket, sizeof(int64_t) * (size_t)s.cap_bkt);         \
+        set_free(&s);                                                                              \
         ubuf_free(&b);                                                                             \
         return rc;                                                                                 \
     }
@@ -440,7 +547,7 @@ static _Thread_local udim_ctx udim;
             ubuf_free(&b);                                                                         \
             return TC_FAIL;                                                                        \
         }                                                                                          \
-        cpu_gather(in, 0, x, sizeof(CPU_C_##S), udload_##S);                                       \
+        cpu_gather(in, 0, x, sizeof(CPU_C_##S), sizeof(CPU_C_##S) == sizeof(CPU_T_##S) ? NULL : udload_##S);                                       \
         int64_t u = 0, last = 0;                                                                   \
         for (int64_t i = 0; i < n; i++) {                                                          \
             if (i == 0 || x[i] != x[last]) {                                                       \
@@ -486,7 +593,7 @@ static _Thread_local udim_ctx udim;
             ubuf_free(&b);                                                                         \
             return TC_FAIL;                                                                        \
         }                                                                                          \
-        cpu_gather(&first, 0, rows, sizeof(CPU_C_##S), udload_##S);                                \
+        cpu_gather(&first, 0, rows, sizeof(CPU_C_##S), sizeof(CPU_C_##S) == sizeof(CPU_T_##S) ? NULL : udload_##S);                                \
         for (int64_t i = 0; i < d; i++) idx[i] = i;                                                \
         if (!consecutive) {                                                                        \
             udim = (udim_ctx){rows, m};                                                            \
