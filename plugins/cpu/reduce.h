@@ -230,6 +230,29 @@ double reduce_count(const tc_kernel_args *args);
     static const red_ops NAME##_ops = {NAME##_identity, NAME##_row,   NAME##_combine,              \
                                        NAME##_accum,    NAME##_store, NAME##_center};
 
+/* The identities of max and min per dtype (NaN-free: the lowest and highest values). */
+#define RED_MAX_ID_b8 0
+#define RED_MAX_ID_u8 0
+#define RED_MAX_ID_i8 INT8_MIN
+#define RED_MAX_ID_i16 INT16_MIN
+#define RED_MAX_ID_i32 INT32_MIN
+#define RED_MAX_ID_i64 INT64_MIN
+#define RED_MAX_ID_f16 (-INFINITY)
+#define RED_MAX_ID_bf16 (-INFINITY)
+#define RED_MAX_ID_f32 (-INFINITY)
+#define RED_MAX_ID_f64 (-INFINITY)
+
+#define RED_MIN_ID_b8 1
+#define RED_MIN_ID_u8 UINT8_MAX
+#define RED_MIN_ID_i8 INT8_MAX
+#define RED_MIN_ID_i16 INT16_MAX
+#define RED_MIN_ID_i32 INT32_MAX
+#define RED_MIN_ID_i64 INT64_MAX
+#define RED_MIN_ID_f16 INFINITY
+#define RED_MIN_ID_bf16 INFINITY
+#define RED_MIN_ID_f32 INFINITY
+#define RED_MIN_ID_f64 INFINITY
+
 /* Common expressions. */
 #define RED_ADD(a, v) ((a) + (v))
 #define RED_FIN_SELF(a, c) (a)

@@ -19,28 +19,6 @@
 #define SUM_A_f32 double
 #define SUM_A_f64 double
 
-#define MAX_ID_b8 0
-#define MAX_ID_u8 0
-#define MAX_ID_i8 INT8_MIN
-#define MAX_ID_i16 INT16_MIN
-#define MAX_ID_i32 INT32_MIN
-#define MAX_ID_i64 INT64_MIN
-#define MAX_ID_f16 (-INFINITY)
-#define MAX_ID_bf16 (-INFINITY)
-#define MAX_ID_f32 (-INFINITY)
-#define MAX_ID_f64 (-INFINITY)
-
-#define MIN_ID_b8 1
-#define MIN_ID_u8 UINT8_MAX
-#define MIN_ID_i8 INT8_MAX
-#define MIN_ID_i16 INT16_MAX
-#define MIN_ID_i32 INT32_MAX
-#define MIN_ID_i64 INT64_MAX
-#define MIN_ID_f16 INFINITY
-#define MIN_ID_bf16 INFINITY
-#define MIN_ID_f32 INFINITY
-#define MIN_ID_f64 INFINITY
-
 #define EXTREME_KB(OP) CPU_CAT(OP, _I)
 #define EXTREME_KU(OP) CPU_CAT(OP, _I)
 #define EXTREME_KI(OP) CPU_CAT(OP, _I)
@@ -59,10 +37,10 @@
     RED_STAMP(nansum_##S, S, SUM_A_##S, CPU_T_##S, 0, MAP_NANSUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
 #define STAMP_prod(_, S) RED_STAMP(prod_##S, S, SUM_A_##S, CPU_T_##S, 1, MAP_SUM, MUL, RED_FIN_SELF, cpu_st_##S)
 #define STAMP_max(_, S)                                                                            \
-    RED_STAMP(max_##S, S, CPU_C_##S, CPU_T_##S, MAX_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX), \
+    RED_STAMP(max_##S, S, CPU_C_##S, CPU_T_##S, RED_MAX_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX), \
               RED_FIN_SELF, cpu_st_##S)
 #define STAMP_min(_, S)                                                                            \
-    RED_STAMP(min_##S, S, CPU_C_##S, CPU_T_##S, MIN_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MIN), \
+    RED_STAMP(min_##S, S, CPU_C_##S, CPU_T_##S, RED_MIN_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MIN), \
               RED_FIN_SELF, cpu_st_##S)
 #define STAMP_all(_, S) RED_STAMP(all_##S, S, uint8_t, uint8_t, 1, MAP_TRUTH, AND, RED_FIN_SELF, ST_BYTE)
 #define STAMP_any(_, S) RED_STAMP(any_##S, S, uint8_t, uint8_t, 0, MAP_TRUTH, OR, RED_FIN_SELF, ST_BYTE)
