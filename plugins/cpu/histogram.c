@@ -17,6 +17,7 @@
 
 #include "cpu.h"
 #include "dtype.h"
+#include "lines.h"
 
 /* torch.linspace(lo, hi, n) as PyTorch's x86 kernel computes it in float or double: pairs of
  * vectors of V elements each start from a fused multiply-add (from lo in the first half, back from
@@ -58,73 +59,174 @@ static int histc_range_of(double smin, double smax, int use_data, double dmin, d
     return TC_OK;
 }
 
+/* The counting runs over contiguous elements (a copy of any other input; the order of elements
+ * changes no count) cut into one piece per thread. Each piece counts in int64 into HISTC_COPIES
+ * interleaved tables, so that runs of one bin do not wait on each other's increments; the pieces'
+ * tables add up at the end. A count in the dtype saturates where adding 1 no longer changes it
+ * (2^24 in float32), as PyTorch's sequential adds in the dtype do. Bins are computed a chunk at a
+ * time into an index array (vectorised; out-of-range elements go to a spare last bin). */
+#define HISTC_CHUNK 256
+#define HISTC_COPIES_FOR(bins) ((bins) <= 4096 ? 4 : 1)
+#define HISTC_SAT_f16 2048.0
+#define HISTC_SAT_bf16 256.0
+#define HISTC_SAT_f32 16777216.0
+#define HISTC_SAT_f64 9007199254740992.0
+
+typedef struct histc_job {
+    const char *x;
+    int64_t n, bins, copies;
+    int parts;
+    double lo, hi;    /* the outer edges, exact in the dtype */
+    int64_t *counts;  /* per part: copies tables of bins + 1 */
+    double *mn, *mx;  /* per part: the data's extremes */
+    int *nan;         /* per part: a NaN was seen */
+} histc_job;
+
 #define HISTC_STAMP(S, C)                                                                          \
+    static void histc_extremes_##S(void *vjob, int64_t p0, int64_t p1) {                           \
+        const histc_job *j = vjob;                                                                 \
+        for (int64_t p = p0; p < p1; p++) {                                                        \
+            const CPU_T_##S *x = (const CPU_T_##S *)j->x + j->n * p / j->parts;                    \
+            const int64_t n = j->n * (p + 1) / j->parts - j->n * p / j->parts;                     \
+            enum { L = 16 };                                                                       \
+            C lmin[L], lmax[L];                                                                    \
+            int nan = 0;                                                                           \
+            for (int k = 0; k < L; k++) lmin[k] = INFINITY, lmax[k] = -INFINITY;                   \
+            int64_t i = 0;                                                                         \
+            for (; i + L <= n; i += L) {                                                           \
+                _Pragma("GCC unroll 1") for (int k = 0; k < L; k++) {                              \
+                    const C v = (C)cpu_ld_##S(x[i + k]);                                           \
+                    lmin[k] = v < lmin[k] ? v : lmin[k];                                           \
+                    lmax[k] = v > lmax[k] ? v : lmax[k];                                           \
+                    nan |= v != v;                                                                 \
+                }                                                                                  \
+            }                                                                                      \
+            for (int k = 0; i < n; i++, k++) {                                                    \
+                const C v = (C)cpu_ld_##S(x[i]);                                                   \
+                lmin[k] = v < lmin[k] ? v : lmin[k];                                               \
+                lmax[k] = v > lmax[k] ? v : lmax[k];                                               \
+                nan |= v != v;                                                                     \
+            }                                                                                      \
+            for (int k = 1; k < L; k++) {                                                          \
+                lmin[0] = lmin[k] < lmin[0] ? lmin[k] : lmin[0];                                   \
+                lmax[0] = lmax[k] > lmax[0] ? lmax[k] : lmax[0];                                   \
+            }                                                                                      \
+            j->mn[p] = lmin[0];                                                                    \
+            j->mx[p] = lmax[0];                                                                    \
+            j->nan[p] = nan;                                                                       \
+        }                                                                                          \
+    }                                                                                              \
+    static void histc_count_##S(void *vjob, int64_t p0, int64_t p1) {                              \
+        const histc_job *j = vjob;                                                                 \
+        const C lo = (C)j->lo, hi = (C)j->hi, nb = (C)j->bins;                                     \
+        const int32_t bins = (int32_t)j->bins;                                                     \
+        for (int64_t p = p0; p < p1; p++) {                                                        \
+            const CPU_T_##S *x = (const CPU_T_##S *)j->x + j->n * p / j->parts;                    \
+            const int64_t n = j->n * (p + 1) / j->parts - j->n * p / j->parts;                     \
+            int64_t *cnt = j->counts + p * j->copies * (j->bins + 1);                              \
+            int32_t idx[HISTC_CHUNK];                                                              \
+            for (int64_t c = 0; c < n; c += HISTC_CHUNK) {                                         \
+                const int m = (int)(n - c < HISTC_CHUNK ? n - c : HISTC_CHUNK);                    \
+                for (int i = 0; i < m; i++) {                                                      \
+                    const C v = (C)cpu_ld_##S(x[c + i]);                                           \
+                    const int in = v >= lo && v <= hi;                                             \
+                    const C t = in ? (v - lo) / (hi - lo) * nb : (C)0;                             \
+                    int32_t pos = (int32_t)t;                                                      \
+                    pos = pos == bins ? bins - 1 : pos;                                            \
+                    /* PyTorch 1.13 counts NaN in the first bin */                                 \
+                    idx[i] = v != v ? 0 : in && pos >= 0 && pos < bins ? pos : bins;               \
+                }                                                                                  \
+                if (j->copies == 4) {                                                              \
+                    int64_t *c0 = cnt, *c1 = c0 + j->bins + 1, *c2 = c1 + j->bins + 1, *c3 = c2 + j->bins + 1; \
+                    int i = 0;                                                                     \
+                    for (; i + 4 <= m; i += 4) {                                                   \
+                        c0[idx[i]]++;                                                              \
+                        c1[idx[i + 1]]++;                                                          \
+                        c2[idx[i + 2]]++;                                                          \
+                        c3[idx[i + 3]]++;                                                          \
+                    }                                                                              \
+                    for (; i < m; i++) c0[idx[i]]++;                                               \
+                } else {                                                                           \
+                    for (int i = 0; i < m; i++) cnt[idx[i]]++;                                     \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
     static int k_histc_##S(const tc_kernel_args *args) {                                           \
         if (cpu_check_args(args, 1, 1, "histc") != TC_OK) return TC_FAIL;                          \
         if (args->n_scalars < 2 || args->outputs[0].ndim != 1)                                     \
             return cpu_core->set_error(TC_ERR_RUNTIME, "cpu histc: bad arguments");                \
         const tc_view *in = &args->inputs[0], *out = &args->outputs[0];                            \
-        const int64_t bins = out->sizes[0];                                                        \
-        int64_t n = 1;                                                                             \
-        for (int d = 0; d < in->ndim; d++) n *= in->sizes[d];                                      \
-        /* row-major walk of the input */                                                         \
-        int64_t at[TC_MAX_DIMS] = {0};                                                             \
-        const CPU_T_##S *x = in->data;                                                             \
-        _Bool use_data = 0;                                                                        \
-        C dmin = 0, dmax = 0;                                                                      \
+        histc_job j = {.bins = out->sizes[0], .n = 1};                                             \
+        for (int d = 0; d < in->ndim; d++) j.n *= in->sizes[d];                                    \
+        if (j.bins < 1 || j.bins >= INT32_MAX)                                                     \
+            return cpu_core->set_error(TC_ERR_RUNTIME, "cpu histc: bad bin count");                \
         const tc_scalar *a = &args->scalars[0], *b = &args->scalars[1];                            \
         const double smin = a->kind == TC_SCALAR_FLOAT ? a->v.f : (double)a->v.i;                  \
         const double smax = b->kind == TC_SCALAR_FLOAT ? b->v.f : (double)b->v.i;                  \
-        if (smin == smax && n > 0) { /* aminmax of the data, NaN propagating */                   \
+        j.copies = HISTC_COPIES_FOR(j.bins);                                                       \
+        j.parts = cpu_threads_for(j.n);                                                            \
+        const size_t table = (size_t)j.copies * (size_t)(j.bins + 1);                              \
+        const size_t xbytes = histc_is_contiguous(in) ? 0 : sizeof(CPU_T_##S) * (size_t)j.n;       \
+        const size_t pbytes = (sizeof(int64_t) * table + 2 * sizeof(double) + sizeof(int)) * (size_t)j.parts; \
+        char *mem = cpu_core->host_alloc(xbytes + pbytes);                                         \
+        if (!mem) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu histc: out of memory");    \
+        j.counts = (int64_t *)mem;                                                                 \
+        j.mn = (double *)(j.counts + table * (size_t)j.parts);                                     \
+        j.mx = j.mn + j.parts;                                                                     \
+        j.nan = (int *)(j.mx + j.parts);                                                           \
+        j.x = in->data;                                                                            \
+        if (xbytes) {                                                                              \
+            cpu_gather(in, 1, mem + pbytes, sizeof(CPU_T_##S), NULL);                              \
+            j.x = mem + pbytes;                                                                    \
+        }                                                                                          \
+        int use_data = 0, nan = 0;                                                                 \
+        double dmin = INFINITY, dmax = -INFINITY;                                                  \
+        if (smin == smax && j.n > 0) { /* aminmax of the data, NaN propagating */                 \
             use_data = 1;                                                                          \
-            for (int64_t k = 0; k < n; k++) {                                                      \
-                int64_t off = 0;                                                                   \
-                for (int d = 0; d < in->ndim; d++) off += at[d] * in->strides[d];                  \
-                const C v = (C)cpu_ld_##S(x[off]);                                                 \
-                if (k == 0 || v != v) dmin = dmax = v;                                             \
-                if (dmin == dmin) {                                                                \
-                    dmin = v < dmin ? v : dmin;                                                    \
-                    dmax = v > dmax ? v : dmax;                                                    \
-                } else {                                                                           \
-                    break;                                                                         \
-                }                                                                                  \
-                for (int d = in->ndim - 1; d >= 0; d--) {                                          \
-                    if (++at[d] < in->sizes[d]) break;                                             \
-                    at[d] = 0;                                                                     \
-                }                                                                                  \
+            cpu_parallel(j.parts, j.parts, histc_extremes_##S, &j);                                \
+            for (int p = 0; p < j.parts; p++) {                                                    \
+                nan |= j.nan[p];                                                                   \
+                dmin = j.mn[p] < dmin ? j.mn[p] : dmin;                                            \
+                dmax = j.mx[p] > dmax ? j.mx[p] : dmax;                                            \
             }                                                                                      \
+            if (nan) dmin = dmax = NAN;                                                            \
         }                                                                                          \
         histc_range r;                                                                             \
-        if (histc_range_of(smin, smax, use_data, (double)dmin, (double)dmax, &r) != TC_OK) return TC_FAIL; \
-        if (bins < 1 || (uint64_t)bins > SIZE_MAX / sizeof(C) - 1)                                 \
-            return cpu_core->set_error(TC_ERR_RUNTIME, "cpu histc: bad bin count");                \
-        C *edges = cpu_core->host_alloc(sizeof(C) * (size_t)(bins + 1));                           \
-        if (!edges) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu histc: out of memory");  \
-        linspace_##C(edges, bins + 1, (C)r.lo, (C)r.hi);                                           \
-        const C lo = edges[0], hi = edges[bins];                                                   \
-        CPU_T_##S *h = out->data;                                                                  \
-        for (int64_t j = 0; j < bins; j++) h[j * out->strides[0]] = cpu_st_##S(0);                 \
-        for (int d = 0; d < in->ndim; d++) at[d] = 0;                                              \
-        for (int64_t k = 0; k < n; k++) {                                                          \
-            int64_t off = 0;                                                                       \
-            for (int d = 0; d < in->ndim; d++) off += at[d] * in->strides[d];                      \
-            const C v = (C)cpu_ld_##S(x[off]);                                                     \
-            if (v != v || (v >= lo && v <= hi)) { /* PyTorch 1.13 counts NaN in the first bin */   \
-                int64_t pos = v != v ? 0 : (int64_t)((v - lo) / (hi - lo) * (C)bins);              \
-                if (pos == bins) pos -= 1;                                                         \
-                if (pos >= 0 && pos < bins) {                                                      \
-                    CPU_T_##S *cell = &h[pos * out->strides[0]];                                   \
-                    *cell = cpu_st_##S((CPU_C_##S)(cpu_ld_##S(*cell) + 1));                         \
-                }                                                                                  \
-            }                                                                                      \
-            for (int d = in->ndim - 1; d >= 0; d--) {                                              \
-                if (++at[d] < in->sizes[d]) break;                                                 \
-                at[d] = 0;                                                                         \
+        C *edges = NULL;                                                                           \
+        int rc = histc_range_of(smin, smax, use_data, dmin, dmax, &r);                             \
+        if (rc == TC_OK && (uint64_t)j.bins > SIZE_MAX / sizeof(C) - 1) rc = cpu_core->set_error(TC_ERR_RUNTIME, "cpu histc: bad bin count"); \
+        if (rc == TC_OK && !(edges = cpu_core->host_alloc(sizeof(C) * (size_t)(j.bins + 1))))       \
+            rc = cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu histc: out of memory");            \
+        if (rc == TC_OK) {                                                                         \
+            linspace_##C(edges, j.bins + 1, (C)r.lo, (C)r.hi);                                     \
+            j.lo = edges[0];                                                                       \
+            j.hi = edges[j.bins];                                                                  \
+            cpu_core->host_free(edges, sizeof(C) * (size_t)(j.bins + 1));                          \
+            memset(j.counts, 0, sizeof(int64_t) * table * (size_t)j.parts);                        \
+            if (j.n > 0) cpu_parallel(j.parts, j.parts, histc_count_##S, &j);                      \
+            CPU_T_##S *h = out->data;                                                              \
+            for (int64_t k = 0; k < j.bins; k++) {                                                 \
+                int64_t total = 0;                                                                 \
+                for (size_t t = 0; t < (size_t)j.parts * (size_t)j.copies; t++)                    \
+                    total += j.counts[t * (size_t)(j.bins + 1) + (size_t)k];                       \
+                const double v = (double)total < HISTC_SAT_##S ? (double)total : HISTC_SAT_##S;    \
+                h[k * out->strides[0]] = cpu_st_##S((CPU_C_##S)v);                                 \
             }                                                                                      \
         }                                                                                          \
-        cpu_core->host_free(edges, sizeof(C) * (size_t)(bins + 1));                                \
-        return TC_OK;                                                                              \
+        cpu_core->host_free(mem, xbytes + pbytes);                                                 \
+        return rc;                                                                                 \
     }
+
+static int histc_is_contiguous(const tc_view *v) {
+    int64_t expect = 1;
+    for (int d = v->ndim - 1; d >= 0; d--) {
+        if (v->sizes[d] != 1 && v->strides[d] != expect) return 0;
+        expect *= v->sizes[d];
+    }
+    return 1;
+}
+
 HISTC_STAMP(f16, float)
 HISTC_STAMP(bf16, float)
 HISTC_STAMP(f32, float)
