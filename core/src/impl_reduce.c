@@ -1,7 +1,7 @@
 /*
  * Reductions composed of others: mean (sum, then divide by the count), nanmean (nansum over the
  * count of non-NaN elements), argmax/argmin (the indices of max/min along a dim, or of the flattened
- * tensor), aminmax (amin and amax), frobenius_norm (the 2-norm over at most two dims).
+ * tensor), frobenius_norm (the 2-norm over at most two dims).
  */
 #include "core_internal.h"
 
@@ -118,31 +118,6 @@ int tc_impl_nanmean(tc_opcall *c) {
     tc_tensor_release(present);
     tc_tensor_release(count);
     return tc_return(c, mean);
-}
-
-/* aminmax(self, *, dim, keepdim): (amin, amax) over one dim or everything. */
-int tc_impl_aminmax(tc_opcall *c) {
-    tc_tensor *self = tc_arg_tensor(c, 0);
-    bool keepdim = tc_arg_bool(c, 2);
-    int64_t dim = tc_arg_none(c, 1) ? 0 : tc_arg_int(c, 1);
-    if (tc_arg_none(c, 1) && tc_tensor_numel(self) == 0)
-        return tc_set_error(TC_ERR_RUNTIME, "aminmax(): cannot compute aminmax over an empty dimension as the "
-                                            "operation has no identity.");
-    if (!tc_arg_none(c, 1)) {
-        int32_t d;
-        if (tc_shape_wrap_dim(dim, self->ndim, &d)) return TC_FAIL;
-        if (self->ndim > 0 && self->sizes[d] == 0)
-            return tc_set_error(TC_ERR_INDEX, "aminmax: Expected reduction dim %d to have non-zero size.", d);
-    }
-    tc_int_list dims = tc_arg_none(c, 1) ? TC_NO_INTS : (tc_int_list){&dim, 1};
-    tc_tensor *lo = tc_amin(self, dims, keepdim), *hi = lo ? tc_amax(self, dims, keepdim) : NULL;
-    if (!hi) {
-        tc_tensor_release(lo);
-        return TC_FAIL;
-    }
-    c->outs[0] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = lo};
-    c->outs[1] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = hi};
-    return TC_OK;
 }
 
 /* frobenius_norm(self, dim, keepdim): the 2-norm over at most two distinct dims (none: all). */

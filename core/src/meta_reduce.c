@@ -154,6 +154,22 @@ int tc_meta_extreme_all(tc_opcall *c, tc_plan *p) {
     return plan_reduction(p, &r, 1, r.self->dtype, -1, -1);
 }
 
+/* aminmax(self, *, dim, keepdim): (min, max) over one dim or everything, one kernel for both. */
+int tc_meta_aminmax(tc_opcall *c, tc_plan *p) {
+    reduction r;
+    if (reduction_of(c, &r)) return TC_FAIL;
+    const tc_value *dim = arg_named(c, "dim");
+    if (tc_tensor_numel(r.self) == 0) {
+        if (!dim || dim->tag != TC_VALUE_INT)
+            return tc_set_error(TC_ERR_RUNTIME, "aminmax(): cannot compute aminmax over an empty dimension as the "
+                                                "operation has no identity.");
+        for (int32_t d = 0; d < r.self->ndim; d++)
+            if (r.mask[d] && r.self->sizes[d] == 0)
+                return tc_set_error(TC_ERR_INDEX, "aminmax: Expected reduction dim %d to have non-zero size.", d);
+    }
+    return plan_reduction(p, &r, 2, r.self->dtype, -1, -1);
+}
+
 /* all / any: every dim or one; a bool result (uint8 for uint8 inputs, as PyTorch keeps it). The
  * kernel reads the input in its own dtype. */
 int tc_meta_logical_reduce(tc_opcall *c, tc_plan *p) {

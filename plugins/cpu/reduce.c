@@ -318,3 +318,116 @@ int reduce_run2(const tc_kernel_args *args, const red_ops *first, const red_ops 
                 const red_call *cx, const char *name) {
     return reduce_impl(args, first, second, centre_out, cx, name);
 }
+
+/* ---- two exact ops over one input (aminmax) ----
+ *
+ * Run one after the other, two ops would each read the input from memory. Where the input is
+ * contiguous and reduced over its trailing dims, its rows are instead cut into pieces that stay in
+ * cache between the two ops. Their partial results combine in any order, which is exact only for ops
+ * like min and max: that is the contract. */
+#define RED_PIECE 8192
+
+typedef struct pair_job {
+    const red_ops *ops[2];
+    const tc_view *out[2];
+    const char *in;
+    size_t es;
+    int64_t w, k;
+    int32_t kept_ndim; /* dims [0, kept_ndim) index the rows */
+    int parts;
+    red_acc (*partial)[2];
+} pair_job;
+
+static const red_call pair_cx; /* min and max read no parameters */
+
+static void pair_span(const pair_job *j, const char *p, int64_t n, red_acc acc[2]) {
+    for (int o = 0; o < 2; o++) j->ops[o]->identity(&acc[o], 1);
+    for (int64_t i = 0; i < n; i += RED_PIECE) {
+        const int64_t m = n - i < RED_PIECE ? n - i : RED_PIECE;
+        for (int o = 0; o < 2; o++) {
+            red_acc a;
+            j->ops[o]->row(&a, p + (size_t)i * j->es, m, 1, &pair_cx, RED_NOCENTER);
+            j->ops[o]->combine(&acc[o], &a, 1);
+        }
+    }
+}
+
+static void pair_store(const pair_job *j, int64_t k, red_acc acc[2]) {
+    for (int o = 0; o < 2; o++) {
+        const tc_view *v = j->out[o];
+        int64_t off = 0, rem = k;
+        for (int32_t d = j->kept_ndim - 1; d >= 0; d--) {
+            off += rem % v->sizes[d] * v->strides[d];
+            rem /= v->sizes[d];
+        }
+        j->ops[o]->store((char *)v->data + (size_t)off * cpu_dtype_size(v->dtype), 1, &acc[o], 1, &pair_cx, NULL);
+    }
+}
+
+static void pair_rows(void *vjob, int64_t k0, int64_t k1) {
+    const pair_job *j = vjob;
+    for (int64_t k = k0; k < k1; k++) {
+        red_acc acc[2];
+        pair_span(j, j->in + (size_t)(k * j->w) * j->es, j->w, acc);
+        pair_store(j, k, acc);
+    }
+}
+
+static void pair_parts(void *vjob, int64_t p0, int64_t p1) {
+    const pair_job *j = vjob;
+    for (int64_t p = p0; p < p1; p++) {
+        const int64_t lo = j->w * p / j->parts, hi = j->w * (p + 1) / j->parts;
+        pair_span(j, j->in + (size_t)(j->k * j->w + lo) * j->es, hi - lo, j->partial[p]);
+    }
+}
+
+/* The dim from which every dim is reduced when the input is contiguous and only trailing dims are
+ * reduced, else -1. */
+static int32_t trailing_reduction(const tc_view *in, const tc_view *out) {
+    int64_t expect = 1;
+    for (int32_t d = in->ndim - 1; d >= 0; d--) {
+        if (in->sizes[d] != 1 && in->strides[d] != expect) return -1;
+        expect *= in->sizes[d];
+    }
+    int32_t d0 = in->ndim;
+    while (d0 > 0 && out->sizes[d0 - 1] == 1) d0--;
+    for (int32_t d = 0; d < d0; d++)
+        if (out->sizes[d] != in->sizes[d]) return -1;
+    return d0;
+}
+
+int reduce_run_pair(const tc_kernel_args *args, const red_ops *first, const red_ops *second, const char *name) {
+    if (cpu_check_args(args, 1, 2, name) != TC_OK) return TC_FAIL;
+    const tc_view *in = &args->inputs[0];
+    int32_t d0 = -1;
+    if (args->outputs[0].ndim == in->ndim && args->outputs[1].ndim == in->ndim) {
+        d0 = trailing_reduction(in, &args->outputs[0]);
+        if (d0 >= 0 && trailing_reduction(in, &args->outputs[1]) != d0) d0 = -1;
+    }
+    int64_t nk = 1, w = 1;
+    for (int32_t d = 0; d < in->ndim; d++) *(d < d0 ? &nk : &w) *= in->sizes[d];
+    if (d0 < 0 || nk * w == 0) {
+        tc_kernel_args one = *args;
+        one.n_outputs = 1;
+        if (reduce_run(&one, first, NULL, name)) return TC_FAIL;
+        one.outputs = &args->outputs[1];
+        return reduce_run(&one, second, NULL, name);
+    }
+    pair_job job = {.ops = {first, second}, .out = {&args->outputs[0], &args->outputs[1]}, .in = in->data,
+                    .es = cpu_dtype_size(in->dtype), .w = w, .kept_ndim = d0};
+    const int nt = cpu_threads_for(nk * w);
+    if (nt <= 1 || nk >= nt) {
+        cpu_parallel(nk, nt, pair_rows, &job);
+        return TC_OK;
+    }
+    red_acc partial[RED_MAX_PARTS][2];
+    job.parts = nt < RED_MAX_PARTS ? nt : RED_MAX_PARTS;
+    job.partial = partial;
+    for (job.k = 0; job.k < nk; job.k++) {
+        cpu_parallel(job.parts, job.parts, pair_parts, &job);
+        for (int p = 1; p < job.parts; p++)
+            for (int o = 0; o < 2; o++) job.ops[o]->combine(&partial[0][o], &partial[p][o], 1);
+        pair_store(&job, job.k, partial[0]);
+    }
+    return TC_OK;
+}

@@ -93,6 +93,10 @@ typedef void (*red_center_store)(char *out, int64_t stride, const double *c, int
 int reduce_run2(const tc_kernel_args *args, const red_ops *first, const red_ops *second, red_center_store centre_out,
                 const red_call *cx, const char *name);
 
+/* outputs[0] = first, outputs[1] = second over inputs[0], reading the input once where its layout
+ * allows; for ops whose partial results combine exactly in any order (min and max). */
+int reduce_run_pair(const tc_kernel_args *args, const red_ops *first, const red_ops *second, const char *name);
+
 /* The number of elements each output reduces (what means and variances divide by). */
 double reduce_count(const tc_kernel_args *args);
 
@@ -111,6 +115,11 @@ double reduce_count(const tc_kernel_args *args);
         const A v = MAP(x, c);                                                                     \
         l##G[j] = COMB(l##G[j], v);                                                                \
     }
+/* The lanes' final tree, one constant width per step so that each step is a vector operation. */
+#define RED_HALVE(W, COMB)                                                                            \
+    if (V >= 2 * (W)) {                                                                            \
+        _Pragma("GCC unroll 1") for (int j = 0; j < (W); j++) l0[j] = COMB(l0[j], l0[j + (W)]);   \
+    }
 /* One function per stride kind, each with its own lanes: sharing them between a contiguous and a
  * strided loop makes GCC keep them in memory. */
 #define RED_BLOCK_FN(NAME, S, A, ID, MAP, COMB, STRIDE)                                            \
@@ -128,17 +137,17 @@ double reduce_count(const tc_kernel_args *args);
             RED_GROUP(S, A, MAP, COMB, 2, (i + 2 * V + j) * (STRIDE))                              \
             RED_GROUP(S, A, MAP, COMB, 3, (i + 3 * V + j) * (STRIDE))                              \
         }                                                                                          \
-        for (int j = 0; j < V; j++) {                                                              \
-            const A a01 = COMB(l0[j], l1[j]), a23 = COMB(l2[j], l3[j]);                            \
-            l0[j] = COMB(a01, a23);                                                                \
-        }                                                                                          \
+        /* folded lane-wise (vector selects, not a branch per lane: max's would mispredict) */    \
+        _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l0[j] = COMB(l0[j], l1[j]);           \
+        _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l2[j] = COMB(l2[j], l3[j]);           \
+        _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l0[j] = COMB(l0[j], l2[j]);           \
         for (int j = 0; i < n; i++, j = j + 1 < V ? j + 1 : 0) {                                   \
             const CPU_C_##S x = cpu_ld_##S(p[i * (STRIDE)]);                                       \
             const A v = MAP(x, c);                                                                 \
             l0[j] = COMB(l0[j], v);                                                                \
         }                                                                                          \
-        for (int w = V / 2; w > 0; w /= 2)                                                         \
-            for (int j = 0; j < w; j++) l0[j] = COMB(l0[j], l0[j + w]);                            \
+        RED_HALVE(64, COMB) RED_HALVE(32, COMB) RED_HALVE(16, COMB) RED_HALVE(8, COMB)            \
+        RED_HALVE(4, COMB) RED_HALVE(2, COMB) RED_HALVE(1, COMB)                                   \
         return l0[0];                                                                              \
     }
 #define RED_STAMP(NAME, S, A, OUT_T, ID, MAP, COMB, FIN, STORE)                                    \

@@ -1,6 +1,6 @@
 /*
  * reduce_ops.c - the plain reductions on the driver of reduce.h: sum, nansum, prod, max, min (also
- * amax/amin), all, any, count_nonzero.
+ * amax/amin, aminmax), all, any, count_nonzero.
  *
  * Accumulators: integer sums and products wrap in 64 bits (PyTorch's int64 results); float32 sums
  * and products accumulate in double, float16/bfloat16 in float. nansum counts a NaN as 0. max/min
@@ -75,6 +75,13 @@ CPU_DTYPES_ALL(KERNEL, all)
 CPU_DTYPES_ALL(KERNEL, any)
 CPU_DTYPES_ALL(KERNEL, count)
 
+/* aminmax: min into outputs[0] and max into outputs[1], the input read once where it can be. */
+#define KERNEL_AMINMAX(_, S)                                                                       \
+    static int k_aminmax_##S(const tc_kernel_args *args) {                                         \
+        return reduce_run_pair(args, &min_##S##_ops, &max_##S##_ops, "aminmax");                  \
+    }
+CPU_DTYPES_ALL(KERNEL_AMINMAX, _)
+
 /* The sum or product of T in T (sum(dtype=torch.int8) wraps in int8), or, for T = int64, of any
  * integer or bool input widened to int64. */
 #define WIDE_ENTRY(OP, S) [CPU_DT_##S] = &w##OP##_##S##_ops,
@@ -100,6 +107,6 @@ CPU_DTYPES_INT(KERNEL_INT, prod)
 static const cpu_kernel_entry kernels[] = {
     CPU_DTYPES_NUMERIC(ENTRY, sum) CPU_DTYPES_FLOAT(ENTRY, nansum) CPU_DTYPES_INT(NANSUM_INT, _)
     CPU_DTYPES_NUMERIC(ENTRY, prod) CPU_DTYPES_ALL(ENTRY, max) CPU_DTYPES_ALL(ENTRY, min)
-    CPU_DTYPES_ALL(ENTRY, all) CPU_DTYPES_ALL(ENTRY, any) CPU_DTYPES_ALL(COUNT, _)
+    CPU_DTYPES_ALL(ENTRY, all) CPU_DTYPES_ALL(ENTRY, any) CPU_DTYPES_ALL(COUNT, _) CPU_DTYPES_ALL(ENTRY, aminmax)
     ENTRY_AS(sum, b8, any) ENTRY_AS(prod, b8, all) ENTRY_AS(nansum, b8, any)};
 CPU_KERNEL_TABLE(kernels);
