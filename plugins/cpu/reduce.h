@@ -120,6 +120,8 @@ double reduce_count(const tc_kernel_args *args);
     if (V >= 2 * (W)) {                                                                            \
         _Pragma("GCC unroll 1") for (int j = 0; j < (W); j++) l0[j] = COMB(l0[j], l0[j + (W)]);   \
     }
+/* One step of the eight-row tree over V columns (k), kept rolled like a group of lanes. */
+#define RED_ACCUM_STEP(STMT) _Pragma("GCC unroll 1") for (int k = 0; k < V; k++) STMT;
 /* One function per stride kind, each with its own lanes: sharing them between a contiguous and a
  * strided loop makes GCC keep them in memory. */
 #define RED_BLOCK_FN(NAME, S, A, ID, MAP, COMB, STRIDE)                                            \
@@ -196,7 +198,21 @@ double reduce_count(const tc_kernel_args *args);
             const CPU_T_##S *r2 = (const CPU_T_##S *)rows[2], *r3 = (const CPU_T_##S *)rows[3];    \
             const CPU_T_##S *r4 = (const CPU_T_##S *)rows[4], *r5 = (const CPU_T_##S *)rows[5];    \
             const CPU_T_##S *r6 = (const CPU_T_##S *)rows[6], *r7 = (const CPU_T_##S *)rows[7];    \
-            for (int64_t j = 0; j < w; j++) {                                                      \
+            enum { V = RED_GROUP_LANES(A) };                                                       \
+            int64_t j = 0;                                                                         \
+            if (!cs) /* the same tree a lane-wise step at a time: each step vectorises (selects) */ \
+                for (; j + V <= w; j += V) {                                                       \
+                    A t0[V], t1[V], t2[V], t3[V];                                                  \
+                    RED_ACCUM_STEP(t0[k] = COMB(MAP(cpu_ld_##S(r0[j + k]), 0.0), MAP(cpu_ld_##S(r1[j + k]), 0.0))) \
+                    RED_ACCUM_STEP(t1[k] = COMB(MAP(cpu_ld_##S(r2[j + k]), 0.0), MAP(cpu_ld_##S(r3[j + k]), 0.0))) \
+                    RED_ACCUM_STEP(t2[k] = COMB(MAP(cpu_ld_##S(r4[j + k]), 0.0), MAP(cpu_ld_##S(r5[j + k]), 0.0))) \
+                    RED_ACCUM_STEP(t3[k] = COMB(MAP(cpu_ld_##S(r6[j + k]), 0.0), MAP(cpu_ld_##S(r7[j + k]), 0.0))) \
+                    RED_ACCUM_STEP(t0[k] = COMB(t0[k], t1[k]))                                     \
+                    RED_ACCUM_STEP(t2[k] = COMB(t2[k], t3[k]))                                     \
+                    RED_ACCUM_STEP(t0[k] = COMB(t0[k], t2[k]))                                     \
+                    RED_ACCUM_STEP(x[j + k] = COMB(x[j + k], t0[k]))                               \
+                }                                                                                  \
+            for (; j < w; j++) {                                                                   \
                 const double c = cs ? cs[j] : RED_NOCENTER;                                        \
                 (void)c;                                                                           \
                 const A v0 = MAP(cpu_ld_##S(r0[j]), c), v1 = MAP(cpu_ld_##S(r1[j]), c);            \
