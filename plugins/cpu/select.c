@@ -114,30 +114,6 @@ typedef struct select_ctx {
         qsel_##S(q, cx->n, cx->k - 1);                                                             \
         put_##S(ptr, st, 0, q[cx->k - 1]);                                                         \
     }                                                                                              \
-    static void median_line_##S(void *vctx, char *const *ptr, const int64_t *st, void *scratch) {  \
-        const select_ctx *cx = vctx;                                                               \
-        const int64_t n = cx->n;                                                                   \
-        pair_##S *q = scratch;                                                                     \
-        gather_##S(q, ptr[0], n, st[0]);                                                           \
-        for (int64_t j = 0; j < n; j++)                                                            \
-            if (ORD_ISNAN(S, q[j].v)) {                                                            \
-                put_##S(ptr, st, 0, q[j]);                                                         \
-                return;                                                                            \
-            }                                                                                      \
-        med_##S##_nth_element(q, (n - 1) / 2, n);                                                  \
-        put_##S(ptr, st, 0, q[(n - 1) / 2]);                                                       \
-    }                                                                                              \
-    static void nanmedian_line_##S(void *vctx, char *const *ptr, const int64_t *st, void *scratch) { \
-        const select_ctx *cx = vctx;                                                               \
-        const int64_t n = cx->n;                                                                   \
-        pair_##S *q = scratch;                                                                     \
-        gather_##S(q, ptr[0], n, st[0]);                                                           \
-        int64_t nans = 0;                                                                          \
-        for (int64_t j = 0; j < n; j++) nans += ORD_ISNAN(S, q[j].v);                              \
-        const int64_t at = (n - nans - 1) / 2; /* 0 when all are NaN, as C++ divides */            \
-        nanmed_##S##_nth_element(q, at, n);                                                        \
-        put_##S(ptr, st, 0, q[at]);                                                                \
-    }                                                                                              \
     static void mode_line_##S(void *vctx, char *const *ptr, const int64_t *st, void *scratch) {    \
         const select_ctx *cx = vctx;                                                               \
         const int64_t n = cx->n;                                                                   \
@@ -165,6 +141,57 @@ typedef struct select_ctx {
     STL_SORT_STAMP(medv_##S, CPU_C_##S, med_v_less_##S)                                            \
     static void load_##S(void *dst, const char *src) { *(CPU_C_##S *)dst = cpu_ld_##S(*(const CPU_T_##S *)src); } \
     STL_SORT_STAMP(nanmedv_##S, CPU_C_##S, nanmed_v_less_##S)                                      \
+    /* (value, index) order is total among non-NaN elements, so the element at a rank is known from \
+     * its value alone: select on the values (a quarter of the pairs' bytes), then take the       \
+     * (at - #smaller)-th element equal to it in index order. */                                  \
+    static int64_t rank_index_##S(const char *in, int64_t n, int64_t s, CPU_C_##S v, int64_t at) { \
+        const CPU_T_##S *x = (const CPU_T_##S *)in;                                                \
+        int64_t less = 0;                                                                          \
+        for (int64_t j = 0; j < n; j++) less += cpu_ld_##S(x[j * s]) < v;                          \
+        for (int64_t j = 0, r = at - less; j < n; j++)                                             \
+            if (cpu_ld_##S(x[j * s]) == v && r-- == 0) return j;                                   \
+        return 0; /* not reached: v is one of the elements */                                     \
+    }                                                                                              \
+    static void put_rank_##S(char *const *ptr, const int64_t *st, int64_t n, CPU_C_##S v, int64_t at) { \
+        const int64_t j = rank_index_##S(ptr[0], n, st[0], v, at);                                 \
+        put_##S(ptr, st, 0, (pair_##S){cpu_ld_##S(((const CPU_T_##S *)ptr[0])[j * st[0]]), j});    \
+    }                                                                                              \
+    static void median_line_##S(void *vctx, char *const *ptr, const int64_t *st, void *scratch) {  \
+        const select_ctx *cx = vctx;                                                               \
+        const int64_t n = cx->n;                                                                   \
+        const CPU_T_##S *x = (const CPU_T_##S *)ptr[0];                                            \
+        CPU_C_##S *q = scratch;                                                                    \
+        for (int64_t j = 0; j < n; j++) {                                                          \
+            q[j] = cpu_ld_##S(x[j * st[0]]);                                                       \
+            if (ORD_ISNAN(S, q[j])) {                                                              \
+                put_##S(ptr, st, 0, (pair_##S){q[j], j});                                          \
+                return;                                                                            \
+            }                                                                                      \
+        }                                                                                          \
+        medv_##S##_nth_element(q, (n - 1) / 2, n);                                                 \
+        put_rank_##S(ptr, st, n, q[(n - 1) / 2], (n - 1) / 2);                                     \
+    }                                                                                              \
+    static void nanmedian_line_##S(void *vctx, char *const *ptr, const int64_t *st, void *scratch) { \
+        const select_ctx *cx = vctx;                                                               \
+        const int64_t n = cx->n;                                                                   \
+        const CPU_T_##S *x = (const CPU_T_##S *)ptr[0];                                            \
+        CPU_C_##S *q = scratch;                                                                    \
+        int64_t nans = 0;                                                                          \
+        for (int64_t j = 0; j < n; j++) {                                                          \
+            q[j] = cpu_ld_##S(x[j * st[0]]);                                                       \
+            nans += ORD_ISNAN(S, q[j]);                                                            \
+        }                                                                                          \
+        if (nans == n) { /* NaNs tie with each other: which one is PyTorch's nth_element's affair */ \
+            pair_##S *p = scratch;                                                                 \
+            gather_##S(p, ptr[0], n, st[0]);                                                       \
+            nanmed_##S##_nth_element(p, 0, n);                                                     \
+            put_##S(ptr, st, 0, p[0]);                                                             \
+            return;                                                                                \
+        }                                                                                          \
+        const int64_t at = (n - nans - 1) / 2;                                                     \
+        nanmedv_##S##_nth_element(q, at, n);                                                       \
+        put_rank_##S(ptr, st, n, q[at], at);                                                       \
+    }                                                                                              \
     /* The median of every element, PyTorch's way: the values in memory order, std::nth_element    \
      * on values alone (which of two tied zeros comes out depends on it), NaN when empty or, for    \
      * median, when any element is NaN. */                                                        \
