@@ -85,6 +85,11 @@ static inline double log_add_exp(double x, double y) {
     static const scan_ops NAME##_ops = {NAME##_line, NAME##_cols};
 
 /* cummax, cummin: the running extreme and the index where it was last taken. */
+#define CUMEXT_RUN 32
+/* The update of the running extreme stays a branch: new extremes come rarely (random data) or
+ * always (ascending data), both predictable, whereas selects would chain every element's compare
+ * to the previous one's (~4 cycles each). An empty volatile asm keeps GCC from if-converting. */
+#define CUMEXT_KEEP_BRANCH() __asm__ volatile("")
 #define BETTER_max(x, b) ((x) >= (b))
 #define BETTER_min(x, b) ((x) <= (b))
 #define CUMEXT_STAMP(OP, S, ISNAN)                                                                 \
@@ -94,14 +99,39 @@ static inline double log_add_exp(double x, double y) {
         CPU_T_##S *out = (CPU_T_##S *)vout;                                                        \
         CPU_C_##S best = cpu_ld_##S(in[0]);                                                        \
         int64_t bi = 0;                                                                            \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            const CPU_C_##S x = cpu_ld_##S(in[i * si]);                                            \
-            if (ISNAN(x) || (!ISNAN(best) && BETTER_##OP(x, best))) {                              \
-                best = x;                                                                          \
-                bi = i;                                                                            \
+        const int runs = si == 1 && so == 1 && sx == 1;                                            \
+        for (int64_t i = 0; i < n;) {                                                              \
+            /* contiguous runs of CUMEXT_RUN elements that neither beat the extreme nor are NaN     \
+             * are filled at once; a run that does goes element by element */                     \
+            int take = !runs || ISNAN(best) || i + CUMEXT_RUN > n;                                 \
+            if (!take) {                                                                           \
+                int hit = 0; /* the whole run, so that the test vectorises */                      \
+                for (int k = 0; k < CUMEXT_RUN; k++) {                                             \
+                    const CPU_C_##S x = cpu_ld_##S(in[i + k]);                                     \
+                    hit |= ISNAN(x) | BETTER_##OP(x, best);                                        \
+                }                                                                                  \
+                take = hit;                                                                        \
             }                                                                                      \
-            out[i * so] = cpu_st_##S(best);                                                        \
-            idx[i * sx] = bi;                                                                      \
+            if (!take) {                                                                           \
+                const CPU_T_##S b = cpu_st_##S(best);                                              \
+                for (int k = 0; k < CUMEXT_RUN; k++) {                                             \
+                    out[i + k] = b;                                                                \
+                    idx[i + k] = bi;                                                               \
+                }                                                                                  \
+                i += CUMEXT_RUN;                                                                   \
+                continue;                                                                          \
+            }                                                                                      \
+            const int64_t end = runs && i + CUMEXT_RUN < n ? i + CUMEXT_RUN : n;                   \
+            for (; i < end; i++) {                                                                 \
+                const CPU_C_##S x = cpu_ld_##S(in[i * si]);                                        \
+                if (ISNAN(x) || (!ISNAN(best) && BETTER_##OP(x, best))) {                          \
+                    CUMEXT_KEEP_BRANCH();                                                          \
+                    best = x;                                                                      \
+                    bi = i;                                                                        \
+                }                                                                                  \
+                out[i * so] = cpu_st_##S(best);                                                    \
+                idx[i * sx] = bi;                                                                  \
+            }                                                                                      \
         }                                                                                          \
     }                                                                                              \
     static void cum##OP##_##S##_cols(const char *vin, int64_t n, int64_t ri, int64_t w, char *vout, int64_t ro, \
