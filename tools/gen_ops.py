@@ -278,6 +278,7 @@ def parse_attrs(op, words):
     op.impl_name = None
     op.inplace_overload = None
     op.out_overload = None
+    op.out_args = None
     for w in words:
         if w in KINDS:
             if op.kind:
@@ -304,6 +305,8 @@ def parse_attrs(op, words):
             if not re.match(r'^[A-Za-z0-9_]*$', name):
                 raise TableError('bad overload name %r' % name)
             setattr(op, key + '_overload', name)
+        elif w.startswith('out_args='):  # PyTorch's names of the out= variant's written arguments
+            op.out_args = w[9:].split(',')
         elif w in FLAG_WORDS:
             op.flags.add(w)
         else:
@@ -352,16 +355,16 @@ def derive_inplace(base):
 def derive_out(base):
     op = Op()
     op.__dict__.update(base.__dict__)
-    op.overload = 'out' if base.overload in ('', 'Tensor') else base.overload + '_out'
-    if base.out_overload is not None:
-        op.overload = base.out_overload
+    op.overload = base.out_overload or ('out' if base.overload in ('', 'Tensor') else base.overload + '_out')
     op.args = [Arg(**a.__dict__) for a in base.args]
+    if base.out_args and len(base.out_args) != len(base.returns):
+        raise TableError('out_args= names %d arguments for %d results' % (len(base.out_args), len(base.returns)))
     letters = 'abcdefgh'
     names = []
     for i, r in enumerate(base.returns):
         if r.ty['base'] != 'Tensor' or r.ty['list']:
             raise TableError('out variants need Tensor results')
-        name = 'out' if len(base.returns) == 1 else (r.name or 'out%d' % i)
+        name = base.out_args[i] if base.out_args else 'out' if len(base.returns) == 1 else (r.name or 'out%d' % i)
         names.append(name)
         op.args.append(Arg(name=name, ty={'base': 'Tensor', 'list': False, 'fixed': 0, 'optional': False,
                                           'alias': letters[i], 'write': True, 'optional_items': False},

@@ -423,6 +423,7 @@ static const tc_core_api api = {
     .generator_take_normal = tc_generator_take_normal,
     .generator_put_normal = tc_generator_put_normal,
     .register_kernel_flags = api_register_kernel_flags,
+    .kernel_output = tc_kernel_output,
 };
 
 const tc_core_api *tc_core_api_table(void) { return &api; }

@@ -226,6 +226,7 @@ typedef struct tc_kernel_run {
     /* NULL, or per input the dtype the kernel computes it in (-1: as it is). Inputs of another dtype
      * are converted first, unless the kernel converts while loading (TC_KERNEL_CONVERTS_INPUTS). */
     const int32_t *in_dtypes;
+    const struct tc_plan *plan; /* the structured op's plan: NULL outputs are its deferred ones */
 } tc_kernel_run;
 TC_INTERNAL int tc_kernel_invoke(const tc_kernel_run *run);
 /* Internal conversions below the dispatcher (the runner's casts, copy_ within a device): the copy
@@ -259,6 +260,9 @@ struct tc_plan {
     tc_scalar scalars[TC_PLAN_MAX_SCALARS];
     int32_t n_ints;
     int64_t ints[TC_MAX_DIMS];
+    uint32_t deferred;                       /* bit i: output i is allocated by the kernel */
+    uint32_t allocated;                      /* bit i: ... and the kernel has asked for it */
+    int32_t deferred_dtype[TC_MAX_RETURNS];
 };
 
 /* Output i: allocated (functional op), or the written argument checked against the sizes and
@@ -268,6 +272,14 @@ TC_INTERNAL int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_
 /* An out= tensor given the sizes `sizes` (PyTorch's resize_output): resized, with PyTorch's
  * deprecation warning when it held elements; nothing when it already has them. */
 TC_INTERNAL int tc_resize_output(tc_tensor *t, int32_t ndim, const int64_t *sizes);
+/* Output i whose sizes depend on the data: the kernel asks for it (tc_core_api.kernel_output) once it
+ * knows them. The written argument of an out= call is checked for `dtype` here, resized and written
+ * after the kernel. On a backend whose kernel does not ask (the meta device) the op raises
+ * NotImplementedError, as PyTorch's data-dependent ops do there. */
+TC_INTERNAL int tc_plan_output_deferred(tc_plan *p, int32_t i, int32_t dtype);
+/* tc_core_api.kernel_output: allocates deferred output i of the kernel running on this thread. */
+TC_INTERNAL int tc_kernel_output(const tc_kernel_args *args, int32_t i, int32_t ndim, const int64_t *sizes,
+                                 tc_view *out);
 /* Output i with explicit strides (empty_strided); functional ops only. */
 TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
                                        const int64_t *strides, int32_t dtype);
@@ -275,6 +287,11 @@ TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, cons
  * reduction's result, say); offset relative to the output's own. */
 TC_INTERNAL int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
                                     const int64_t *strides);
+/* Outputs 0..n-1 (dtypes[i]) of self's sizes for an op working along one dim (scans, sort): the
+ * input converted to `compute` (< 0: as it is), the kernel's dtype, ints[0] = the wrapped dim; a
+ * 0-dim input is presented as a one-element vector (meta_scan.c). */
+TC_INTERNAL int tc_plan_along_dim(tc_plan *p, tc_tensor *self, int64_t dim, int32_t n, const int32_t *dtypes,
+                                  int32_t compute, int32_t kernel_dtype);
 /* PyTorch's RuntimeError when a result of dtype `from` cannot be written into a `to` tensor. */
 TC_INTERNAL int tc_check_can_cast(int32_t from, int32_t to);
 /* Adds a kernel input (retained), to be computed in `dtype` unless dtype < 0: the kernel receives it

@@ -1,6 +1,7 @@
 /*
- * Reductions composed of others: mean (sum, then divide by the count) and argmax/argmin (the indices
- * of max/min along a dim, or of the flattened tensor).
+ * Reductions composed of others: mean (sum, then divide by the count), nanmean (nansum over the
+ * count of non-NaN elements), argmax/argmin (the indices of max/min along a dim, or of the flattened
+ * tensor), frobenius_norm (the 2-norm over at most two dims).
  */
 #include "core_internal.h"
 
@@ -92,3 +93,50 @@ static int arg_extreme(tc_opcall *c, bool is_max) {
 
 int tc_impl_argmax(tc_opcall *c) { return arg_extreme(c, true); }
 int tc_impl_argmin(tc_opcall *c) { return arg_extreme(c, false); }
+
+/* The `dim` argument i of a call: NULL for None (every dim). */
+static const tc_int_list *dims_arg(const tc_opcall *c, int i, tc_int_list *store) {
+    if (tc_arg_none(c, i)) return NULL;
+    *store = tc_arg_ints(c, i);
+    return store;
+}
+
+/* nanmean(self, dim, keepdim, *, dtype) */
+int tc_impl_nanmean(tc_opcall *c) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    if (!tc_dtype_is_floating(self->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "nanmean(): expected input to have floating point dtype but got %s",
+                            tc_dtype_scalar_name(self->dtype));
+    tc_int_list store;
+    const tc_int_list *dims = dims_arg(c, 1, &store);
+    bool keepdim = tc_arg_bool(c, 2);
+    tc_tensor *sum = tc_nansum(self, dims, keepdim, tc_arg_enum(c, 3));
+    tc_tensor *present = sum ? tc_eq_Tensor(self, self) : NULL; /* NaN is the one value unequal to itself */
+    tc_tensor *count = present ? tc_sum_dim_IntList(present, dims, keepdim, -1) : NULL;
+    tc_tensor *mean = count ? tc_div_Tensor(sum, count) : NULL;
+    tc_tensor_release(sum);
+    tc_tensor_release(present);
+    tc_tensor_release(count);
+    return tc_return(c, mean);
+}
+
+/* frobenius_norm(self, dim, keepdim): the 2-norm over at most two distinct dims (none: all). */
+static int frobenius(tc_opcall *c, tc_int_list dims, bool keepdim) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    if (dims.len > 2)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected at most 2 dimensions, but got %lld dimensions instead.",
+                            (long long)dims.len);
+    if (dims.len == 2) {
+        int32_t d0, d1;
+        if (tc_shape_wrap_dim(dims.items[0], self->ndim, &d0) || tc_shape_wrap_dim(dims.items[1], self->ndim, &d1))
+            return TC_FAIL;
+        if (d0 == d1)
+            return tc_set_error(TC_ERR_RUNTIME, "Expected dims to be different, got [%lld, %lld] instead",
+                                (long long)dims.items[0], (long long)dims.items[1]);
+    }
+    tc_scalar two = TC_SCALAR_OF_INT(2);
+    return tc_return(c, tc_norm_ScalarOpt_dim(self, &two, dims, keepdim));
+}
+
+int tc_impl_frobenius_norm(tc_opcall *c) { return frobenius(c, TC_NO_INTS, false); }
+int tc_impl_frobenius_norm_dim(tc_opcall *c) { return frobenius(c, tc_arg_ints(c, 1), tc_arg_bool(c, 2)); }

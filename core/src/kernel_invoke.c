@@ -32,6 +32,12 @@ static void fill_view(tc_view *v, const tc_tensor *t) {
     v->layout = t->layout;
 }
 
+/* A deferred output before the kernel asks for it (tc_core_api.kernel_output): no data, no sizes. */
+static void fill_deferred_view(tc_view *v, const tc_plan *p, int32_t i) {
+    *v = (tc_view){.data = NULL, .sizes = NULL, .strides = NULL, .ndim = -1, .dtype = p->deferred_dtype[i],
+                   .device = p->call->device, .struct_size = sizeof(tc_view), .layout = TC_STRIDED};
+}
+
 /* Strides that present t at out's sizes: 0 along broadcast dims (the meta function checked that
  * the shapes broadcast). */
 static void broadcast_strides(const tc_tensor *t, const tc_tensor *out, int64_t *strides) {
@@ -136,7 +142,7 @@ static int invoke_slot(const tc_kernel_run *run, const tc_kernel_slot *slot) {
     }
     for (int32_t i = 0; i < n_in; i++) {
         fill_view(&views[i], run->inputs[i]);
-        if (run->broadcast && n_out) {
+        if (run->broadcast && n_out && run->outputs[0]) {
             const tc_tensor *o = run->outputs[0];
             broadcast_strides(run->inputs[i], o, strides[i]);
             views[i].ndim = o->ndim;
@@ -144,7 +150,10 @@ static int invoke_slot(const tc_kernel_run *run, const tc_kernel_slot *slot) {
             views[i].strides = strides[i];
         }
     }
-    for (int32_t i = 0; i < n_out; i++) fill_view(&views[n_in + i], run->outputs[i]);
+    for (int32_t i = 0; i < n_out; i++) {
+        if (run->outputs[i]) fill_view(&views[n_in + i], run->outputs[i]);
+        else fill_deferred_view(&views[n_in + i], run->plan, i);
+    }
     tc_scalar scalars[TC_PLAN_MAX_SCALARS];
     int32_t n_scalars = run->n_scalars < TC_PLAN_MAX_SCALARS ? run->n_scalars : TC_PLAN_MAX_SCALARS;
     for (int32_t i = 0; i < n_scalars; i++) {

@@ -32,6 +32,7 @@ static void plan_init(tc_plan *p, tc_opcall *c) {
     p->n_out = 0;
     p->n_scalars = 0;
     p->n_ints = 0;
+    p->deferred = p->allocated = 0;
 }
 
 static void plan_release(tc_plan *p) {
@@ -111,6 +112,69 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
     p->target[i] = target;
     p->kview[i] = NULL;
     p->n_out++;
+    return TC_OK;
+}
+
+int tc_plan_output_deferred(tc_plan *p, int32_t i, int32_t dtype) {
+    tc_opcall *c = p->call;
+    if (i != p->n_out || i >= TC_MAX_RETURNS)
+        return tc_set_error(TC_ERR_RUNTIME, "internal error: %s sets output %d out of order", c->op->schema.name, i);
+    if (dtype < 0 || dtype >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype %d", dtype);
+    tc_tensor *target = c->op->variant == TC_VARIANT_FUNCTIONAL ? NULL : written_arg(c, i);
+    if (target && (tc_check_can_cast(dtype, target->dtype) || tc_check_internal_overlap(target))) return TC_FAIL;
+    if (target) tc_tensor_retain(target);
+    p->out[i] = NULL; /* until the kernel asks: always a fresh tensor, so it never overlaps an input */
+    p->target[i] = target;
+    p->kview[i] = NULL;
+    p->deferred |= 1u << i;
+    p->deferred_dtype[i] = dtype;
+    p->n_out++;
+    return TC_OK;
+}
+
+/* The plan whose kernel runs on this thread, for kernel_output. */
+static _Thread_local tc_plan *running_plan;
+
+int tc_kernel_output(const tc_kernel_args *args, int32_t i, int32_t ndim, const int64_t *sizes, tc_view *view) {
+    tc_plan *p = running_plan;
+    if (!p || !args || args->schema_op != p->call->op->id)
+        return tc_set_error(TC_ERR_RUNTIME, "kernel_output: no kernel of a structured op is running on this thread");
+    if (i < 0 || i >= p->n_out || !((p->deferred >> i) & 1u) || ((p->allocated >> i) & 1u))
+        return tc_set_error(TC_ERR_RUNTIME, "kernel_output: output %d of %s is not a deferred output waiting to be "
+                                            "allocated", i, p->call->op->schema.name);
+    if (!view || (ndim > 0 && !sizes)) return tc_set_error(TC_ERR_RUNTIME, "kernel_output: NULL sizes or view");
+    if (tc_shape_check_ndim(ndim)) return TC_FAIL;
+    for (int32_t d = 0; d < ndim; d++)
+        if (sizes[d] < 0) return tc_set_error(TC_ERR_RUNTIME, "kernel_output: negative size %lld", (long long)sizes[d]);
+    tc_tensor *t = tc_empty(ndim, sizes, p->deferred_dtype[i], p->call->device);
+    if (!t) return TC_FAIL;
+    p->out[i] = t;
+    if (!p->target[i]) {
+        tc_tensor_retain(t);
+        p->target[i] = t;
+    }
+    p->allocated |= 1u << i;
+    *view = (tc_view){.data = tc_tensor_data(t), .sizes = t->sizes, .strides = t->strides, .ndim = t->ndim,
+                      .dtype = t->dtype, .device = t->device, .struct_size = sizeof(tc_view), .layout = t->layout};
+    return TC_OK;
+}
+
+/* After the kernel: every deferred output was asked for; the written arguments of out= calls take
+ * their sizes. A backend that computes nothing (the meta device) cannot know them. */
+static int finish_deferred(tc_plan *p) {
+    tc_opcall *c = p->call;
+    for (int32_t i = 0; i < p->n_out; i++) {
+        if (!((p->deferred >> i) & 1u)) continue;
+        if (!((p->allocated >> i) & 1u)) {
+            char backend[64];
+            tc_backend_format(c->backend, backend, sizeof backend);
+            if (backend[0] >= 'a' && backend[0] <= 'z') backend[0] = (char)(backend[0] - 'a' + 'A');
+            return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "Could not run 'aten::%s' with arguments from the '%s' "
+                                                        "backend: the sizes of its results depend on the data",
+                                c->op->schema.name, backend);
+        }
+        if (p->target[i] != p->out[i] && tc_resize_output(p->target[i], p->out[i]->ndim, p->out[i]->sizes)) return TC_FAIL;
+    }
     return TC_OK;
 }
 
@@ -216,6 +280,7 @@ static int check_devices(const tc_opcall *c) {
  * out cheaply is read from a copy, so the result never depends on the kernel's walking order. */
 static int separate_inputs(tc_plan *p) {
     for (int32_t o = 0; o < p->n_out; o++) {
+        if (!p->out[o]) continue; /* deferred: fresh when allocated */
         for (int32_t i = 0; i < p->n_in; i++) {
             tc_tensor *in = p->in[i];
             int status = tc_overlap(p->out[o], in);
@@ -236,7 +301,7 @@ static int separate_inputs(tc_plan *p) {
 
 static bool all_outputs_empty(const tc_plan *p) {
     for (int32_t i = 0; i < p->n_out; i++)
-        if (tc_tensor_numel(p->out[i]) != 0) return false;
+        if (!p->out[i] || tc_tensor_numel(p->out[i]) != 0) return false;
     return p->n_out > 0;
 }
 
@@ -258,8 +323,16 @@ int tc_structured_run(tc_opcall *c) {
                              .inputs = p.in, .n_inputs = p.n_in, .outputs = kout, .n_outputs = p.n_out,
                              .scalars = p.scalars, .n_scalars = p.n_scalars, .ints = p.ints, .n_ints = p.n_ints,
                              .broadcast = (p.flags & TC_PLAN_BROADCAST) != 0, .schema_op = op->id,
-                             .args = c->args, .n_args = op->schema.n_args, .in_dtypes = p.in_dtype};
-        if (tc_kernel_invoke(&run)) goto fail;
+                             .args = c->args, .n_args = op->schema.n_args, .in_dtypes = p.in_dtype,
+                             .plan = &p};
+        tc_plan *outer = running_plan; /* a kernel may run ops of its own */
+        running_plan = &p;
+        int rc = tc_kernel_invoke(&run);
+        running_plan = outer;
+        if (rc || (p.deferred && finish_deferred(&p))) goto fail;
+    } else if (p.deferred) { /* nothing runs, so nothing can say how large the results are */
+        tc_set_error(TC_ERR_RUNTIME, "internal error: %s defers an output but runs no kernel", op->schema.name);
+        goto fail;
     }
     for (int32_t i = 0; i < p.n_out; i++) {
         if (p.out[i] != p.target[i] && tc_kernel_copy(p.target[i], p.out[i])) goto fail;

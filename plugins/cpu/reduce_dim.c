@@ -13,6 +13,7 @@
 #include "cpu.h"
 #include "dtype.h"
 #include "iterate.h"
+#include "reduce.h"
 
 #define ARG_TILE 256
 
@@ -33,9 +34,52 @@ typedef struct argred_ops {
 #define ISNAN_KI(x) 0
 #define ISNAN_KF(x) ((x) != (x))
 
+/* A contiguous line of at least ARG_VECTOR_FROM elements takes two vectorised passes: its extreme
+ * value (the reduction lanes of reduce.h, NaN winning), then the first element equal to it (or the
+ * first NaN), found 64 elements at a time. The value written is that element, so a tie between
+ * -0.0 and 0.0 reports the first of them, as the scan does. */
+#define ARG_VECTOR_FROM 128
+#define ARG_MAP(x, c) (x)
+#define ARG_ID_max(S) RED_MAX_ID_##S
+#define ARG_ID_min(S) RED_MIN_ID_##S
+#define ARG_COMB_max_KB RED_MAX_I
+#define ARG_COMB_max_KU RED_MAX_I
+#define ARG_COMB_max_KI RED_MAX_I
+#define ARG_COMB_max_KF RED_MAX_F
+#define ARG_COMB_min_KB RED_MIN_I
+#define ARG_COMB_min_KU RED_MIN_I
+#define ARG_COMB_min_KI RED_MIN_I
+#define ARG_COMB_min_KF RED_MIN_F
+#define ARG_VECTOR_STAMP(OP, S, ISNAN)                                                             \
+    RED_BLOCK_FN(vext_##OP##_##S, S, CPU_C_##S, ARG_ID_##OP(S), ARG_MAP, CPU_CAT(ARG_COMB_##OP##_, CPU_K_##S), 1) \
+    static int64_t first_of_##OP##_##S(const CPU_T_##S *p, int64_t n, CPU_C_##S m) {               \
+        const int nan = ISNAN(m);                                                                  \
+        for (int64_t c = 0; c < n; c += 64) {                                                      \
+            const int64_t w = n - c < 64 ? n - c : 64;                                             \
+            int hit = 0;                                                                           \
+            if (nan)                                                                               \
+                for (int64_t k = 0; k < w; k++) hit |= ISNAN(cpu_ld_##S(p[c + k]));                \
+            else                                                                                   \
+                for (int64_t k = 0; k < w; k++) hit |= cpu_ld_##S(p[c + k]) == m;                  \
+            if (!hit) continue;                                                                    \
+            for (int64_t k = 0; k < w; k++) {                                                      \
+                const CPU_C_##S v = cpu_ld_##S(p[c + k]);                                          \
+                if (nan ? ISNAN(v) : v == m) return c + k;                                         \
+            }                                                                                      \
+        }                                                                                          \
+        return 0; /* not reached: m is one of the elements */                                     \
+    }
+
 #define ARG_STAMP(OP, S, ISNAN)                                                                    \
+    ARG_VECTOR_STAMP(OP, S, ISNAN)                                                                 \
     static void OP##_##S##_scan(const char *vp, int64_t n, int64_t s, char *val, int64_t *idx) {    \
         const CPU_T_##S *p = (const CPU_T_##S *)vp;                                                \
+        if (s == 1 && n >= ARG_VECTOR_FROM) {                                                      \
+            const int64_t at = first_of_##OP##_##S(p, n, vext_##OP##_##S(p, n, 1, NULL, 0.0));     \
+            *(CPU_T_##S *)val = p[at];                                                             \
+            *idx = at;                                                                             \
+            return;                                                                                \
+        }                                                                                          \
         CPU_C_##S best = cpu_ld_##S(p[0]);                                                         \
         int64_t bi = 0;                                                                            \
         if (!ISNAN(best)) {                                                                        \

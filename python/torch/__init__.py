@@ -21,6 +21,9 @@ from torch import backends, cuda, library, special  # noqa: F401
 from torch import autograd, nn  # noqa: F401
 from torch.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
+from torch import functional  # noqa: F401
+from torch.functional import norm, unique, unique_consecutive  # noqa: F401
+from torch._C import _unique, _unique2  # noqa: F401
 
 __version__ = '0.1.0'
 

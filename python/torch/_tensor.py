@@ -93,6 +93,18 @@ class Tensor(_C._TensorBase):
     def __reduce_ex__(self, protocol):
         return (torch.tensor, (self.tolist(), self.dtype))
 
+    # PyTorch's Python-level methods over torch.functional
+    def norm(self, p='fro', dim=None, keepdim=False, dtype=None):
+        return torch.functional.norm(self, p, dim, keepdim, dtype=dtype)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return torch.functional.unique(self, sorted=sorted, return_inverse=return_inverse,
+                                       return_counts=return_counts, dim=dim)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return torch.functional.unique_consecutive(self, return_inverse=return_inverse,
+                                                   return_counts=return_counts, dim=dim)
+
 
 # t.float(), t.long(), ...: conversions named after their dtype.
 for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('half', torch.float16),

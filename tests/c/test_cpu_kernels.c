@@ -410,15 +410,24 @@ static void test_registration(void) {
                 {"lt", all},        {"le", all},         {"gt", all},      {"ge", all},
                 {"neg", nobool},    {"abs", nobool},     {"relu", nobool}, {"exp", floats},
                 {"log", floats},    {"sqrt", floats},    {"sin", floats},  {"cos", floats},
-                {"tanh", floats},   {"sigmoid", floats}, {"sum", nobool},  {"max", all},
+                {"tanh", floats},   {"sigmoid", floats}, {"sum", all},     {"max", all},
                 {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all},
                 {"arange", nobool}, {"linspace", nobool}, {"bmm", all},     {"fill", all},
                 /* random numbers: bernoulli has no float16 kernels, poisson and multinomial only
                  * bfloat16, float32 and float64 (as PyTorch's CPU kernels) */
                 {"uniform", floats}, {"normal", floats}, {"random", all}, {"exponential", floats},
                 {"cauchy", floats}, {"log_normal", floats}, {"geometric", nobool}, {"bernoulli_float", 0x3bf},
-                {"bernoulli_tensor", 0x3bf}, {"randperm", nobool}, {"poisson", 0x380}, {"multinomial", 0x380}};
-                {"arange", nobool}, {"linspace", nobool},     /* the pointwise family (ops.table's pointwise section) */
+                {"bernoulli_tensor", 0x3bf}, {"randperm", nobool}, {"poisson", 0x380}, {"multinomial", 0x380},
+                /* reductions, scans, sorting and selection */
+                {"prod", all},      {"nansum", all},     {"all", all},     {"any", all},
+                {"count_nonzero", all}, {"norm", floats}, {"var", floats}, {"std", floats},
+                {"logsumexp", floats}, {"cumsum", nobool}, {"cumprod", nobool}, {"logcumsumexp", floats},
+                {"cummax", all},    {"cummin", all},     {"sort", all},    {"topk", all},
+                {"kthvalue", all},  {"median_dim", all}, {"nanmedian_dim", all}, {"mode", all},
+                {"median_all", all}, {"nanmedian_all", all}, {"quantile", 0x300}, {"nanquantile", 0x300},
+                {"unique", 0x3bf},  {"unique_consecutive", all}, {"unique_dim", all},
+                {"searchsorted", nobool}, {"histc", floats}, {"bincount", 0x3e}};
+    /* the pointwise family (ops.table's pointwise section) */
     const unsigned ints_bool = 0x03f, ints = 0x03e;
     const struct {
         const char *op;

@@ -473,11 +473,24 @@ typedef struct tc_core_api {
      * bits are refused (ValueError), so a plugin can tell an older core's refusal apart. */
     int (*register_kernel_flags)(const char *op, int32_t device_type, int32_t layout, int32_t dtype,
                                  tc_kernel_fn fn, uint32_t flags);
+    /* ---- since 1.2 too: outputs whose sizes depend on the data ---- */
+
+    /* For ops whose result sizes only the data decides (unique, bincount): the op's meta function
+     * leaves such an output unallocated, and the kernel receives it as a view with data and sizes
+     * NULL and ndim -1 (dtype and device set). Once the kernel knows the sizes it calls this; the
+     * core allocates output i (for out= calls a temporary, copied into the caller's tensor after the
+     * kernel returns) and fills `out` with its view, valid until the kernel returns. Each deferred
+     * output is allocated exactly once. Call it from the kernel's own thread, never from a
+     * parallel_for piece. TC_OK, or TC_FAIL with the error set (negative sizes, too many elements,
+     * out of memory, an output that is not deferred or already allocated). */
+    int (*kernel_output)(const tc_kernel_args *args, int32_t i, int32_t ndim, const int64_t *sizes,
+                         tc_view *out);
 } tc_core_api;
 _Static_assert(offsetof(tc_core_api, register_op) == 104, "tc_core_api 1.0 members are ABI");
 _Static_assert(offsetof(tc_core_api, generator_default) == 200, "tc_core_api 1.1 members are ABI");
 _Static_assert(offsetof(tc_core_api, register_kernel_flags) == 256, "tc_core_api 1.2 members are ABI");
-_Static_assert(sizeof(tc_core_api) == 264, "tc_core_api 1.2 layout is ABI");
+_Static_assert(offsetof(tc_core_api, kernel_output) == 264, "tc_core_api 1.2 members are ABI");
+_Static_assert(sizeof(tc_core_api) == 272, "tc_core_api 1.2 layout is ABI");
 #define TC_CORE_API_SIZE_1_0 104
 #define TC_CORE_API_SIZE_1_1 200
 

@@ -1,0 +1,290 @@
+/*
+ * reduce.h - the driver of every "many elements to one" kernel (sum, prod, norms, moments, all/any,
+ * logsumexp, ...) and the macro that stamps an op's functions for it.
+ *
+ * A kernel receives its input and its output in keepdim form (same ndim; the reduced dims have
+ * output size 1). The driver drops size-1 dims, sorts by input stride, merges contiguous dims and
+ * picks one of two plans (reduce.c explains them); an op only supplies small functions per dtype
+ * (red_ops), stamped by RED_STAMP from a few expressions:
+ *
+ *   MAP(x, c)     what one loaded element (compute type) contributes, as the accumulator type A;
+ *                 `c` is the output's centre (double) in the second pass of two-pass ops, else 0
+ *   COMB(a, v)    two accumulators into one (must be associative: partial results are combined
+ *                 pairwise and across threads)
+ *   FIN(a, c)     the value stored, from the final accumulator
+ *
+ * Two-pass ops (var: the mean, then squared deviations; logsumexp: the max, then sums of
+ * exponentials) run a first pass whose results become per-output centres (doubles) that the second
+ * pass's MAP and FIN read; an optional second output receives the centres (var_mean's mean).
+ *
+ * Accuracy: accumulators are wide (float32 sums in double, integer sums in 64 bits, wrapping),
+ * lanes are combined pairwise and blocks of RED_BLOCK elements too, so the error of a sum grows like
+ * that of numpy's pairwise sum.
+ */
+#ifndef CPU_REDUCE_H
+#define CPU_REDUCE_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "dtype.h"
+
+/* A contiguous row is reduced in 4 groups of lanes, two vector registers each, which hides the
+ * latency of the combining instruction. The vector width is the ISA variant's, so the order in which
+ * a float64 sum adds up (not its accuracy) differs between variants. */
+#if defined(CPU_ISA_LEVEL) && CPU_ISA_LEVEL >= 4
+#define RED_VEC_BYTES 64
+#elif defined(CPU_ISA_LEVEL) && CPU_ISA_LEVEL >= 3
+#define RED_VEC_BYTES 32
+#else
+#define RED_VEC_BYTES 16
+#endif
+#define RED_GROUPS 4
+#define RED_GROUP_LANES(A) ((int)(2 * RED_VEC_BYTES / sizeof(A)))
+#define RED_BLOCK 2048    /* elements reduced lane-wise before blocks combine pairwise */
+#define RED_TILE 1024     /* columns per tile in the outer plan */
+#define RED_LEAF_ROWS 8   /* rows the outer plan adds into its tile per pass */
+
+/* Parameters of one call that an op's expressions may read (through `cx`). */
+typedef struct red_call {
+    double p, inv_p; /* norm's order and its inverse */
+    double count;    /* elements per output (var's divisor before the correction, mean's) */
+    double div;      /* var: max(0, count - correction) */
+    int root;        /* var: take the square root (std) */
+} red_call;
+
+/* One accumulator, or a tile of them, of any accumulator type. */
+typedef union red_acc {
+    uint8_t u8;
+    int64_t i64;
+    uint64_t u64;
+    float f32;
+    double f64;
+} red_acc;
+
+typedef union red_buf {
+    uint8_t u8[RED_TILE];
+    uint64_t u64[RED_TILE];
+    float f32[RED_TILE];
+    double f64[RED_TILE];
+} red_buf;
+
+typedef struct red_ops {
+    void (*identity)(void *acc, int64_t w); /* acc[0..w) = identity */
+    /* acc[0] = the reduction of n elements at p (element stride s), all with centre c */
+    void (*row)(void *acc, const char *p, int64_t n, int64_t s, const red_call *cx, double c);
+    void (*combine)(void *acc, const void *other, int64_t w); /* acc[j] = COMB(acc[j], other[j]) */
+    /* acc[j] = COMB(acc[j], MAP(rows[r][j], c[j])) for nrows <= RED_LEAF_ROWS contiguous rows; c may be NULL */
+    void (*accum)(void *acc, const char *const *rows, int nrows, int64_t w, const red_call *cx, const double *c);
+    /* out[j * stride] = FIN(acc[j], c[j]) for an output of the op's dtype; c may be NULL */
+    void (*store)(char *out, int64_t stride, const void *acc, int64_t w, const red_call *cx, const double *c);
+    /* c[j] = FIN(acc[j], 0) as a double: the first pass of a two-pass op writes centres */
+    void (*center)(double *c, const void *acc, int64_t w, const red_call *cx);
+} red_ops;
+
+/* Runs a one-pass reduction: outputs[0] from inputs[0]. */
+int reduce_run(const tc_kernel_args *args, const red_ops *ops, const red_call *cx, const char *name);
+
+/* Runs a two-pass reduction: `first` computes each output's centre (its `center` function), then
+ * `second` reduces again with the centre and stores outputs[0]; when the kernel has a second output,
+ * `centre_out` writes the centres into it (stride in elements). */
+typedef void (*red_center_store)(char *out, int64_t stride, const double *c, int64_t w);
+int reduce_run2(const tc_kernel_args *args, const red_ops *first, const red_ops *second, red_center_store centre_out,
+                const red_call *cx, const char *name);
+
+/* outputs[0] = first, outputs[1] = second over inputs[0], reading the input once where its layout
+ * allows; for ops whose partial results combine exactly in any order (min and max). */
+int reduce_run_pair(const tc_kernel_args *args, const red_ops *first, const red_ops *second, const char *name);
+
+/* The number of elements each output reduces (what means and variances divide by). */
+double reduce_count(const tc_kernel_args *args);
+
+/* ---- stamping ---- */
+
+#define RED_NOCENTER 0.0
+
+/* Each group of lanes is a loop kept rolled ("unroll 1") on purpose: GCC turns a loop over two
+ * vectors' worth of lanes into two vector operations (NaN-aware selects included, and float to
+ * double conversions at the full width) and keeps the group in registers; a loop over more lanes
+ * would keep them in memory, over fewer convert at half width. Rows shorter than the
+ * lanes take a plain loop, so many short rows do not pay for initialising and folding the lanes. */
+#define RED_GROUP(S, A, MAP, COMB, G, IDX)                                                         \
+    _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) {                                          \
+        const CPU_C_##S x = cpu_ld_##S(p[IDX]);                                                    \
+        const A v = MAP(x, c);                                                                     \
+        l##G[j] = COMB(l##G[j], v);                                                                \
+    }
+/* The lanes' final tree, one constant width per step so that each step is a vector operation. */
+#define RED_HALVE(W, COMB)                                                                            \
+    if (V >= 2 * (W)) {                                                                            \
+        _Pragma("GCC unroll 1") for (int j = 0; j < (W); j++) l0[j] = COMB(l0[j], l0[j + (W)]);   \
+    }
+/* One step of the eight-row tree over V columns (k), kept rolled like a group of lanes. */
+#define RED_ACCUM_STEP(STMT) _Pragma("GCC unroll 1") for (int k = 0; k < V; k++) STMT;
+/* One function per stride kind, each with its own lanes: sharing them between a contiguous and a
+ * strided loop makes GCC keep them in memory. */
+#define RED_BLOCK_FN(NAME, S, A, ID, MAP, COMB, STRIDE)                                            \
+    static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
+        (void)cx;                                                                                  \
+        (void)c;                                                                                   \
+        (void)s;                                                                                   \
+        enum { V = RED_GROUP_LANES(A) };                                                           \
+        A l0[V], l1[V], l2[V], l3[V];                                                              \
+        for (int j = 0; j < V; j++) l0[j] = l1[j] = l2[j] = l3[j] = (A)(ID);                       \
+        int64_t i = 0;                                                                             \
+        for (; i + RED_GROUPS * V <= n; i += RED_GROUPS * V) {                                     \
+            RED_GROUP(S, A, MAP, COMB, 0, (i + 0 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, A, MAP, COMB, 1, (i + 1 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, A, MAP, COMB, 2, (i + 2 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, A, MAP, COMB, 3, (i + 3 * V + j) * (STRIDE))                              \
+        }                                                                                          \
+        /* folded lane-wise (vector selects, not a branch per lane: max's would mispredict) */    \
+        _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l0[j] = COMB(l0[j], l1[j]);           \
+        _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l2[j] = COMB(l2[j], l3[j]);           \
+        _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l0[j] = COMB(l0[j], l2[j]);           \
+        for (int j = 0; i < n; i++, j = j + 1 < V ? j + 1 : 0) {                                   \
+            const CPU_C_##S x = cpu_ld_##S(p[i * (STRIDE)]);                                       \
+            const A v = MAP(x, c);                                                                 \
+            l0[j] = COMB(l0[j], v);                                                                \
+        }                                                                                          \
+        RED_HALVE(64, COMB) RED_HALVE(32, COMB) RED_HALVE(16, COMB) RED_HALVE(8, COMB)            \
+        RED_HALVE(4, COMB) RED_HALVE(2, COMB) RED_HALVE(1, COMB)                                   \
+        return l0[0];                                                                              \
+    }
+#define RED_STAMP(NAME, S, A, OUT_T, ID, MAP, COMB, FIN, STORE)                                    \
+    static void NAME##_identity(void *acc, int64_t w) {                                            \
+        A *x = acc;                                                                                \
+        for (int64_t j = 0; j < w; j++) x[j] = (A)(ID);                                            \
+    }                                                                                              \
+    RED_BLOCK_FN(NAME##_lanes1, S, A, ID, MAP, COMB, 1)                                            \
+    RED_BLOCK_FN(NAME##_lanes, S, A, ID, MAP, COMB, s)                                             \
+    static A NAME##_block(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
+        (void)cx;                                                                                  \
+        (void)c;                                                                                   \
+        if (n < RED_GROUPS * RED_GROUP_LANES(A)) {                                                 \
+            A a = (A)(ID);                                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                const CPU_C_##S x = cpu_ld_##S(p[i * s]);                                          \
+                const A v = MAP(x, c);                                                             \
+                a = COMB(a, v);                                                                    \
+            }                                                                                      \
+            return a;                                                                              \
+        }                                                                                          \
+        return s == 1 ? NAME##_lanes1(p, n, 1, cx, c) : NAME##_lanes(p, n, s, cx, c);              \
+    }                                                                                              \
+    static A NAME##_pairwise(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
+        if (n <= RED_BLOCK) return NAME##_block(p, n, s, cx, c);                                   \
+        const int64_t h = (n / 2 + RED_BLOCK - 1) / RED_BLOCK * RED_BLOCK;                         \
+        const A x = NAME##_pairwise(p, h, s, cx, c), y = NAME##_pairwise(p + h * s, n - h, s, cx, c); \
+        return COMB(x, y);                                                                         \
+    }                                                                                              \
+    static void NAME##_row(void *acc, const char *p, int64_t n, int64_t s, const red_call *cx, double c) { \
+        *(A *)acc = NAME##_pairwise((const CPU_T_##S *)p, n, s, cx, c);                            \
+    }                                                                                              \
+    static void NAME##_combine(void *acc, const void *other, int64_t w) {                          \
+        A *restrict x = acc;                                                                       \
+        const A *restrict y = other;                                                               \
+        for (int64_t j = 0; j < w; j++) x[j] = COMB(x[j], y[j]);                                   \
+    }                                                                                              \
+    /* Eight rows are combined pairwise among themselves first: one pass over the accumulators    \
+     * per eight rows instead of per row. */                                                       \
+    static void NAME##_accum(void *acc, const char *const *rows, int nrows, int64_t w, const red_call *cx, \
+                             const double *cs) {                                                   \
+        A *restrict x = acc;                                                                       \
+        (void)cx;                                                                                  \
+        if (nrows == RED_LEAF_ROWS) {                                                              \
+            const CPU_T_##S *r0 = (const CPU_T_##S *)rows[0], *r1 = (const CPU_T_##S *)rows[1];    \
+            const CPU_T_##S *r2 = (const CPU_T_##S *)rows[2], *r3 = (const CPU_T_##S *)rows[3];    \
+            const CPU_T_##S *r4 = (const CPU_T_##S *)rows[4], *r5 = (const CPU_T_##S *)rows[5];    \
+            const CPU_T_##S *r6 = (const CPU_T_##S *)rows[6], *r7 = (const CPU_T_##S *)rows[7];    \
+            enum { V = RED_GROUP_LANES(A) };                                                       \
+            int64_t j = 0;                                                                         \
+            if (!cs) /* the same tree a lane-wise step at a time: each step vectorises (selects) */ \
+                for (; j + V <= w; j += V) {                                                       \
+                    A t0[V], t1[V], t2[V], t3[V];                                                  \
+                    RED_ACCUM_STEP(t0[k] = COMB(MAP(cpu_ld_##S(r0[j + k]), 0.0), MAP(cpu_ld_##S(r1[j + k]), 0.0))) \
+                    RED_ACCUM_STEP(t1[k] = COMB(MAP(cpu_ld_##S(r2[j + k]), 0.0), MAP(cpu_ld_##S(r3[j + k]), 0.0))) \
+                    RED_ACCUM_STEP(t2[k] = COMB(MAP(cpu_ld_##S(r4[j + k]), 0.0), MAP(cpu_ld_##S(r5[j + k]), 0.0))) \
+                    RED_ACCUM_STEP(t3[k] = COMB(MAP(cpu_ld_##S(r6[j + k]), 0.0), MAP(cpu_ld_##S(r7[j + k]), 0.0))) \
+                    RED_ACCUM_STEP(t0[k] = COMB(t0[k], t1[k]))                                     \
+                    RED_ACCUM_STEP(t2[k] = COMB(t2[k], t3[k]))                                     \
+                    RED_ACCUM_STEP(t0[k] = COMB(t0[k], t2[k]))                                     \
+                    RED_ACCUM_STEP(x[j + k] = COMB(x[j + k], t0[k]))                               \
+                }                                                                                  \
+            for (; j < w; j++) {                                                                   \
+                const double c = cs ? cs[j] : RED_NOCENTER;                                        \
+                (void)c;                                                                           \
+                const A v0 = MAP(cpu_ld_##S(r0[j]), c), v1 = MAP(cpu_ld_##S(r1[j]), c);            \
+                const A v2 = MAP(cpu_ld_##S(r2[j]), c), v3 = MAP(cpu_ld_##S(r3[j]), c);            \
+                const A v4 = MAP(cpu_ld_##S(r4[j]), c), v5 = MAP(cpu_ld_##S(r5[j]), c);            \
+                const A v6 = MAP(cpu_ld_##S(r6[j]), c), v7 = MAP(cpu_ld_##S(r7[j]), c);            \
+                const A s01 = COMB(v0, v1), s23 = COMB(v2, v3), s45 = COMB(v4, v5), s67 = COMB(v6, v7); \
+                const A s03 = COMB(s01, s23), s47 = COMB(s45, s67);                                \
+                const A s07 = COMB(s03, s47);                                                      \
+                x[j] = COMB(x[j], s07);                                                            \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        for (int r = 0; r < nrows; r++) {                                                          \
+            const CPU_T_##S *row = (const CPU_T_##S *)rows[r];                                     \
+            for (int64_t j = 0; j < w; j++) {                                                      \
+                const double c = cs ? cs[j] : RED_NOCENTER;                                        \
+                (void)c;                                                                           \
+                const A v = MAP(cpu_ld_##S(row[j]), c);                                            \
+                x[j] = COMB(x[j], v);                                                              \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    static void NAME##_store(char *out, int64_t s, const void *acc, int64_t w, const red_call *cx, \
+                             const double *cs) {                                                   \
+        OUT_T *o = (OUT_T *)out;                                                                   \
+        const A *x = acc;                                                                          \
+        (void)cx;                                                                                  \
+        for (int64_t j = 0; j < w; j++) {                                                          \
+            const double c = cs ? cs[j] : RED_NOCENTER;                                            \
+            (void)c;                                                                               \
+            o[j * s] = STORE(FIN(x[j], c));                                                        \
+        }                                                                                          \
+    }                                                                                              \
+    static void NAME##_center(double *cs, const void *acc, int64_t w, const red_call *cx) {        \
+        const A *x = acc;                                                                          \
+        (void)cx;                                                                                  \
+        for (int64_t j = 0; j < w; j++) cs[j] = (double)FIN(x[j], RED_NOCENTER);                   \
+    }                                                                                              \
+    static const red_ops NAME##_ops = {NAME##_identity, NAME##_row,   NAME##_combine,              \
+                                       NAME##_accum,    NAME##_store, NAME##_center};
+
+/* The identities of max and min per dtype (NaN-free: the lowest and highest values). */
+#define RED_MAX_ID_b8 0
+#define RED_MAX_ID_u8 0
+#define RED_MAX_ID_i8 INT8_MIN
+#define RED_MAX_ID_i16 INT16_MIN
+#define RED_MAX_ID_i32 INT32_MIN
+#define RED_MAX_ID_i64 INT64_MIN
+#define RED_MAX_ID_f16 (-INFINITY)
+#define RED_MAX_ID_bf16 (-INFINITY)
+#define RED_MAX_ID_f32 (-INFINITY)
+#define RED_MAX_ID_f64 (-INFINITY)
+
+#define RED_MIN_ID_b8 1
+#define RED_MIN_ID_u8 UINT8_MAX
+#define RED_MIN_ID_i8 INT8_MAX
+#define RED_MIN_ID_i16 INT16_MAX
+#define RED_MIN_ID_i32 INT32_MAX
+#define RED_MIN_ID_i64 INT64_MAX
+#define RED_MIN_ID_f16 INFINITY
+#define RED_MIN_ID_bf16 INFINITY
+#define RED_MIN_ID_f32 INFINITY
+#define RED_MIN_ID_f64 INFINITY
+
+/* Common expressions. */
+#define RED_ADD(a, v) ((a) + (v))
+#define RED_FIN_SELF(a, c) (a)
+/* Floating max/min let a NaN win either way. */
+#define RED_MAX_F(a, v) ((((v) > (a)) | ((v) != (v))) ? (v) : (a))
+#define RED_MIN_F(a, v) ((((v) < (a)) | ((v) != (v))) ? (v) : (a))
+#define RED_MAX_I(a, v) ((v) > (a) ? (v) : (a))
+#define RED_MIN_I(a, v) ((v) < (a) ? (v) : (a))
+
+#endif

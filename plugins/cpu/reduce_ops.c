@@ -1,0 +1,112 @@
+/*
+ * reduce_ops.c - the plain reductions on the driver of reduce.h: sum, nansum, prod, max, min (also
+ * amax/amin, aminmax), all, any, count_nonzero.
+ *
+ * Accumulators: integer sums and products wrap in 64 bits (PyTorch's int64 results); float32 sums
+ * and products accumulate in double, float16/bfloat16 in float. nansum counts a NaN as 0. max/min
+ * propagate NaN. all/any read any dtype and write one byte per output (bool, or uint8 for uint8
+ * inputs as PyTorch does). count_nonzero reads any dtype into an int64 count.
+ */
+#include "reduce.h"
+
+#define SUM_A_u8 uint64_t
+#define SUM_A_i8 uint64_t
+#define SUM_A_i16 uint64_t
+#define SUM_A_i32 uint64_t
+#define SUM_A_i64 uint64_t
+#define SUM_A_f16 float
+#define SUM_A_bf16 float
+#define SUM_A_f32 double
+#define SUM_A_f64 double
+
+#define EXTREME_KB(OP) CPU_CAT(OP, _I)
+#define EXTREME_KU(OP) CPU_CAT(OP, _I)
+#define EXTREME_KI(OP) CPU_CAT(OP, _I)
+#define EXTREME_KF(OP) CPU_CAT(OP, _F)
+
+#define MAP_SUM(x, c) (x)
+#define MAP_NANSUM(x, c) ((x) != (x) ? 0 : (x))
+#define MAP_TRUTH(x, c) ((uint8_t)((x) != 0))
+#define MUL(a, v) ((a) * (v))
+#define AND(a, v) ((a) & (v))
+#define OR(a, v) ((a) | (v))
+#define ST_BYTE(v) ((uint8_t)(v))
+
+#define STAMP_sum(_, S) RED_STAMP(sum_##S, S, SUM_A_##S, CPU_T_##S, 0, MAP_SUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
+#define STAMP_nansum(_, S)                                                                         \
+    RED_STAMP(nansum_##S, S, SUM_A_##S, CPU_T_##S, 0, MAP_NANSUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
+#define STAMP_prod(_, S) RED_STAMP(prod_##S, S, SUM_A_##S, CPU_T_##S, 1, MAP_SUM, MUL, RED_FIN_SELF, cpu_st_##S)
+#define STAMP_max(_, S)                                                                            \
+    RED_STAMP(max_##S, S, CPU_C_##S, CPU_T_##S, RED_MAX_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX), \
+              RED_FIN_SELF, cpu_st_##S)
+#define STAMP_min(_, S)                                                                            \
+    RED_STAMP(min_##S, S, CPU_C_##S, CPU_T_##S, RED_MIN_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MIN), \
+              RED_FIN_SELF, cpu_st_##S)
+#define STAMP_all(_, S) RED_STAMP(all_##S, S, uint8_t, uint8_t, 1, MAP_TRUTH, AND, RED_FIN_SELF, ST_BYTE)
+#define STAMP_any(_, S) RED_STAMP(any_##S, S, uint8_t, uint8_t, 0, MAP_TRUTH, OR, RED_FIN_SELF, ST_BYTE)
+
+/* Integer sums and products into int64 read narrower integers and bool as they are. */
+#define ST_I64(v) ((int64_t)(v))
+#define STAMP_sum_wide(_, S) RED_STAMP(wsum_##S, S, uint64_t, int64_t, 0, MAP_SUM, RED_ADD, RED_FIN_SELF, ST_I64)
+#define STAMP_prod_wide(_, S) RED_STAMP(wprod_##S, S, uint64_t, int64_t, 1, MAP_SUM, MUL, RED_FIN_SELF, ST_I64)
+#define STAMP_count(_, S) RED_STAMP(count_##S, S, uint64_t, int64_t, 0, MAP_TRUTH, RED_ADD, RED_FIN_SELF, ST_I64)
+
+CPU_DTYPES_NUMERIC(STAMP_sum, _)
+CPU_DTYPES_FLOAT(STAMP_nansum, _)
+CPU_DTYPES_NUMERIC(STAMP_prod, _)
+CPU_DTYPES_ALL(STAMP_max, _)
+CPU_DTYPES_ALL(STAMP_min, _)
+CPU_DTYPES_ALL(STAMP_all, _)
+CPU_DTYPES_ALL(STAMP_any, _)
+CPU_DTYPES_ALL(STAMP_count, _)
+CPU_DTYPES_BOOL(STAMP_sum_wide, _)
+CPU_DTYPES_INT(STAMP_sum_wide, _)
+CPU_DTYPES_BOOL(STAMP_prod_wide, _)
+CPU_DTYPES_INT(STAMP_prod_wide, _)
+
+#define KERNEL(OP, S)                                                                              \
+    static int k_##OP##_##S(const tc_kernel_args *args) { return reduce_run(args, &OP##_##S##_ops, NULL, #OP); }
+CPU_DTYPES_FLOAT(KERNEL, sum)
+CPU_DTYPES_FLOAT(KERNEL, nansum)
+CPU_DTYPES_FLOAT(KERNEL, prod)
+CPU_DTYPES_ALL(KERNEL, max)
+CPU_DTYPES_ALL(KERNEL, min)
+CPU_DTYPES_ALL(KERNEL, all)
+CPU_DTYPES_ALL(KERNEL, any)
+CPU_DTYPES_ALL(KERNEL, count)
+
+/* aminmax: min into outputs[0] and max into outputs[1], the input read once where it can be. */
+#define KERNEL_AMINMAX(_, S)                                                                       \
+    static int k_aminmax_##S(const tc_kernel_args *args) {                                         \
+        return reduce_run_pair(args, &min_##S##_ops, &max_##S##_ops, "aminmax");                  \
+    }
+CPU_DTYPES_ALL(KERNEL_AMINMAX, _)
+
+/* The sum or product of T in T (sum(dtype=torch.int8) wraps in int8), or, for T = int64, of any
+ * integer or bool input widened to int64. */
+#define WIDE_ENTRY(OP, S) [CPU_DT_##S] = &w##OP##_##S##_ops,
+static const red_ops *const wide_sum[TC_NUM_DTYPES] = {CPU_DTYPES_BOOL(WIDE_ENTRY, sum) CPU_DTYPES_INT(WIDE_ENTRY, sum)};
+static const red_ops *const wide_prod[TC_NUM_DTYPES] = {
+    CPU_DTYPES_BOOL(WIDE_ENTRY, prod) CPU_DTYPES_INT(WIDE_ENTRY, prod)};
+#define KERNEL_INT(OP, S)                                                                          \
+    static int k_##OP##_##S(const tc_kernel_args *args) {                                          \
+        const red_ops *const *wide = wide_##OP;                                                    \
+        const int32_t in = args->n_inputs > 0 ? args->inputs[0].dtype : -1;                        \
+        const red_ops *ops = &OP##_##S##_ops;                                                      \
+        if (CPU_DT_##S == TC_INT64 && in >= 0 && in < TC_NUM_DTYPES && in != TC_INT64 && wide[in]) ops = wide[in]; \
+        return reduce_run(args, ops, NULL, #OP);                                                   \
+    }
+CPU_DTYPES_INT(KERNEL_INT, sum)
+CPU_DTYPES_INT(KERNEL_INT, prod)
+
+/* In bool a sum is "any" and a product "all"; integers have no NaN, so nansum is sum. */
+#define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
+#define ENTRY_AS(OP, S, AS) {#OP, CPU_DT_##S, k_##AS##_##S},
+#define NANSUM_INT(_, S) ENTRY_AS(nansum, S, sum)
+#define COUNT(_, S) ENTRY_AS(count_nonzero, S, count)
+static const cpu_kernel_entry kernels[] = {
+    CPU_DTYPES_NUMERIC(ENTRY, sum) CPU_DTYPES_FLOAT(ENTRY, nansum) CPU_DTYPES_INT(NANSUM_INT, _)
+    CPU_DTYPES_NUMERIC(ENTRY, prod) CPU_DTYPES_ALL(ENTRY, max) CPU_DTYPES_ALL(ENTRY, min)
+    CPU_DTYPES_ALL(ENTRY, all) CPU_DTYPES_ALL(ENTRY, any) CPU_DTYPES_ALL(COUNT, _) CPU_DTYPES_ALL(ENTRY, aminmax)
+    ENTRY_AS(sum, b8, any) ENTRY_AS(prod, b8, all) ENTRY_AS(nansum, b8, any)};
+CPU_KERNEL_TABLE(kernels);

@@ -1,0 +1,379 @@
+"""The reductions family: reductions (sum, prod, nansum, mean, nanmean, std/var, norm, logsumexp,
+all/any, amax/amin, aminmax, count_nonzero), scans (cumsum, cumprod, cummax/cummin, logcumsumexp),
+sorting and selection (sort, argsort, msort, topk, kthvalue, median, mode, quantile), unique,
+searchsorted/bucketize, histc and bincount. Expected values are derived by hand or in closed form;
+tests/python/test_reductions_reference.py compares with PyTorch itself."""
+import math
+
+import pytest
+
+import torch
+
+ALL = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.bfloat16,
+       torch.float32, torch.float64]
+FLOATS = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
+NAN, INF = float('nan'), float('inf')
+
+
+def same(a, b):
+    """Lists of numbers equal, NaN equal to NaN."""
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return isinstance(b, float) and math.isnan(b)
+    return a == b
+
+
+# ---- sums, products, means ---------------------------------------------------------------------
+
+@pytest.mark.parametrize('dtype', [d for d in ALL if d != torch.bool], ids=str)
+def test_sum_prod_closed_forms(dtype):
+    x = torch.arange(1, 7).to(dtype).view(2, 3)  # [[1, 2, 3], [4, 5, 6]]
+    out = dtype if dtype.is_floating_point else torch.int64
+    assert x.sum().item() == 21 and x.sum().dtype == out
+    assert x.sum(0).tolist() == [5, 7, 9] and x.sum(1, keepdim=True).tolist() == [[6], [15]]
+    assert x.prod().item() == 720 and x.prod(1).tolist() == [6, 120] and x.prod(0, keepdim=True).shape == (1, 3)
+    assert x.t().prod(0).tolist() == [6, 120]  # non-contiguous
+    assert torch.nansum(x).item() == 21 and torch.nansum(x, 1).tolist() == [6, 15]
+    assert x.sum(dtype=torch.float64).dtype == torch.float64 and x.prod(dtype=torch.float64).item() == 720.0
+
+
+def test_sum_of_bool_and_narrow_integers_counts_without_overflow():
+    mask = torch.arange(100000) % 3 == 0
+    assert mask.sum().item() == 33334 and mask.sum().dtype == torch.int64
+    assert torch.full((1000,), 100, dtype=torch.int8).sum().item() == 100000
+    assert torch.full((1000,), 200, dtype=torch.uint8).sum(0).item() == 200000
+    assert torch.tensor([True, False]).sum(dtype=torch.bool).item() is True
+    assert torch.tensor([True, False]).prod(dtype=torch.bool).item() is False
+    assert torch.tensor([100, 100], dtype=torch.int8).sum(dtype=torch.int8).item() == -56  # wraps in int8
+
+
+def test_empty_reductions_are_identities():
+    e = torch.zeros(2, 0)
+    assert e.sum(1).tolist() == [0.0, 0.0] and e.prod(1).tolist() == [1.0, 1.0]
+    assert torch.nansum(e, 1).tolist() == [0.0, 0.0] and e.all(1).tolist() == [True, True]
+    assert e.any(1).tolist() == [False, False] and torch.count_nonzero(e, 1).tolist() == [0, 0]
+    assert same(e.mean(1).tolist(), [NAN, NAN]) and same(e.var(1).tolist(), [NAN, NAN])
+    assert torch.logsumexp(e, 1).tolist() == [-INF, -INF] and torch.norm(e, 2, 1).tolist() == [0.0, 0.0]
+
+
+def test_zero_dim_inputs():
+    z = torch.tensor(3.5)
+    assert z.sum().item() == 3.5 and z.prod(0).item() == 3.5 and z.amax().item() == 3.5
+    assert z.cumsum(0).item() == 3.5 and z.sort().indices.item() == 0 and z.median().item() == 3.5
+    assert torch.logsumexp(z, 0).item() == 3.5 and same(z.var().item(), NAN) and z.std(unbiased=False).item() == 0
+    assert torch.topk(z, 1).values.item() == 3.5 and torch.kthvalue(z, 1).indices.item() == 0
+
+
+def test_nan_sums_and_means():
+    x = torch.tensor([[1.0, NAN, 3.0], [NAN, NAN, NAN]])
+    assert same(x.sum(1).tolist(), [NAN, NAN])
+    assert torch.nansum(x, 1).tolist() == [4.0, 0.0]
+    assert same(torch.nanmean(x, 1).tolist(), [2.0, NAN])
+    assert torch.nanmean(x).item() == 2.0
+    with pytest.raises(RuntimeError, match='floating point'):
+        torch.nanmean(torch.tensor([1, 2]))
+
+
+def test_long_float32_sum_is_accurate_and_thread_independent():
+    x = torch.full((2_000_003,), 0.1)
+    torch.set_num_threads(1)
+    one = x.sum().item()
+    torch.set_num_threads(2)
+    two = x.sum().item()
+    assert abs(one - 200000.3) < 0.05 and abs(two - 200000.3) < 0.05
+    m = torch.arange(4096 * 33, dtype=torch.float32).view(33, 4096)  # the outer plan: sum over rows
+    assert m.sum(0)[:3].tolist() == [sum(4096 * r + c for r in range(33)) for c in range(3)]
+
+
+# ---- moments -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('dtype', FLOATS, ids=str)
+def test_var_std_closed_forms(dtype):
+    n = 10
+    x = torch.arange(n).to(dtype)  # variance of 0..n-1: n(n+1)/12 unbiased, (n^2-1)/12 biased
+    assert x.var().item() == pytest.approx(n * (n + 1) / 12, rel=1e-2)
+    assert x.var(unbiased=False).item() == pytest.approx((n * n - 1) / 12, rel=1e-2)
+    assert x.std(0).item() == pytest.approx(math.sqrt(n * (n + 1) / 12), rel=1e-2)
+    assert torch.var(x, 0, correction=3).item() == pytest.approx(82.5 / (n - 3), rel=1e-2)
+    v, m = torch.var_mean(x.view(2, 5), 1, keepdim=True)
+    assert v.shape == m.shape == (2, 1) and m.view(-1).tolist() == [2.0, 7.0] and v.view(-1).tolist() == [2.5, 2.5]
+    s, m = torch.std_mean(x)
+    assert m.item() == 4.5 and s.item() == pytest.approx(math.sqrt(55 / 6), rel=1e-2)
+
+
+def test_var_is_stable_far_from_zero():
+    x = torch.arange(1000, dtype=torch.float32) * 0.001 + 1e4  # a naive sum of squares loses it all
+    assert x.var().item() == pytest.approx(1000 * 1001 / 12 * 1e-6, rel=1e-3)
+
+
+def test_var_errors():
+    with pytest.raises(RuntimeError, match='floating point'):
+        torch.var(torch.tensor([1, 2]))
+    with pytest.raises(TypeError):
+        torch.std(torch.ones(3), correction=0)  # PyTorch needs dim with correction
+    assert torch.var(torch.tensor([1.0, 2.0]), 0, correction=5).item() == INF
+
+
+# ---- norms, logsumexp -----------------------------------------------------------------------------
+
+def test_norms():
+    x = torch.tensor([[3.0, -4.0], [0.0, 12.0]])
+    assert torch.norm(x).item() == 13.0 and x.norm().item() == 13.0
+    assert torch.norm(x, dim=1).tolist() == [5.0, 12.0] and torch.norm(x, 1).item() == 19.0
+    assert torch.norm(x, INF).item() == 12.0 and torch.norm(x, -INF, 1).tolist() == [3.0, 0.0]
+    assert torch.norm(x, 0).item() == 3.0 and torch.norm(x, 'fro', (0, 1)).item() == 13.0
+    assert torch.norm(x, 3, 0).tolist() == pytest.approx([3.0, (64 + 1728) ** (1 / 3)])
+    assert torch.norm(x, 2, 1, keepdim=True, dtype=torch.float64).dtype == torch.float64
+    with pytest.raises(RuntimeError, match='floating point'):
+        torch.norm(torch.tensor([1, 2]))
+    with pytest.raises(ValueError):
+        torch.norm(x, dtype=torch.float64)  # 'fro' takes no dtype
+    with pytest.raises(RuntimeError, match="'fro' and 'nuc'"):
+        torch.norm(x, 'abc')
+    with pytest.raises(RuntimeError, match='at most 2'):
+        torch.norm(torch.ones(1, 2, 2), 'fro', (0, 1, 2))
+
+
+def test_logsumexp():
+    assert torch.logsumexp(torch.zeros(4), 0).item() == pytest.approx(math.log(4))
+    big = torch.tensor([1000.0, 1000.0])  # no overflow
+    assert torch.logsumexp(big, 0).item() == pytest.approx(1000 + math.log(2))
+    assert torch.logsumexp(torch.tensor([INF, -INF]), 0).item() == INF
+    assert torch.logsumexp(torch.tensor([-INF, -INF]), 0).item() == -INF
+    assert torch.logsumexp(torch.tensor([1, 2]), 0).dtype == torch.float32
+    m = torch.log(torch.tensor([[1.0, 3.0], [2.0, 2.0]]))
+    assert torch.logsumexp(m, 1, keepdim=True).view(-1).tolist() == pytest.approx([math.log(4)] * 2)
+
+
+# ---- extremes, all/any, counting -------------------------------------------------------------------
+
+@pytest.mark.parametrize('dtype', ALL, ids=str)
+def test_amax_amin_aminmax_all_any(dtype):
+    x = torch.tensor([[3, 0, 2], [1, 4, 0]]).to(dtype)
+    hi = 1 if dtype == torch.bool else 4
+    assert x.amax().item() == hi and x.amin().item() == 0
+    assert torch.amax(x, 0).tolist() == torch.tensor([3, 4, 2]).to(dtype).tolist()
+    assert torch.amin(x.t(), 1, keepdim=True).shape == (3, 1)
+    lo_hi = torch.aminmax(x, dim=1)
+    assert lo_hi.min.tolist() == torch.tensor([0, 0]).to(dtype).tolist() and lo_hi.max.dtype == dtype
+    assert not x.all().item() and x.any().item() and x.all(0).tolist() == [1, 0, 0]  # uint8 stays uint8
+    assert torch.count_nonzero(x).item() == 4 and torch.count_nonzero(x, 0).tolist() == [2, 1, 1]
+    assert torch.count_nonzero(x, (0, 1)).item() == 4
+
+
+def test_extreme_nan_and_errors():
+    x = torch.tensor([1.0, NAN, 3.0])
+    assert math.isnan(x.amax().item()) and math.isnan(torch.aminmax(x).min.item())
+    assert torch.tensor([1, 2], dtype=torch.uint8).all().dtype == torch.uint8  # PyTorch keeps uint8
+    with pytest.raises(RuntimeError, match='Expected reduction dim'):
+        torch.amax(torch.zeros(0))
+    with pytest.raises(IndexError, match='non-zero size'):
+        torch.amax(torch.zeros(2, 0), 1)
+    with pytest.raises(RuntimeError, match='no identity'):
+        torch.aminmax(torch.zeros(0))
+    with pytest.raises(RuntimeError, match='multiple times'):
+        torch.sum(torch.ones(2, 2), (0, 0))
+    with pytest.raises(IndexError):
+        torch.prod(torch.ones(2), 1)
+
+
+# ---- scans ----------------------------------------------------------------------------------------
+
+def test_cumulative_closed_forms():
+    x = torch.arange(1, 7)
+    assert x.cumsum(0).tolist() == [k * (k + 1) // 2 for k in range(1, 7)]
+    assert x.cumprod(0).tolist() == [math.factorial(k) for k in range(1, 7)]
+    assert torch.arange(1, 7.).view(2, 3).cumsum(0).tolist() == [[1, 2, 3], [5, 7, 9]]
+    assert torch.arange(1, 7.).view(2, 3).t().cumsum(1).tolist() == [[1, 5], [2, 7], [3, 9]]
+    lce = torch.logcumsumexp(torch.zeros(5), 0).tolist()
+    assert lce == pytest.approx([math.log(k) for k in range(1, 6)])
+    assert torch.cumsum(torch.tensor([1, 2], dtype=torch.int8), 0).dtype == torch.int64
+    assert torch.cumsum(torch.tensor([True, True]), 0).tolist() == [1, 2]
+    assert torch.cumsum(torch.tensor([1, 2]), 0, dtype=torch.float64).dtype == torch.float64
+    wide = torch.ones(3, 100)  # the column-tile plan
+    assert wide.cumsum(0)[:, 50].tolist() == [1.0, 2.0, 3.0]
+
+
+def test_cummax_cummin_take_the_last_tie_and_propagate_nan():
+    v, i = torch.cummax(torch.tensor([1.0, 3.0, 3.0, 2.0, NAN, 5.0]), 0)
+    assert same(v.tolist(), [1.0, 3.0, 3.0, 3.0, NAN, NAN]) and i.tolist() == [0, 1, 2, 2, 4, 4]
+    v, i = torch.cummin(torch.tensor([[2, 1, 1, 3]]), 1)
+    assert v.tolist() == [[2, 1, 1, 1]] and i.tolist() == [[0, 1, 2, 2]]
+
+
+def test_cumsum_in_place_and_out():
+    x = torch.tensor([100, 100], dtype=torch.int8)
+    assert x.cumsum_(0) is x and x.tolist() == [100, -56]  # in place keeps int8
+    out = torch.empty(0)
+    assert torch.cumsum(torch.tensor([1, 2]), 0, out=out) is out and out.tolist() == [1.0, 3.0]
+    with pytest.raises(RuntimeError, match='Bad in-place call'):
+        torch.tensor([1, 2]).cumsum_(0, dtype=torch.float32)
+    with pytest.raises(RuntimeError):
+        torch.cummax(torch.tensor([1, 2]), 0, out=(torch.empty(0), torch.empty(0, dtype=torch.long)))
+
+
+# ---- sorting and selection --------------------------------------------------------------------------
+
+@pytest.mark.parametrize('dtype', ALL, ids=str)
+def test_sort_permutation(dtype):
+    x = torch.tensor([4, 0, 3, 1, 2]).to(dtype) if dtype != torch.bool else torch.tensor([True, False, True])
+    v, i = torch.sort(x)
+    assert v.tolist() == sorted(x.tolist()) and [x.tolist()[k] for k in i.tolist()] == v.tolist()
+    v, i = torch.sort(x, descending=True, stable=True)
+    assert v.tolist() == sorted(x.tolist(), reverse=True)
+    if dtype != torch.bool:  # distinct values: ascending is descending reversed
+        assert torch.argsort(x).tolist() == i.tolist()[::-1]
+
+
+def test_sort_ties_nan_and_dims():
+    x = torch.tensor([2, 1, 2, 1, 2, 1, 2, 1] * 40)
+    v, i = torch.sort(x, stable=True)
+    assert i[:160].tolist() == list(range(1, 320, 2)) and v[160:].eq(2).all().item()
+    v, i = torch.sort(torch.tensor([1.0, NAN, 0.0, -1.0]))
+    assert same(v.tolist(), [-1.0, 0.0, 1.0, NAN]) and i.tolist() == [3, 2, 0, 1]
+    v, _ = torch.sort(torch.tensor([1.0, NAN, 0.0]), descending=True)
+    assert same(v.tolist(), [NAN, 1.0, 0.0])
+    m = torch.tensor([[3, 1], [2, 5], [1, 4]])
+    assert torch.sort(m, 0).values.tolist() == [[1, 1], [2, 4], [3, 5]]
+    assert torch.msort(m).tolist() == [[1, 1], [2, 4], [3, 5]]
+    assert torch.sort(m.t(), 1, descending=True).indices.tolist() == [[0, 1, 2], [1, 2, 0]]
+    big = torch.arange(5000) * 7919 % 5000  # a permutation: no ties, the merge sort path
+    assert torch.sort(big).values.tolist() == list(range(5000))
+
+
+def test_topk_kthvalue_median_mode():
+    x = torch.tensor([5.0, 1.0, 4.0, 2.0, 3.0])
+    v, i = torch.topk(x, 2)
+    assert v.tolist() == [5.0, 4.0] and i.tolist() == [0, 2]
+    assert torch.topk(x, 2, largest=False).indices.tolist() == [1, 3]
+    assert torch.kthvalue(x, 2).values.item() == 2.0 and torch.kthvalue(x, 2).indices.item() == 3
+    assert torch.median(x).item() == 3.0 and torch.median(x, 0).indices.item() == 4
+    assert torch.median(torch.tensor([4.0, 1.0, 3.0, 2.0])).item() == 2.0  # the lower of the two middles
+    assert torch.nanmedian(torch.tensor([NAN, 1.0, 3.0])).item() == 1.0
+    assert math.isnan(torch.median(torch.tensor([NAN, 1.0, 3.0])).item())
+    assert torch.median(torch.tensor([NAN, 1.0, NAN]), 0).indices.item() == 0  # the first NaN
+    v, i = torch.mode(torch.tensor([[1, 2, 2, 3, 3, 3], [7, 7, 1, 1, 0, 0]]))
+    assert v.tolist() == [3, 0] and i.tolist() == [5, 5]
+    assert torch.median(torch.tensor([], dtype=torch.float32)).item() != torch.median(torch.tensor([0.0])).item()
+    with pytest.raises(RuntimeError, match='selected index k out of range'):
+        torch.topk(x, 6)
+    with pytest.raises(RuntimeError, match='out of range'):
+        torch.kthvalue(x, 0)
+    with pytest.raises(IndexError):
+        torch.median(torch.zeros(2, 0), 1)
+
+
+def test_quantile():
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    assert torch.quantile(x, 0.5).item() == 2.5
+    q = torch.tensor([0.25, 0.5])
+    assert torch.quantile(x, q, interpolation='lower').tolist() == [1.0, 2.0]
+    assert torch.quantile(x, q, interpolation='higher').tolist() == [2.0, 3.0]
+    assert torch.quantile(x, q, interpolation='nearest').tolist() == [2.0, 3.0]  # ranks 0.75 -> 1, 1.5 -> 2 (even)
+    assert torch.quantile(x, q, interpolation='midpoint').tolist() == [1.5, 2.5]
+    m = torch.tensor([[1.0, NAN, 3.0], [4.0, 5.0, 6.0]])
+    assert same(torch.quantile(m, 0.5, 1).tolist(), [NAN, 5.0])
+    assert torch.nanquantile(m, 0.5, 1).tolist() == [2.0, 5.0]
+    assert torch.quantile(m, q, 1, keepdim=True).shape == (2, 2, 1)
+    with pytest.raises(RuntimeError, match='range'):
+        torch.quantile(x, 1.5)
+    with pytest.raises(RuntimeError, match='float or double'):
+        torch.quantile(torch.tensor([1, 2]), 0.5)
+
+
+# ---- unique, searching, binning ----------------------------------------------------------------
+
+def test_unique():
+    x = torch.tensor([3, 1, 2, 1, 3, 3])
+    assert torch.unique(x).tolist() == [1, 2, 3]
+    out, inv, cnt = torch.unique(x, return_inverse=True, return_counts=True)
+    assert inv.tolist() == [2, 0, 1, 0, 2, 2] and cnt.tolist() == [2, 1, 3]
+    assert [out.tolist()[k] for k in inv.tolist()] == x.tolist()
+    assert sorted(torch.unique(x, sorted=False).tolist()) == [1, 2, 3]
+    assert x.unique(return_counts=True)[1].tolist() == [2, 1, 3]
+    rows = torch.tensor([[1, 2], [0, 5], [1, 2]])
+    u, inv, cnt = torch.unique(rows, dim=0, return_inverse=True, return_counts=True)
+    assert u.tolist() == [[0, 5], [1, 2]] and inv.tolist() == [1, 0, 1] and cnt.tolist() == [1, 2]
+    assert torch.unique_consecutive(torch.tensor([1, 1, 2, 1])).tolist() == [1, 2, 1]
+    assert torch.unique_consecutive(torch.tensor([1, 1, 2]), return_inverse=True)[1].tolist() == [0, 0, 1]
+    assert torch.unique(torch.tensor([True, False, True])).tolist() == [False, True]
+    u = torch.unique(torch.tensor([1.0, NAN, NAN]))
+    assert len(u) == 3  # NaN never equals NaN
+    with pytest.raises(RuntimeError, match='0 sized'):
+        torch.unique(torch.zeros(0, 3), dim=1)
+
+
+def test_searchsorted_bucketize():
+    b = torch.tensor([1, 3, 5, 7])
+    assert torch.searchsorted(b, torch.tensor([0, 3, 6, 8])).tolist() == [0, 1, 3, 4]
+    assert torch.searchsorted(b, torch.tensor([3]), right=True).tolist() == [2]
+    assert torch.searchsorted(b, torch.tensor([3]), side='right', out_int32=True).dtype == torch.int32
+    assert torch.searchsorted(b, 4).item() == 2 and torch.bucketize(4, b).item() == 2
+    assert torch.bucketize(torch.tensor([[1, 8]]), b, right=True).tolist() == [[1, 4]]
+    rows = torch.tensor([[1, 3, 5], [2, 4, 6]])
+    assert torch.searchsorted(rows, torch.tensor([[3, 4], [1, 7]])).tolist() == [[1, 2], [0, 3]]
+    unsorted = torch.tensor([5, 1, 3])
+    assert torch.searchsorted(unsorted, torch.tensor([3, 4]), sorter=torch.argsort(unsorted)).tolist() == [1, 2]
+    with pytest.raises(RuntimeError, match='opposites'):
+        torch.searchsorted(b, torch.tensor([1]), side='left', right=True)
+    with pytest.raises(RuntimeError, match='1 dimension'):
+        torch.bucketize(torch.tensor([1]), rows)
+    with pytest.raises(RuntimeError, match='out of range'):
+        torch.searchsorted(unsorted, torch.tensor([3]), sorter=torch.tensor([0, 1, 7]))
+
+
+def test_histc_bincount():
+    assert torch.histc(torch.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3).tolist() == [0.0, 2.0, 1.0, 0.0]
+    assert torch.histc(torch.tensor([1.0, 2.0, 1.0, 5.0, -1.0]), bins=3, min=0, max=3).tolist() == [0.0, 2.0, 1.0]
+    assert torch.histc(torch.tensor([2.0, 2.0]), bins=4).tolist() == [0.0, 0.0, 2.0, 0.0]  # range [1, 3]
+    assert torch.histc(torch.tensor([0.0, 1.0]), bins=2).tolist() == [1.0, 1.0]  # the last bin holds its edge
+    assert torch.bincount(torch.tensor([1, 4, 1])).tolist() == [0, 2, 0, 0, 1]
+    assert torch.bincount(torch.tensor([1]), minlength=3).tolist() == [0, 1, 0]
+    w = torch.bincount(torch.tensor([0, 0, 2]), torch.tensor([0.5, 0.25, 2.0]))
+    assert w.tolist() == [0.75, 0.0, 2.0] and w.dtype == torch.float32
+    assert torch.bincount(torch.tensor([0]), torch.tensor([1])).dtype == torch.float64
+    assert torch.bincount(torch.tensor([], dtype=torch.long)).tolist() == []
+    with pytest.raises(RuntimeError, match='non-negative'):
+        torch.bincount(torch.tensor([-1]))
+    with pytest.raises(RuntimeError, match='bins must be > 0'):
+        torch.histc(torch.ones(2), bins=0)
+
+
+# ---- devices, variants, threads --------------------------------------------------------------------
+
+def test_meta_device_shapes_and_data_dependent_ops():
+    m = torch.empty(3, 4, device='meta')
+    assert m.sum(0).shape == (4,) and m.var(1, keepdim=True).shape == (3, 1)
+    assert torch.sort(m, 0).indices.shape == (3, 4) and m.cumsum(1).shape == (3, 4)
+    assert torch.topk(m, 2).values.shape == (3, 2) and torch.quantile(m, 0.5, 1).shape == (3,)
+    assert m.sum(0).device.type == 'meta' and torch.logsumexp(m, 1).shape == (3,)
+    with pytest.raises(NotImplementedError, match="depend on the data"):
+        torch.unique(m)
+    with pytest.raises(NotImplementedError):
+        torch.bincount(torch.empty(3, dtype=torch.long, device='meta'))
+
+
+def test_out_variants_write_the_given_tensor():
+    x = torch.arange(6.0).view(2, 3)
+    out = torch.empty(0)
+    assert torch.sum(x, 1, out=out) is out and out.tolist() == [3.0, 12.0]
+    assert torch.prod(x, 0, out=out) is out and out.tolist() == [0.0, 4.0, 10.0]
+    vals, idx = torch.empty(0), torch.empty(0, dtype=torch.long)
+    r = torch.sort(x, 1, True, out=(vals, idx))
+    assert r.values is vals and idx.tolist() == [[2, 1, 0], [2, 1, 0]]
+    lo, hi = torch.empty(0), torch.empty(0)
+    torch.aminmax(x, dim=0, out=(lo, hi))
+    assert lo.tolist() == [0.0, 1.0, 2.0] and hi.tolist() == [3.0, 4.0, 5.0]
+    assert torch.std(x, 1, out=out) is out
+
+
+def test_parallel_paths_agree_with_one_thread():
+    x = torch.arange(300_000, dtype=torch.float64).view(3, 100_000) % 17
+    results = []
+    for n in (1, 2):
+        torch.set_num_threads(n)
+        results.append([x.sum(1).tolist(), x.var(1).tolist(), torch.sort(x, 1).values[:, ::9999].tolist(),
+                        x.amax(0)[:50].tolist(), x.sum().item(), x.cumsum(1)[:, -1].tolist()])
+    assert results[0][:4] == results[1][:4] and results[0][5] == results[1][5]
+    assert results[0][4] == pytest.approx(results[1][4], rel=1e-12)
