@@ -217,6 +217,7 @@ TC_INTERNAL tc_tensor *tc_kernel_cast(tc_tensor *t, int32_t dtype);
 
 #define TC_PLAN_INLINE_INPUTS 8
 #define TC_PLAN_MAX_SCALARS 4
+#define TC_PLAN_MAX_INTS (2 * TC_MAX_DIMS + 8) /* a size and a stride per dim, and a few more */
 #define TC_PLAN_BROADCAST 1u /* present inputs at out[0]'s sizes through zero strides */
 #define TC_PLAN_NO_KERNEL 2u /* the meta function did all the work (empty, a reduction of nothing) */
 
@@ -235,7 +236,7 @@ struct tc_plan {
     int32_t n_scalars;
     tc_scalar scalars[TC_PLAN_MAX_SCALARS];
     int32_t n_ints;
-    int64_t ints[TC_MAX_DIMS];
+    int64_t ints[TC_PLAN_MAX_INTS];
 };
 
 /* Output i: allocated (functional op), or the written argument checked against the sizes and
@@ -279,6 +280,16 @@ static inline int tc_return(tc_opcall *c, tc_tensor *t) {
 /* The dtype, device and checks of a creation op's dtype/layout/device/pin_memory arguments starting
  * at argument `first` (the schema order ScalarType?, Layout?, Device?, bool?). */
 TC_INTERNAL int tc_factory_options(const tc_opcall *c, int first, int32_t default_dtype, int32_t *dtype);
+
+/* ---- indexing (meta_indexing.c) ---- */
+/* PyTorch's RuntimeError when a Python number does not fit dtype ("value cannot be converted to type
+ * float without overflow"). */
+TC_INTERNAL int tc_index_check_fits(tc_scalar value, int32_t dtype);
+/* A 0-dim tensor of dtype holding value on the call's device, for kernels to read with zero strides. */
+TC_INTERNAL tc_tensor *tc_index_value_tensor(const tc_opcall *c, tc_scalar value, int32_t dtype);
+/* RuntimeError when an out= result shares memory with a tensor the kernel reads through a view
+ * whose geometry matters (PyTorch's assert_no_overlap). */
+TC_INTERNAL int tc_index_check_out_overlap(const tc_plan *p, const tc_tensor *read);
 
 /* ---- BLAS and threads ---- */
 TC_INTERNAL int tc_blas_register(const tc_blas_provider *provider);

@@ -61,6 +61,12 @@ PyObject *tp_scalar_to_python(tc_scalar s, int32_t dtype);
  * `self` the tensor of a method call (NULL for functions). */
 PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                       PyObject *kwnames);
+/* The same for functions whose Tensor[] argument may be spread over positional arguments (PyTorch's
+ * `*tensors`), and for bindings with as_tuple= (True runs tuple_ops instead). */
+PyObject *tp_call_ops_varargs(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames);
+PyObject *tp_call_ops_as_tuple(const int32_t *ops, const int32_t *tuple_ops, const char *name, PyObject *self,
+                               PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *tp_set_enum_classes(PyObject *module, PyObject *args);
 PyObject *tp_return_type_repr(PyObject *self);
 /* Device type id of a name, or -1 with PyTorch's RuntimeError explaining why it cannot be used. */
