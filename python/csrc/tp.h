@@ -73,8 +73,13 @@ PyObject *tp_return_type_repr(PyObject *self);
 int tp_device_type(const char *name, int32_t *out);
 /* torch.library and torch.ops (library.c). */
 extern PyMethodDef tp_library_functions[];
+/* What torch.storage needs (storage.c). */
+extern PyMethodDef tp_storage_functions[];
 /* Python warnings for the core's tc_warn. */
 void tp_install_warning_handler(void);
+
+/* _C._tensor_from_data(data, dtype or None): torch.tensor's conversion of nested data (tensor_data.c). */
+PyObject *tp_tensor_from_data(PyObject *module, PyObject *args);
 
 /* Tensor pieces defined in their own files. */
 PyObject *tp_getitem(PyObject *self, PyObject *key);
