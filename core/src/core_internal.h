@@ -291,6 +291,10 @@ TC_INTERNAL tc_tensor *tc_index_value_tensor(const tc_opcall *c, tc_scalar value
  * whose geometry matters (PyTorch's assert_no_overlap). */
 TC_INTERNAL int tc_index_check_out_overlap(const tc_plan *p, const tc_tensor *read);
 
+/* The number of nonzero elements of t, by the nonzero_count kernel of the call's backend, read on
+ * the host; NotImplementedError on the meta device, which has no data (meta_masked.c). */
+TC_INTERNAL int tc_masked_count(const tc_opcall *c, tc_tensor *t, int64_t *count);
+
 /* ---- BLAS and threads ---- */
 TC_INTERNAL int tc_blas_register(const tc_blas_provider *provider);
 TC_INTERNAL void tc_blas_unregister(const tc_blas_provider *provider);

@@ -245,10 +245,37 @@ static int adv_plan_indices(tc_plan *p, const adv_index *a, const tc_tensor *t, 
     return plan_dims(p, a->k, isizes, istrides);
 }
 
+/* x[mask] with a mask over self's leading dims: the elements (or trailing blocks) where it is true, by
+ * the masked_select kernel, without materialising the mask's coordinates. 0 when not that case. */
+static int index_by_mask(tc_opcall *c, tc_plan *p, tc_tensor *self, tc_tensor_list indices, bool *done) {
+    tc_tensor *mask = indices.len == 1 ? indices.items[0] : NULL;
+    *done = false;
+    if (!mask || (mask->dtype != TC_BOOL && mask->dtype != TC_UINT8) || mask->ndim == 0 || mask->ndim > self->ndim)
+        return TC_OK;
+    for (int32_t j = 0; j < mask->ndim; j++)
+        if (mask->sizes[j] != self->sizes[j]) return mask_mismatch(self, mask, j, j);
+    if (mask->dtype == TC_UINT8)
+        tc_warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
+    int64_t sizes[TC_MAX_DIMS];
+    if (tc_masked_count(c, mask, &sizes[0])) return TC_FAIL;
+    int32_t ndim = 1 + self->ndim - mask->ndim;
+    memcpy(sizes + 1, self->sizes + mask->ndim, sizeof(int64_t) * (size_t)(ndim - 1));
+    if (tc_plan_output(p, 0, ndim, sizes, self->dtype) || tc_index_check_out_overlap(p, self)) return TC_FAIL;
+    *done = true;
+    p->dtype = self->dtype;
+    p->kernel = TC_KERNEL_masked_select;
+    return tc_plan_input(p, self, -1) || tc_plan_input(p, mask, -1) ? TC_FAIL : TC_OK;
+}
+
 /* index.Tensor(self, indices) and index.Tensor_out */
 int tc_meta_index(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
     tc_tensor_list indices = {c->args[1].v.tensors.items, c->args[1].v.tensors.len};
+    bool done;
+    if (indices.len > self->ndim)
+        return tc_set_error(TC_ERR_INDEX, "too many indices for tensor of dimension %d (got %lld)", self->ndim,
+                            (long long)indices.len);
+    if (index_by_mask(c, p, self, indices, &done) || done) return done ? TC_OK : TC_FAIL;
     adv_index a;
     if (adv_build(self, indices, &a)) return TC_FAIL;
     int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];

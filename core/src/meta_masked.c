@@ -10,7 +10,7 @@
 
 /* The number of nonzero elements of t: the nonzero_count kernel of t's backend, read on the host.
  * The meta device has no data to count, and says so as PyTorch does. */
-static int masked_count(const tc_opcall *c, tc_tensor *t, int64_t *count) {
+int tc_masked_count(const tc_opcall *c, tc_tensor *t, int64_t *count) {
     int32_t meta = tc_device_type_id("meta");
     if (meta >= 0 && t->device.type == meta)
         return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "Could not run 'aten::%s' with arguments from the 'Meta' backend: "
@@ -32,7 +32,7 @@ static int masked_count(const tc_opcall *c, tc_tensor *t, int64_t *count) {
 int tc_meta_nonzero(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
     int64_t count, sizes[2];
-    if (masked_count(c, self, &count)) return TC_FAIL;
+    if (tc_masked_count(c, self, &count)) return TC_FAIL;
     sizes[0] = count;
     sizes[1] = self->ndim;
     if (tc_plan_output(p, 0, 2, sizes, TC_INT64)) return TC_FAIL;
@@ -61,7 +61,7 @@ int tc_meta_masked_select(tc_opcall *c, tc_plan *p) {
     int64_t shape[TC_MAX_DIMS], count;
     if (tc_shape_broadcast(self->ndim, self->sizes, mask->ndim, mask->sizes, &ndim, shape)) return TC_FAIL;
     tc_tensor *s = tc_expand_to(self, ndim, shape), *m = s ? tc_expand_to(mask, ndim, shape) : NULL;
-    int rc = m ? masked_count(c, m, &count) : TC_FAIL;
+    int rc = m ? tc_masked_count(c, m, &count) : TC_FAIL;
     if (rc == TC_OK) rc = tc_plan_output(p, 0, 1, &count, self->dtype);
     if (rc == TC_OK) rc = tc_index_check_out_overlap(p, self);
     p->dtype = self->dtype;

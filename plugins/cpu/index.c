@@ -59,6 +59,24 @@ static inline int index_ok(index_ctx *ctx, int64_t *v) {
     return 0;
 }
 
+/* Whether n indices (stride s) all lie in [0, size): a branch-free scan the compiler vectorises, so
+ * the gather after it needs no check. */
+static int in_range(const int64_t *ix, int64_t n, int64_t s, int64_t size) {
+    int64_t lo = 0, hi = 0;
+    if (s == 1) {
+        for (int64_t i = 0; i < n; i++) {
+            lo = ix[i] < lo ? ix[i] : lo;
+            hi = ix[i] > hi ? ix[i] : hi;
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            lo = ix[i * s] < lo ? ix[i * s] : lo;
+            hi = ix[i * s] > hi ? ix[i * s] : hi;
+        }
+    }
+    return lo >= 0 && hi < size;
+}
+
 static int wraps(int64_t style) { return style == TC_INDEX_BOUNDS || style == TC_INDEX_LINEAR; }
 
 /* The op's error for ctx's bad index (PyTorch's type and words, per style). */
@@ -224,6 +242,11 @@ static int finish(const tc_kernel_args *a, int32_t first_int, const index_ctx *c
             }                                                                                      \
             return;                                                                                \
         }                                                                                          \
+        if (s[0] == 1 && s[1] == 0 && in_range(ix, n, s[2], ctx->size)) {                          \
+            /* a plain gather: every index checked first, so this loop has no branch */           \
+            for (int64_t i = 0; i < n; i++) o[i] = src[ix[i * s[2]] * mult];                       \
+            return;                                                                                \
+        }                                                                                          \
         for (int64_t i = 0; i < n; i++) {                                                          \
             int64_t v = ix[i * s[2]];                                                              \
             if (!index_ok(ctx, &v)) return;                                                        \
@@ -235,6 +258,54 @@ GATHER_LOOP(uint16_t)
 GATHER_LOOP(uint32_t)
 GATHER_LOOP(uint64_t)
 
+/* Rows of `row_bytes` copied from src rows the index picks: embedding lookups, x[idx] and
+ * index_select of dim 0. Upcoming rows are prefetched, since each is a random place in memory. */
+typedef struct rows_job {
+    char *out;
+    const char *src;
+    const int64_t *ix;
+    int64_t out_stride, ix_stride, src_stride; /* bytes per output row; elements per index; bytes per index unit */
+    size_t row_bytes;
+    index_ctx *ctx;
+} rows_job;
+
+#define ROWS_AHEAD 8
+
+static void gather_rows(void *vjob, int64_t begin, int64_t end) {
+    const rows_job *j = vjob;
+    const int64_t size = j->ctx->size;
+    for (int64_t r = begin; r < end; r++) {
+        if (r + ROWS_AHEAD < end) {
+            const int64_t ahead = j->ix[(r + ROWS_AHEAD) * j->ix_stride];
+            if (ahead >= 0 && ahead < size)
+                for (size_t b = 0; b < j->row_bytes; b += 64) __builtin_prefetch(j->src + ahead * j->src_stride + b);
+        }
+        int64_t v = j->ix[r * j->ix_stride];
+        if (!index_ok(j->ctx, &v)) return;
+        memcpy(j->out + r * j->out_stride, j->src + v * j->src_stride, j->row_bytes);
+    }
+}
+
+/* The rows fast path when out, src and the index walk as [rows, contiguous row] with the index
+ * constant along a row and src moving only through it; else 0. */
+static int try_gather_rows(const tc_view *out, const tc_view *src, const tc_view *idx, index_ctx *ctx, size_t es) {
+    cpu_layout l = {.ndim = 0, .nops = 3};
+    for (int32_t d = 0; d < out->ndim; d++) {
+        if (out->sizes[d] == 0) return 1; /* nothing to copy */
+        if (out->sizes[d] == 1) continue;
+        int64_t strides[3] = {out->strides[d], src->strides[d], idx->strides[d]};
+        if (cpu_layout_push(&l, out->sizes[d], strides) != TC_OK) return 0;
+    }
+    cpu_layout_sort(&l, 0);
+    cpu_layout_coalesce(&l);
+    if (l.ndim != 2 || l.stride[0][1] != 1 || l.stride[1][1] != 1 || l.stride[2][1] != 0 || l.stride[1][0] != 0)
+        return 0;
+    rows_job j = {out->data, src->data, idx->data, l.stride[0][0] * (int64_t)es, l.stride[2][0],
+                  ctx->mult * (int64_t)es, (size_t)l.size[1] * es, ctx};
+    cpu_parallel(l.size[0], cpu_threads_for(l.size[0] * l.size[1]), gather_rows, &j);
+    return 1;
+}
+
 static int k_index(const tc_kernel_args *a) {
     if (cpu_check_args(a, 2, 1, "index") != TC_OK) return TC_FAIL;
     if (a->n_ints < 4) return cpu_core->set_error(TC_ERR_RUNTIME, "cpu index: expected ints");
@@ -243,8 +314,8 @@ static int k_index(const tc_kernel_args *a) {
     const tc_view *idx;
     if (index_operand(a, 1, 0, &ctx, &o, &idx)) return TC_FAIL;
     int rc = TC_OK;
-    if (!ctx.failed) {
-        const size_t es = cpu_dtype_size(a->outputs[0].dtype);
+    const size_t es = cpu_dtype_size(a->outputs[0].dtype);
+    if (!ctx.failed && !try_gather_rows(&a->outputs[0], &a->inputs[0], idx, &ctx, es)) {
         cpu_loop_fn loop = es == 1 ? loop_gather_uint8_t : es == 2 ? loop_gather_uint16_t
                          : es == 4 ? loop_gather_uint32_t : loop_gather_uint64_t;
         const tc_view *views[3] = {&a->outputs[0], &a->inputs[0], idx};

@@ -154,8 +154,6 @@ typedef struct select_job {
     size_t es;
     int64_t block; /* elements per block */
     int contiguous;  /* self's block and the result's rows are dense */
-    char *out_row;   /* the piece's next result row (during the copy) */
-    select_piece *cur;
 } select_job;
 
 static void loop_select_count(int64_t n, char *const *p, const int64_t *s, void *vctx) {
@@ -194,6 +192,29 @@ typedef struct select_run {
     char *out_row;
 } select_run;
 
+/* Single elements into a dense result: a branch-free compress (every element is stored into a small
+ * buffer and the position advances only past the selected ones, so a random mask costs no
+ * mispredicted branches), the buffer then copied out. */
+#define COMPRESS(T)                                                                                 \
+    static char *compress_##T(int64_t n, const uint8_t *m, int64_t ms, const T *src, int64_t ss, char *out) { \
+        T buf[256];                                                                                \
+        for (int64_t i = 0; i < n; i += 256) {                                                     \
+            const int64_t len = n - i < 256 ? n - i : 256;                                         \
+            int64_t k = 0;                                                                         \
+            for (int64_t e = 0; e < len; e++) {                                                    \
+                buf[k] = src[(i + e) * ss];                                                        \
+                k += m[(i + e) * ms] != 0;                                                         \
+            }                                                                                      \
+            memcpy(out, buf, (size_t)k * sizeof(T));                                               \
+            out += k * (int64_t)sizeof(T);                                                         \
+        }                                                                                          \
+        return out;                                                                                \
+    }
+COMPRESS(uint8_t)
+COMPRESS(uint16_t)
+COMPRESS(uint32_t)
+COMPRESS(uint64_t)
+
 static void loop_select_copy(int64_t n, char *const *p, const int64_t *s, void *vctx) {
     select_run *r = vctx;
     const select_job *j = r->job;
@@ -201,7 +222,15 @@ static void loop_select_copy(int64_t n, char *const *p, const int64_t *s, void *
     const char *src = p[1];
     const ptrdiff_t row_bytes = (ptrdiff_t)j->out->strides[0] * (ptrdiff_t)j->es;
     const ptrdiff_t step = (ptrdiff_t)s[1] * (ptrdiff_t)j->elsize[1];
-    if (j->block == 1) { /* single elements: a branch-light compress */
+    if (j->block == 1 && j->out->strides[0] == 1) {
+        switch (j->es) {
+        case 1: r->out_row = compress_uint8_t(n, m, s[0], (const uint8_t *)src, s[1], r->out_row); return;
+        case 2: r->out_row = compress_uint16_t(n, m, s[0], (const uint16_t *)src, s[1], r->out_row); return;
+        case 4: r->out_row = compress_uint32_t(n, m, s[0], (const uint32_t *)src, s[1], r->out_row); return;
+        default: r->out_row = compress_uint64_t(n, m, s[0], (const uint64_t *)src, s[1], r->out_row); return;
+        }
+    }
+    if (j->block == 1) {
         for (int64_t i = 0; i < n; i++) {
             if (!m[i * s[0]]) continue;
             memcpy(r->out_row, src + i * step, j->es);

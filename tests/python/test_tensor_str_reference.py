@@ -153,8 +153,6 @@ NOT_BUILDABLE_YET = {
     "complex_scalar": "no complex dtypes yet",
     "complex128": "no complex dtypes yet",
     "wrap_sci": "no torch.logspace yet",
-    "summary_stats_from_edges_only": "no torch.cat yet",
-    "summary_nan_in_middle": "no torch.cat yet",
     "empty_requires_grad": "no autograd yet",
     "requires_grad": "no autograd yet",
     "requires_grad_scalar": "no autograd yet",
