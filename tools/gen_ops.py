@@ -57,7 +57,7 @@ MAX_RETURNS = 8
 # attributes after the `|`
 KINDS = ('structured', 'impl')
 FLAG_WORDS = ('method', 'function', 'number_self', 'no_bool', 'float_only', 'factory', 'composite', 'view',
-              'inplace_function', 'ignore_coverage', 'hidden', 'varargs')
+              'inplace_function', 'ignore_coverage', 'hidden', 'varargs', 'hidden_out')
 DTYPE_RULES = ('promote', 'float', 'compare', 'same', 'none', 'int_only', 'bool')
 
 
@@ -360,8 +360,9 @@ def derive_out(base):
     if base.kind == 'impl':
         op.impl_name = 'out_from_functional'
     # out= is a torch function, unless the op is a method only (x.repeat: torch.ops.aten.repeat.out alone)
+    # or PyTorch's Python has no out= for it (hidden_out)
     op.flags = set(base.flags) - {'method'}
-    op.flags.add('hidden' if 'method' in base.flags else 'function')
+    op.flags.add('hidden' if 'method' in base.flags or 'hidden_out' in base.flags else 'function')
     op.variants = []
     return op
 

@@ -107,6 +107,9 @@ int tc_impl_unflatten_int(tc_opcall *c) {
     tc_tensor *t = tc_arg_tensor(c, 0);
     tc_int_list sizes = tc_arg_ints(c, 2);
     int32_t dim;
+    if (t->ndim == 0)
+        return tc_set_error(TC_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions",
+                            (long long)tc_arg_int(c, 1));
     if (tc_shape_wrap_dim(tc_arg_int(c, 1), t->ndim, &dim)) return TC_FAIL;
     if (sizes.len == 0) return tc_set_error(TC_ERR_RUNTIME, "unflatten: sizes must be non-empty");
     if (tc_shape_check_ndim(t->ndim - 1 + sizes.len)) return TC_FAIL;
@@ -124,7 +127,7 @@ int tc_impl_unflatten_int(tc_opcall *c) {
     }
     int64_t shape[TC_MAX_DIMS];
     int32_t n = 0;
-    for (int32_t d = 0; d < t->ndim || (t->ndim == 0 && d == 0); d++) {
+    for (int32_t d = 0; d < t->ndim; d++) {
         if (d != dim) {
             shape[n++] = t->sizes[d];
             continue;
@@ -450,6 +453,7 @@ int tc_impl_diag_embed(tc_opcall *c) {
 int tc_impl_diag(tc_opcall *c) {
     tc_tensor *t = tc_arg_tensor(c, 0);
     int64_t offset = tc_arg_int(c, 1);
+    if (t->dtype == TC_FLOAT16) return tc_set_error(TC_ERR_RUNTIME, "\"diag\" not implemented for 'Half'");
     if (t->ndim == 1) return tc_return(c, tc_diag_embed(t, offset, 0, 1));
     if (t->ndim != 2) return tc_set_error(TC_ERR_RUNTIME, "matrix or a vector expected");
     int64_t n = offset >= 0 ? t->sizes[1] - offset : t->sizes[0] + offset;

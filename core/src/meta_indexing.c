@@ -661,12 +661,21 @@ int tc_meta_scatter(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "scatter(): Expected self.dtype to be equal to src.dtype");
     int64_t ss[TC_MAX_DIMS], st[TC_MAX_DIMS], is[TC_MAX_DIMS], it[TC_MAX_DIMS], rs[TC_MAX_DIMS], rt[TC_MAX_DIMS];
     int32_t ns = nonempty(self, ss, st), ni = nonempty(index, is, it), nr = src ? nonempty(src, rs, rt) : ni;
+    if (tc_tensor_numel(index) == 0) { /* nothing written, nothing checked further */
+        p->flags |= TC_PLAN_NO_KERNEL;
+        return tc_plan_output(p, 0, self->ndim, self->sizes, self->dtype);
+    }
+    /* PyTorch's scatter_shape_check, in its order: src's missing dims fail as an out-of-range dim */
     if (ns != ni)
         return tc_set_error(TC_ERR_RUNTIME, "Index tensor must have the same number of dimensions as self tensor");
-    if (nr != ni) return tc_set_error(TC_ERR_RUNTIME, "Index tensor must have the same number of dimensions as src tensor");
-    if (tc_tensor_numel(index) != 0)
-        for (int32_t d = 0; d < ni; d++)
-            if ((d != dim && is[d] > ss[d]) || (src && is[d] > rs[d])) return index_smaller_error(index, self, src, dim);
+    bool wrong = false;
+    for (int32_t d = 0; d < ni && !wrong; d++) wrong = d != dim && is[d] > ss[d];
+    for (int32_t d = 0; d < ni && !wrong && src; d++) {
+        int32_t unused;
+        if (d >= nr) return tc_shape_wrap_dim(d, src->ndim, &unused);
+        wrong = is[d] > rs[d];
+    }
+    if (wrong) return index_smaller_error(index, self, src, dim);
     tc_tensor *values = src;
     if (!src) {
         if (tc_index_check_fits(c->args[3].v.scalar, self->dtype)) return TC_FAIL;

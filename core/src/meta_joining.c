@@ -113,7 +113,7 @@ int tc_meta_triangle_indices(tc_opcall *c, tc_plan *p) {
     int32_t dtype;
     if (c->op->variant == TC_VARIANT_OUT) dtype = c->args[3].v.tensor->dtype;
     else if (tc_factory_options(c, 3, TC_INT64, &dtype)) return TC_FAIL;
-    if (dtype == TC_BOOL || dtype == TC_UINT8 || tc_dtype_is_floating(dtype))
+    if (dtype != TC_INT32 && dtype != TC_INT64)
         return tc_set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for '%s'", c->op->schema.name,
                             tc_dtype_scalar_name(dtype));
     if (row < 0) return tc_set_error(TC_ERR_RUNTIME, "row must be non-negative, got%lld", (long long)row);

@@ -89,9 +89,10 @@ static int k_triu(const tc_kernel_args *args) { return triangle(args, 0); }
     }                                                                                              \
     static int k_tril_indices_##S(const tc_kernel_args *args) { return indices_##S(args, 1); }     \
     static int k_triu_indices_##S(const tc_kernel_args *args) { return indices_##S(args, 0); }
-CPU_DTYPES_SINT(INDICES_STAMP, _)
+INDICES_STAMP(_, i32)
+INDICES_STAMP(_, i64)
 
 #define ENTRY(_, S) {"tril", CPU_DT_##S, k_tril}, {"triu", CPU_DT_##S, k_triu},
 #define INDICES_ENTRY(_, S) {"tril_indices", CPU_DT_##S, k_tril_indices_##S}, {"triu_indices", CPU_DT_##S, k_triu_indices_##S},
-static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) CPU_DTYPES_SINT(INDICES_ENTRY, _)};
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) INDICES_ENTRY(_, i32) INDICES_ENTRY(_, i64)};
 CPU_KERNEL_TABLE(kernels);

@@ -764,7 +764,7 @@ PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyOb
  * by one become the Tensor[] argument; a single list or tuple is that argument itself. */
 PyObject *tp_call_ops_varargs(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs == 0 || (nargs == 1 && (PyList_Check(args[0]) || PyTuple_Check(args[0]))))
+    if (nargs == 1 && (PyList_Check(args[0]) || PyTuple_Check(args[0])))
         return tp_call_ops(ops, name, self, args, nargs, kwnames);
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     PyObject *packed = PyTuple_New(nargs);

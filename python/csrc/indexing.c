@@ -157,13 +157,8 @@ static int apply_key(tc_tensor *t, PyObject *key, index_result *r) {
         items[0] = key;
         n = 1;
     }
-    int specified = specified_dims(items, n), ellipses = 0;
-    for (Py_ssize_t i = 0; i < n; i++) ellipses += items[i] == Py_Ellipsis;
-    int rc = -1;
-    if (ellipses > 1) {
-        PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-        goto out;
-    }
+    /* several Ellipses are not refused: each skips the dims nothing specifies, as in PyTorch 1.13 */
+    int specified = specified_dims(items, n), rc = -1;
     if (specified > t->ndim) {
         if (t->ndim == 0 && !seq && is_int_index(key)) /* PyTorch's hint for the common mistake */
             PyErr_SetString(PyExc_IndexError, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "

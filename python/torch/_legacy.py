@@ -28,7 +28,8 @@ class tensortype(type):
                 return data.view(data.shape)
             if isinstance(data, torch.storage.TypedStorage):
                 if data.dtype != cls.dtype:
-                    raise TypeError('expected %s storage (got %s)' % (cls.__name__, data.type()))
+                    raise RuntimeError("Expected a Storage of type %s or an UntypedStorage, but got type %s for "
+                                       "argument 1 'storage'" % (NAMES[cls.dtype][:-6], NAMES[data.dtype][:-6]))
                 return data._t.view(data._t.shape)
             if isinstance(data, torch.Size):
                 return torch.empty(data, dtype=cls.dtype)
