@@ -709,27 +709,22 @@ def write_bindings(ops, path):
         out.append('static const int32_t alt_ops_%s[] = {%s, -1};' % (
             alt, ', '.join('TC_OP_%s' % o.id for o in group)))
     out.append('')
-    for name, group in functions.items():
+    def binding(kind, name, group):
         # varargs: the Tensor[] argument may be spread over the positional arguments, as PyTorch's
         # Python functions with *tensors take it; as_tuple=OP: as_tuple=True calls OP's ops instead
-        call = 'tp_call_ops_varargs' if any('varargs' in o.flags for o in group) else 'tp_call_ops'
+        first, self_arg = ('m', 'NULL') if kind == 'fn' else ('self', 'self')
         alt = next((o.as_tuple for o in group if o.as_tuple), None)
         if alt:
-            out.append('static PyObject *fn_%s(PyObject *m, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
-                       '{ return tp_call_ops_as_tuple(fn_ops_%s, alt_ops_%s, %s, NULL, args, n, kw); }'
-                       % (name, name, alt, c_str(name)))
-            continue
-        out.append('static PyObject *fn_%s(PyObject *m, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
-                   '{ return %s(fn_ops_%s, %s, NULL, args, n, kw); }' % (name, call, name, c_str(name)))
+            call = 'tp_call_ops_as_tuple(%s_ops_%s, alt_ops_%s' % (kind, name, alt)
+        else:
+            call = '%s(%s_ops_%s' % ('tp_call_ops_varargs' if any('varargs' in o.flags for o in group)
+                                     else 'tp_call_ops', kind, name)
+        return ('static PyObject *%s_%s(PyObject *%s, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
+                '{ return %s, %s, %s, args, n, kw); }' % (kind, name, first, call, c_str(name), self_arg))
+    for name, group in functions.items():
+        out.append(binding('fn', name, group))
     for name, group in methods.items():
-        alt = next((o.as_tuple for o in group if o.as_tuple), None)
-        if alt:
-            out.append('static PyObject *meth_%s(PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
-                       '{ return tp_call_ops_as_tuple(meth_ops_%s, alt_ops_%s, %s, self, args, n, kw); }'
-                       % (name, name, alt, c_str(name)))
-            continue
-        out.append('static PyObject *meth_%s(PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
-                   '{ return tp_call_ops(meth_ops_%s, %s, self, args, n, kw); }' % (name, name, c_str(name)))
+        out.append(binding('meth', name, group))
     out.append('')
     out.append('#define TP_GENERATED_FUNCTIONS \\')
     for name in functions:

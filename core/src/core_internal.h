@@ -287,6 +287,9 @@ TC_INTERNAL int tc_factory_options(const tc_opcall *c, int first, int32_t defaul
 TC_INTERNAL int tc_index_check_fits(tc_scalar value, int32_t dtype);
 /* A 0-dim tensor of dtype holding value on the call's device, for kernels to read with zero strides. */
 TC_INTERNAL tc_tensor *tc_index_value_tensor(const tc_opcall *c, tc_scalar value, int32_t dtype);
+/* The value argument `arg` of a fill (a Scalar, or a 0-dim tensor: converted) as such a tensor; `op`
+ * names the op in PyTorch's error for a tensor of more dims. New reference in *value. */
+TC_INTERNAL int tc_index_fill_value(const tc_opcall *c, int arg, int32_t dtype, const char *op, tc_tensor **value);
 /* RuntimeError when an out= result shares memory with a tensor the kernel reads through a view
  * whose geometry matters (PyTorch's assert_no_overlap). */
 TC_INTERNAL int tc_index_check_out_overlap(const tc_plan *p, const tc_tensor *read);

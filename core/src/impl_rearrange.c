@@ -212,6 +212,20 @@ int tc_impl_broadcast_to(tc_opcall *c) { return tc_return(c, tc_expand(tc_arg_te
 
 /* ---- repeating ------------------------------------------------------------------------------------ */
 
+/* Returns `result` after copying src into `view` (a view of it), releasing src and view; on failure
+ * releases result too. */
+static int return_filled(tc_opcall *c, tc_tensor *result, tc_tensor *view, tc_tensor *src) {
+    tc_tensor *done = view && src ? tc_copy_(view, src, false) : NULL;
+    tc_tensor_release(done);
+    tc_tensor_release(src);
+    tc_tensor_release(view);
+    if (!done) {
+        tc_tensor_release(result);
+        return TC_FAIL;
+    }
+    return tc_return(c, result);
+}
+
 /* repeat(self, repeats): a result of size size*repeats per dim, seen as windows (unfold) that each
  * get self through one broadcasting copy. */
 int tc_impl_repeat(tc_opcall *c) {
@@ -238,16 +252,9 @@ int tc_impl_repeat(tc_opcall *c) {
         tc_tensor_release(windows);
         windows = next;
     }
-    tc_tensor *src = windows ? tc_expand_as(x, windows) : NULL, *r = src ? tc_copy_(windows, src, false) : NULL;
-    tc_tensor_release(r);
-    tc_tensor_release(src);
-    tc_tensor_release(windows);
+    tc_tensor *src = windows ? tc_expand_as(x, windows) : NULL;
     tc_tensor_release(x);
-    if (!r) {
-        tc_tensor_release(result);
-        return TC_FAIL;
-    }
-    return tc_return(c, result);
+    return return_filled(c, result, windows, src);
 }
 
 /* tile(self, dims): repeat, with dims padded by leading ones to self's rank. */
@@ -438,15 +445,9 @@ int tc_impl_diag_embed(tc_opcall *c) {
     int32_t lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
     for (int32_t d = 0, s = 0; d <= t->ndim; d++) sizes[d] = d == lo || d == hi ? len : t->sizes[s++];
     tc_tensor *r = tc_zeros((tc_int_list){sizes, t->ndim + 1}, t->dtype, -1, &t->device, NULL);
-    tc_tensor *diag = r ? tc_diagonal(r, offset, d1, d2) : NULL;
-    tc_tensor *done = diag ? tc_copy_(diag, t, false) : NULL;
-    tc_tensor_release(done);
-    tc_tensor_release(diag);
-    if (!done) {
-        tc_tensor_release(r);
-        return TC_FAIL;
-    }
-    return tc_return(c, r);
+    if (!r) return TC_FAIL;
+    tc_tensor_retain(t);
+    return return_filled(c, r, tc_diagonal(r, offset, d1, d2), t);
 }
 
 /* diag(self, diagonal): a vector to a matrix with it on a diagonal, a matrix to a copy of one. */

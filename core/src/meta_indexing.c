@@ -31,6 +31,20 @@ int tc_index_check_fits(tc_scalar value, int32_t dtype) {
     return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow", cpp_type_name(dtype));
 }
 
+int tc_index_fill_value(const tc_opcall *c, int arg, int32_t dtype, const char *op, tc_tensor **value) {
+    if (c->args[arg].tag == TC_VALUE_TENSOR) {
+        tc_tensor *v = c->args[arg].v.tensor;
+        if (v->ndim != 0)
+            return tc_set_error(TC_ERR_RUNTIME, "%s only supports a 0-dimensional value tensor, but got tensor with %d "
+                                                "dimension(s).", op, v->ndim);
+        *value = tc_kernel_cast(v, dtype);
+    } else {
+        if (tc_index_check_fits(c->args[arg].v.scalar, dtype)) return TC_FAIL;
+        *value = tc_index_value_tensor(c, c->args[arg].v.scalar, dtype);
+    }
+    return *value ? TC_OK : TC_FAIL;
+}
+
 /* A 0-dim tensor of `dtype` holding value, on the call's device; the kernels read it through zero strides. */
 tc_tensor *tc_index_value_tensor(const tc_opcall *c, tc_scalar value, int32_t dtype) {
     tc_tensor *host = tc_scalar_tensor(value, dtype);
@@ -557,17 +571,7 @@ int tc_meta_index_fill(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0), *index = tc_arg_tensor(c, 2);
     int32_t dim;
     tc_tensor *value;
-    if (c->args[3].tag == TC_VALUE_TENSOR) {
-        tc_tensor *v = c->args[3].v.tensor;
-        if (v->ndim != 0)
-            return tc_set_error(TC_ERR_RUNTIME, "index_fill_ only supports a 0-dimensional value tensor, but got "
-                                                "tensor with %d dimension(s).", v->ndim);
-        value = tc_kernel_cast(v, self->dtype);
-    } else {
-        if (tc_index_check_fits(c->args[3].v.scalar, self->dtype)) return TC_FAIL;
-        value = tc_index_value_tensor(c, c->args[3].v.scalar, self->dtype);
-    }
-    if (!value) return TC_FAIL;
+    if (tc_index_fill_value(c, 3, self->dtype, "index_fill_", &value)) return TC_FAIL;
     int rc = TC_FAIL;
     if (tc_shape_wrap_dim(tc_arg_int(c, 1), self->ndim, &dim)) goto done;
     if (index->dtype != TC_INT64) {

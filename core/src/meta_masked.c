@@ -116,17 +116,7 @@ int tc_meta_masked_fill(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0), *mask = tc_arg_tensor(c, 1), *value;
     if (check_mask(mask, "masked_fill_", "masked_fill_ only supports boolean masks, but got mask with dtype "))
         return TC_FAIL;
-    if (c->args[2].tag == TC_VALUE_TENSOR) {
-        tc_tensor *v = c->args[2].v.tensor;
-        if (v->ndim != 0)
-            return tc_set_error(TC_ERR_RUNTIME, "masked_fill_ only supports a 0-dimensional value tensor, but got "
-                                                "tensor with %d dimension(s).", v->ndim);
-        value = tc_kernel_cast(v, self->dtype);
-    } else {
-        if (tc_index_check_fits(c->args[2].v.scalar, self->dtype)) return TC_FAIL;
-        value = tc_index_value_tensor(c, c->args[2].v.scalar, self->dtype);
-    }
-    if (!value) return TC_FAIL;
+    if (tc_index_fill_value(c, 2, self->dtype, "masked_fill_", &value)) return TC_FAIL;
     int32_t ndim;
     int64_t shape[TC_MAX_DIMS];
     int rc = tc_shape_broadcast(self->ndim, self->sizes, mask->ndim, mask->sizes, &ndim, shape);
