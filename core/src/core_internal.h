@@ -281,23 +281,6 @@ static inline int tc_return(tc_opcall *c, tc_tensor *t) {
  * at argument `first` (the schema order ScalarType?, Layout?, Device?, bool?). */
 TC_INTERNAL int tc_factory_options(const tc_opcall *c, int first, int32_t default_dtype, int32_t *dtype);
 
-/* ---- indexing (meta_indexing.c) ---- */
-/* PyTorch's RuntimeError when a Python number does not fit dtype ("value cannot be converted to type
- * float without overflow"). */
-TC_INTERNAL int tc_index_check_fits(tc_scalar value, int32_t dtype);
-/* A 0-dim tensor of dtype holding value on the call's device, for kernels to read with zero strides. */
-TC_INTERNAL tc_tensor *tc_index_value_tensor(const tc_opcall *c, tc_scalar value, int32_t dtype);
-/* The value argument `arg` of a fill (a Scalar, or a 0-dim tensor: converted) as such a tensor; `op`
- * names the op in PyTorch's error for a tensor of more dims. New reference in *value. */
-TC_INTERNAL int tc_index_fill_value(const tc_opcall *c, int arg, int32_t dtype, const char *op, tc_tensor **value);
-/* RuntimeError when an out= result shares memory with a tensor the kernel reads through a view
- * whose geometry matters (PyTorch's assert_no_overlap). */
-TC_INTERNAL int tc_index_check_out_overlap(const tc_plan *p, const tc_tensor *read);
-
-/* The number of nonzero elements of t, by the nonzero_count kernel of the call's backend, read on
- * the host; NotImplementedError on the meta device, which has no data (meta_masked.c). */
-TC_INTERNAL int tc_masked_count(const tc_opcall *c, tc_tensor *t, int64_t *count);
-
 /* ---- BLAS and threads ---- */
 TC_INTERNAL int tc_blas_register(const tc_blas_provider *provider);
 TC_INTERNAL void tc_blas_unregister(const tc_blas_provider *provider);

@@ -5,6 +5,7 @@
  * The other ops of the family are views and composites (impl_joining.c, impl_rearrange.c).
  */
 #include "core_internal.h"
+#include "indexing.h"
 
 #include <string.h>
 

@@ -5,6 +5,7 @@
  * call's backend, read the count on the host, allocate, and leave the filling to their kernel.
  */
 #include "core_internal.h"
+#include "indexing.h"
 
 #include <string.h>
 
