@@ -60,8 +60,9 @@ int tc_impl_take_along_dim(tc_opcall *c) {
         return tc_return(c, r);
     }
     if (self->ndim != indices->ndim)
-        return tc_set_error(TC_ERR_RUNTIME, "torch.take_along_dim(): input and indices should have the same number of "
-                                            "dimensions, but got %d dimensions for input, and %d dimensions for indices",
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "torch.take_along_dim(): input and indices should have the same number of "
+                            "dimensions, but got %d dimensions for input, and %d dimensions for indices",
                             self->ndim, indices->ndim);
     if (indices->dtype != TC_INT64)
         return tc_set_error(TC_ERR_RUNTIME, "torch.take_along_dim(): dtype of indices should be Long but got %s",

@@ -85,8 +85,10 @@ int tc_impl_stack(tc_opcall *c) {
         char sa[256], sb[256];
         tc_shape_format(a->ndim, a->sizes, sa, sizeof sa);
         tc_shape_format(b->ndim, b->sizes, sb, sizeof sb);
-        return tc_set_error(TC_ERR_RUNTIME, "stack expects each tensor to be equal size, but got %s at entry 0 and %s "
-                                            "at entry %lld", sa, sb, (long long)i);
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "stack expects each tensor to be equal size, but got %s at entry 0 and %s "
+                            "at entry %lld",
+                            sa, sb, (long long)i);
     }
     return cat_of(c, in, dim, unsqueezed, dim);
 }
@@ -169,8 +171,10 @@ int tc_impl_split_Tensor(tc_opcall *c) {
                             (long long)size);
     int64_t dim_size = self->sizes[dim];
     if (size == 0 && dim_size != 0)
-        return tc_set_error(TC_ERR_RUNTIME, "split_size can only be 0 if dimension size is 0, but got dimension size "
-                                            "of %lld", (long long)dim_size);
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "split_size can only be 0 if dimension size is 0, but got dimension size "
+                            "of %lld",
+                            (long long)dim_size);
     int64_t n = size ? (dim_size + size - 1) / size : 1;
     if (n < 1) n = 1;
     tensor_list l;
@@ -202,8 +206,10 @@ int tc_impl_split_with_sizes(tc_opcall *c) {
         if (sizes.items[i] < 0) {
             char text[512];
             sizes_text(sizes, text, sizeof text);
-            rc = tc_set_error(TC_ERR_RUNTIME, "split_with_sizes expects split_sizes have only non-negative entries, but "
-                                              "got split_sizes=%s", text);
+            rc = tc_set_error(TC_ERR_RUNTIME,
+                              "split_with_sizes expects split_sizes have only non-negative entries, but "
+                              "got split_sizes=%s",
+                              text);
             break;
         }
         rc = list_push(&l, tc_narrow(self, dim, start, sizes.items[i]));
@@ -212,9 +218,10 @@ int tc_impl_split_with_sizes(tc_opcall *c) {
     if (rc == TC_OK && start != self->sizes[dim]) {
         char text[512];
         sizes_text(sizes, text, sizeof text);
-        rc = tc_set_error(TC_ERR_RUNTIME, "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's "
-                                          "size at dimension %d), but got split_sizes=%s", (long long)self->sizes[dim],
-                          dim, text);
+        rc = tc_set_error(TC_ERR_RUNTIME,
+                          "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's "
+                          "size at dimension %d), but got split_sizes=%s",
+                          (long long)self->sizes[dim], dim, text);
     }
     return list_return(c, &l, rc);
 }
@@ -274,14 +281,20 @@ int tc_impl_tensor_split_tensor_indices_or_sections(tc_opcall *c) {
     tc_tensor *self = tc_arg_tensor(c, 0), *t = tc_arg_tensor(c, 1);
     if (self->ndim == 0) return tc_set_error(TC_ERR_RUNTIME, "%s", tensor_split_0dim);
     if (t->device.type != TC_DEVICE_CPU)
-        return tc_set_error(TC_ERR_RUNTIME, "tensor_split expected tensor_indices_or_sections to be on cpu, but it's on "
-                                            "%s", tc_device_type_name(t->device.type));
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "tensor_split expected tensor_indices_or_sections to be on cpu, but it's on "
+                            "%s",
+                            tc_device_type_name(t->device.type));
     if (t->dtype != TC_INT64)
-        return tc_set_error(TC_ERR_RUNTIME, "tensor_split expected tensor_indices_or_sections to have dtype of long, but "
-                                            "got %s", tc_dtype_scalar_name(t->dtype));
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "tensor_split expected tensor_indices_or_sections to have dtype of long, but "
+                            "got %s",
+                            tc_dtype_scalar_name(t->dtype));
     if (t->ndim > 1)
-        return tc_set_error(TC_ERR_RUNTIME, "tensor_split expected tensor_indices_or_sections to be a zero-dimensional "
-                                            "or one-dimensional tensor, but got a tensor with %d dims", t->ndim);
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "tensor_split expected tensor_indices_or_sections to be a zero-dimensional "
+                            "or one-dimensional tensor, but got a tensor with %d dims",
+                            t->ndim);
     int64_t n = tc_tensor_numel(t);
     if (t->ndim == 0) {
         tc_scalar s;
@@ -310,7 +323,8 @@ int tc_impl_chunk(tc_opcall *c) {
     int32_t dim;
     if (self->ndim == 0) return tc_set_error(TC_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor");
     if (chunks <= 0)
-        return tc_set_error(TC_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
+        return tc_set_error(TC_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: %lld",
+                            (long long)chunks);
     if (tc_shape_wrap_dim(tc_arg_int(c, 2), self->ndim, &dim)) return TC_FAIL;
     int64_t size = self->sizes[dim], each = size / chunks + (size % chunks != 0);
     if (size == 0) {
@@ -371,8 +385,8 @@ static int meshgrid(tc_opcall *c, const char *indexing) {
     }
     bool xy = strcmp(indexing, "xy") == 0;
     if (!xy && strcmp(indexing, "ij") != 0)
-        return tc_set_error(TC_ERR_RUNTIME, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: %s",
-                            indexing);
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: %s", indexing);
     if (in.len > TC_MAX_DIMS) return tc_shape_check_ndim(in.len);
     /* "xy" is "ij" with the first two inputs (and outputs) swapped */
     bool swap = xy && in.len >= 2;
@@ -382,8 +396,10 @@ static int meshgrid(tc_opcall *c, const char *indexing) {
         if (t->ndim > 1) {
             char s[256];
             tc_shape_format(t->ndim, t->sizes, s, sizeof s);
-            return tc_set_error(TC_ERR_RUNTIME, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a "
-                                                "tensor of shape %s", s);
+            return tc_set_error(TC_ERR_RUNTIME,
+                                "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a "
+                                "tensor of shape %s",
+                                s);
         }
         shape[i] = tc_tensor_numel(t);
         view[i] = 1;

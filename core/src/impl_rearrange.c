@@ -22,8 +22,10 @@ int tc_impl_diagonal(tc_opcall *c) {
         return tc_set_error(TC_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld",
                             (long long)tc_arg_int(c, 2), (long long)tc_arg_int(c, 3));
     int64_t n1 = t->sizes[d1], n2 = t->sizes[d2], n;
-    if (offset >= 0) n = n2 - offset < n1 ? n2 - offset : n1;
-    else n = n1 + offset < n2 ? n1 + offset : n2;
+    if (offset >= 0)
+        n = n2 - offset < n1 ? n2 - offset : n1;
+    else
+        n = n1 + offset < n2 ? n1 + offset : n2;
     if (n < 0) n = 0;
     int64_t start = t->offset;
     if (n > 0) start += offset >= 0 ? offset * t->strides[d2] : -offset * t->strides[d1];
@@ -73,8 +75,10 @@ int tc_impl_narrow(tc_opcall *c) {
     int64_t size = t->sizes[dim], range = size > 0 ? size : 1;
     if (start != size) { /* start at the end is valid, though not a valid index (PyTorch wraps it as a dim) */
         if (start < -range || start >= range)
-            return tc_set_error(TC_ERR_INDEX, "Dimension out of range (expected to be in range of [%lld, %lld], but "
-                                              "got %lld)", (long long)-range, (long long)(range - 1), (long long)start);
+            return tc_set_error(TC_ERR_INDEX,
+                                "Dimension out of range (expected to be in range of [%lld, %lld], but "
+                                "got %lld)",
+                                (long long)-range, (long long)(range - 1), (long long)start);
         if (start < 0) start += range;
     }
     if (length < 0 || start > size - length)
@@ -116,14 +120,18 @@ int tc_impl_unflatten_int(tc_opcall *c) {
     int64_t along = t->ndim ? t->sizes[dim] : 1, product = 1;
     bool infer = false;
     for (int64_t i = 0; i < sizes.len; i++) {
-        if (sizes.items[i] == -1) infer = true;
-        else if (__builtin_mul_overflow(product, sizes.items[i], &product)) product = -1;
+        if (sizes.items[i] == -1)
+            infer = true;
+        else if (__builtin_mul_overflow(product, sizes.items[i], &product))
+            product = -1;
     }
     if (!infer && product != along) {
         char s[512];
         tc_shape_format((int32_t)sizes.len, sizes.items, s, sizeof s);
-        return tc_set_error(TC_ERR_RUNTIME, "unflatten: Provided sizes %s don't multiply up to the size of dim %d (%lld) "
-                                            "in the input tensor", s, dim, (long long)along);
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "unflatten: Provided sizes %s don't multiply up to the size of dim %d (%lld) "
+                            "in the input tensor",
+                            s, dim, (long long)along);
     }
     int64_t shape[TC_MAX_DIMS];
     int32_t n = 0;
@@ -144,8 +152,10 @@ static int moved(tc_opcall *c, tc_int_list src, tc_int_list dst) {
         char s[512], d[512];
         tc_shape_format((int32_t)(src.len < TC_MAX_DIMS ? src.len : TC_MAX_DIMS), src.items, s, sizeof s);
         tc_shape_format((int32_t)(dst.len < TC_MAX_DIMS ? dst.len : TC_MAX_DIMS), dst.items, d, sizeof d);
-        return tc_set_error(TC_ERR_RUNTIME, "movedim: Invalid source or destination dims: source (%s dims) should "
-                                            "contain the same number of dims as destination (%s dims)", s, d);
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "movedim: Invalid source or destination dims: source (%s dims) should "
+                            "contain the same number of dims as destination (%s dims)",
+                            s, d);
     }
     if (src.len > TC_MAX_DIMS) return tc_shape_check_ndim(src.len);
     int32_t s[TC_MAX_DIMS], d[TC_MAX_DIMS];
@@ -162,8 +172,8 @@ static int moved(tc_opcall *c, tc_int_list src, tc_int_list dst) {
                 char text[512];
                 tc_int_list l = which ? dst : src;
                 tc_shape_format((int32_t)l.len, l.items, text, sizeof text);
-                return tc_set_error(TC_ERR_RUNTIME, "movedim: repeated dim in `%s` (%s)", which ? "destination" : "source",
-                                    text);
+                return tc_set_error(TC_ERR_RUNTIME, "movedim: repeated dim in `%s` (%s)",
+                                    which ? "destination" : "source", text);
             }
             seen[v[i]] = true;
         }
@@ -188,7 +198,9 @@ int tc_impl_movedim_int(tc_opcall *c) {
 }
 
 /* swapaxes / swapdims (self, dim0, dim1): transpose. */
-int tc_impl_swapaxes(tc_opcall *c) { return tc_return(c, tc_transpose_int(tc_arg_tensor(c, 0), tc_arg_int(c, 1), tc_arg_int(c, 2))); }
+int tc_impl_swapaxes(tc_opcall *c) {
+    return tc_return(c, tc_transpose_int(tc_arg_tensor(c, 0), tc_arg_int(c, 1), tc_arg_int(c, 2)));
+}
 
 /* swapaxes_ / swapdims_ (self, dim0, dim1): self's own sizes and strides swapped (PyTorch's transpose_). */
 int tc_impl_swapaxes_(tc_opcall *c) {
@@ -208,7 +220,9 @@ int tc_impl_swapaxes_(tc_opcall *c) {
 }
 
 /* broadcast_to(self, size): expand. */
-int tc_impl_broadcast_to(tc_opcall *c) { return tc_return(c, tc_expand(tc_arg_tensor(c, 0), tc_arg_ints(c, 1), false)); }
+int tc_impl_broadcast_to(tc_opcall *c) {
+    return tc_return(c, tc_expand(tc_arg_tensor(c, 0), tc_arg_ints(c, 1), false));
+}
 
 /* ---- repeating ------------------------------------------------------------------------------------ */
 
@@ -282,8 +296,10 @@ int tc_impl_repeat_interleave_Tensor(tc_opcall *c) {
     int64_t n = repeats->sizes[0], total = 0;
     int rc = TC_OK;
     for (int64_t i = 0; i < n && rc == TC_OK; i++) {
-        if (r[i] < 0) rc = tc_set_error(TC_ERR_RUNTIME, "repeats can not be negative");
-        else if (__builtin_add_overflow(total, r[i], &total)) rc = tc_set_error(TC_ERR_RUNTIME, "repeats sum overflows");
+        if (r[i] < 0)
+            rc = tc_set_error(TC_ERR_RUNTIME, "repeats can not be negative");
+        else if (__builtin_add_overflow(total, r[i], &total))
+            rc = tc_set_error(TC_ERR_RUNTIME, "repeats sum overflows");
     }
     if (rc == TC_OK && !tc_arg_none(c, 1) && tc_arg_int(c, 1) != total)
         rc = tc_set_error(TC_ERR_RUNTIME, "allocated size does not match required size");
@@ -317,8 +333,10 @@ int tc_impl_repeat_interleave_self_Tensor(tc_opcall *c) {
         reps = one ? tc_expand(one, (tc_int_list){&along, 1}, false) : NULL;
         tc_tensor_release(one);
     } else if (repeats->ndim == 1) {
-        if (repeats->sizes[0] != along) tc_set_error(TC_ERR_RUNTIME, "repeats must have the same size as input along dim");
-        else reps = tc_alias(repeats);
+        if (repeats->sizes[0] != along)
+            tc_set_error(TC_ERR_RUNTIME, "repeats must have the same size as input along dim");
+        else
+            reps = tc_alias(repeats);
     } else {
         tc_set_error(TC_ERR_RUNTIME, "repeats must be 0-dim or 1-dim tensor");
     }
@@ -363,8 +381,10 @@ int tc_impl_flipud(tc_opcall *c) {
 static tc_tensor *roll_one(tc_tensor *t, int64_t shift, int64_t dim_arg) {
     int32_t dim;
     if (tc_shape_wrap_dim(dim_arg, t->ndim, &dim)) return NULL;
-    if (t->ndim == 0) return tc_set_error(TC_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions",
-                                          (long long)dim_arg), NULL;
+    if (t->ndim == 0)
+        return tc_set_error(TC_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions",
+                            (long long)dim_arg),
+               NULL;
     if (tc_tensor_numel(t) == 0) return tc_clone(t, -1);
     int64_t size = t->sizes[dim], start = (size - shift % size) % size;
     if (start < 0) start += size;
@@ -410,14 +430,18 @@ int tc_impl_rot90(tc_opcall *c) {
     tc_int_list dims = tc_arg_ints(c, 2);
     int64_t k = tc_arg_int(c, 1), n = t->ndim;
     if (dims.len != 2)
-        return tc_set_error(TC_ERR_RUNTIME, "expected total rotation dims == 2, but got dims = %lld", (long long)dims.len);
+        return tc_set_error(TC_ERR_RUNTIME, "expected total rotation dims == 2, but got dims = %lld",
+                            (long long)dims.len);
     if (n < 2) return tc_set_error(TC_ERR_RUNTIME, "expected total dims >= 2, but got total dims = %lld", (long long)n);
     int64_t d0 = dims.items[0], d1 = dims.items[1];
     if (d0 == d1 || d0 - d1 == n || d1 - d0 == n)
-        return tc_set_error(TC_ERR_RUNTIME, "expected rotation dims to be different, but got dim0 = %lld and dim1 = %lld",
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "expected rotation dims to be different, but got dim0 = %lld and dim1 = %lld",
                             (long long)d0, (long long)d1);
-    if (d0 >= n || d0 < -n) return tc_set_error(TC_ERR_RUNTIME, "Rotation dim0 out of range, dim0 = %lld", (long long)d0);
-    if (d1 >= n || d1 < -n) return tc_set_error(TC_ERR_RUNTIME, "Rotation dim1 out of range, dim1 = %lld", (long long)d1);
+    if (d0 >= n || d0 < -n)
+        return tc_set_error(TC_ERR_RUNTIME, "Rotation dim0 out of range, dim0 = %lld", (long long)d0);
+    if (d1 >= n || d1 < -n)
+        return tc_set_error(TC_ERR_RUNTIME, "Rotation dim1 out of range, dim1 = %lld", (long long)d1);
     k = (4 + k % 4) % 4;
     if (k == 0) return tc_return(c, tc_clone(t, TC_MEMORY_FORMAT_CONTIGUOUS));
     if (k == 2) return tc_return(c, tc_flip(t, dims));
@@ -458,7 +482,8 @@ int tc_impl_diag(tc_opcall *c) {
     if (t->ndim == 1) return tc_return(c, tc_diag_embed(t, offset, 0, 1));
     if (t->ndim != 2) return tc_set_error(TC_ERR_RUNTIME, "matrix or a vector expected");
     int64_t n = offset >= 0 ? t->sizes[1] - offset : t->sizes[0] + offset;
-    if (n < 0) return tc_set_error(TC_ERR_RUNTIME, "diag: the diagonal %lld lies outside the matrix", (long long)offset);
+    if (n < 0)
+        return tc_set_error(TC_ERR_RUNTIME, "diag: the diagonal %lld lies outside the matrix", (long long)offset);
     tc_tensor *d = tc_diagonal(t, offset, 0, 1);
     tc_tensor *r = d ? tc_clone(d, TC_MEMORY_FORMAT_CONTIGUOUS) : NULL;
     tc_tensor_release(d);

@@ -42,7 +42,8 @@ int tc_meta_index_select(tc_opcall *c, tc_plan *p) {
     tc_index_nonempty(self, ss, st);
     if (tc_plan_output(p, 0, ndim, sizes, self->dtype) || tc_index_check_out_overlap(p, self)) return TC_FAIL;
     p->dtype = self->dtype;
-    if (tc_index_plan_view(p, self, false, ndim, sizes, strides) || tc_index_plan_view(p, index, true, ndim, sizes, istrides))
+    if (tc_index_plan_view(p, self, false, ndim, sizes, strides) ||
+        tc_index_plan_view(p, index, true, ndim, sizes, istrides))
         return TC_FAIL;
     if (tc_plan_int(p, TC_INDEX_IN_SELF) || tc_plan_int(p, dim)) return TC_FAIL;
     return tc_index_plan_dims(p, 1, &ss[dim], &st[dim]);
@@ -73,8 +74,10 @@ int tc_meta_index_add(tc_opcall *c, tc_plan *p) {
     if (index->ndim > 1) {
         char shape[256];
         tc_shape_format(index->ndim, index->sizes, shape, sizeof shape);
-        return tc_set_error(TC_ERR_INDEX, "index_add_(): Index is supposed to be a vector, but got dim: %d with type: "
-                                          "%s and size: %s", index->ndim, tc_dtype_scalar_name(index->dtype), shape);
+        return tc_set_error(TC_ERR_INDEX,
+                            "index_add_(): Index is supposed to be a vector, but got dim: %d with type: "
+                            "%s and size: %s",
+                            index->ndim, tc_dtype_scalar_name(index->dtype), shape);
     }
     if (index->dtype != TC_INT64 && index->dtype != TC_INT32)
         return tc_set_error(TC_ERR_RUNTIME, "index_add_(): Expected dtype int32/int64 for index but got: %s",
@@ -85,8 +88,10 @@ int tc_meta_index_add(tc_opcall *c, tc_plan *p) {
         along = source->sizes[sdim];
     }
     if (n != along)
-        return tc_set_error(TC_ERR_RUNTIME, "index_add_(): Number of indices (%lld) should be equal to "
-                                            "source.size(dim): (%lld), for dim: %d", (long long)n, (long long)along, dim);
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "index_add_(): Number of indices (%lld) should be equal to "
+                            "source.size(dim): (%lld), for dim: %d",
+                            (long long)n, (long long)along, dim);
     if (source->dtype != self->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "index_add_(): self (%s) and source (%s) must have the same scalar type",
                             tc_dtype_scalar_name(self->dtype), tc_dtype_scalar_name(source->dtype));
@@ -110,7 +115,8 @@ static void sliced_shape(const tc_tensor *t, int32_t dim, char *buf, size_t len)
     size_t used = 0;
     buf[0] = 0;
     for (int32_t e = 0; e < t->ndim && used < len; e++)
-        if (e != dim) used += (size_t)snprintf(buf + used, len - used, "%s%lld", used ? " " : "", (long long)t->sizes[e]);
+        if (e != dim)
+            used += (size_t)snprintf(buf + used, len - used, "%s%lld", used ? " " : "", (long long)t->sizes[e]);
 }
 
 /* index_copy_(self, dim, index, source), with PyTorch's checks in its order */
@@ -122,19 +128,24 @@ int tc_meta_index_copy(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_INDEX, "index_copy_(): Index should have dimension 1 or 0 (got %d)", index->ndim);
     int64_t n = tc_tensor_numel(index);
     if (source->ndim == 0 && n != 1)
-        return tc_set_error(TC_ERR_INDEX, "index_copy_(): When source is scalar, index should have one element (got "
-                                          "%lld)", (long long)n);
+        return tc_set_error(TC_ERR_INDEX,
+                            "index_copy_(): When source is scalar, index should have one element (got "
+                            "%lld)",
+                            (long long)n);
     if (source->ndim && self->ndim && source->ndim != self->ndim)
-        return tc_set_error(TC_ERR_INDEX, "index_copy_(): When source and destination are not scalars, their "
-                                          "dimensionality must match. Source dimensionality (%d), destination "
-                                          "dimensionality (%d)", source->ndim, self->ndim);
+        return tc_set_error(TC_ERR_INDEX,
+                            "index_copy_(): When source and destination are not scalars, their "
+                            "dimensionality must match. Source dimensionality (%d), destination "
+                            "dimensionality (%d)",
+                            source->ndim, self->ndim);
     if (index->dtype != TC_INT64)
         return tc_set_error(TC_ERR_RUNTIME, "index_copy_(): Expected a long tensor for index, but got %s",
                             tc_dtype_scalar_name(index->dtype));
     if (source->dtype != self->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "index_copy_(): self and source expected to have the same dtype, but got "
-                                            "(self) %s and (source) %s", tc_dtype_scalar_name(self->dtype),
-                            tc_dtype_scalar_name(source->dtype));
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "index_copy_(): self and source expected to have the same dtype, but got "
+                            "(self) %s and (source) %s",
+                            tc_dtype_scalar_name(self->dtype), tc_dtype_scalar_name(source->dtype));
     /* self's and source's shapes without dim (a 0-dim tensor's shape is empty) */
     int64_t ds[TC_MAX_DIMS], ss[TC_MAX_DIMS];
     int32_t nd = 0, nr = 0;
@@ -146,13 +157,17 @@ int tc_meta_index_copy(tc_opcall *c, tc_plan *p) {
         char dtext[512], stext[512];
         sliced_shape(self, dim, dtext, sizeof dtext);
         sliced_shape(source, dim, stext, sizeof stext);
-        return tc_set_error(TC_ERR_RUNTIME, "index_copy_(): Source/destination tensor must have same slice shapes. "
-                                            "Destination slice shape: %s at dimension %d and source slice shape: %s at "
-                                            "dimension 0.", dtext, dim, stext);
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "index_copy_(): Source/destination tensor must have same slice shapes. "
+                            "Destination slice shape: %s at dimension %d and source slice shape: %s at "
+                            "dimension 0.",
+                            dtext, dim, stext);
     }
     if (source->ndim && n != source->sizes[dim])
-        return tc_set_error(TC_ERR_INDEX, "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) "
-                                          "(%lld)", (long long)n, (long long)source->sizes[dim]);
+        return tc_set_error(TC_ERR_INDEX,
+                            "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) "
+                            "(%lld)",
+                            (long long)n, (long long)source->sizes[dim]);
     return plan_put_along(p, self, dim, index, source, TC_PUT_ASSIGN, TC_INDEX_COPY);
 }
 
@@ -185,11 +200,13 @@ static int index_smaller_error(const tc_tensor *index, const tc_tensor *self, co
     tc_shape_format(index->ndim, index->sizes, i, sizeof i);
     tc_shape_format(self->ndim, self->sizes, s, sizeof s);
     if (!src)
-        return tc_set_error(TC_ERR_RUNTIME, "Expected index %s to be smaller than self %s apart from dimension %d", i, s,
-                            dim);
+        return tc_set_error(TC_ERR_RUNTIME, "Expected index %s to be smaller than self %s apart from dimension %d", i,
+                            s, dim);
     tc_shape_format(src->ndim, src->sizes, r, sizeof r);
-    return tc_set_error(TC_ERR_RUNTIME, "Expected index %s to be smaller than self %s apart from dimension %d and to be "
-                                        "smaller size than src %s", i, s, dim, r);
+    return tc_set_error(TC_ERR_RUNTIME,
+                        "Expected index %s to be smaller than self %s apart from dimension %d and to be "
+                        "smaller size than src %s",
+                        i, s, dim, r);
 }
 
 /* gather(self, dim, index, *, sparse_grad) */
@@ -208,16 +225,18 @@ int tc_meta_gather(tc_opcall *c, tc_plan *p) {
                 char i[256], s[256];
                 tc_shape_format(index->ndim, index->sizes, i, sizeof i);
                 tc_shape_format(self->ndim, self->sizes, s, sizeof s);
-                return tc_set_error(TC_ERR_RUNTIME, "Size does not match at dimension %d expected index %s to be "
-                                                    "smaller than self %s apart from dimension %d", d, i, s, dim);
+                return tc_set_error(TC_ERR_RUNTIME,
+                                    "Size does not match at dimension %d expected index %s to be "
+                                    "smaller than self %s apart from dimension %d",
+                                    d, i, s, dim);
             }
     if (tc_plan_output(p, 0, index->ndim, index->sizes, self->dtype) || tc_index_check_out_overlap(p, self))
         return TC_FAIL;
     int64_t strides[TC_MAX_DIMS];
     for (int32_t d = 0; d < ni; d++) strides[d] = d == dim ? 0 : st[d];
     p->dtype = self->dtype;
-    if (tc_index_plan_view(p, self, false, index->ndim, index->sizes, strides) || tc_index_plan_view(p, index, false, index->ndim,
-                                                                                    index->sizes, index->strides))
+    if (tc_index_plan_view(p, self, false, index->ndim, index->sizes, strides) ||
+        tc_index_plan_view(p, index, false, index->ndim, index->sizes, index->strides))
         return TC_FAIL;
     if (tc_plan_int(p, TC_INDEX_BOUNDS_RT) || tc_plan_int(p, dim)) return TC_FAIL;
     return tc_index_plan_dims(p, 1, &ss[dim], &st[dim]);
@@ -254,7 +273,8 @@ int tc_meta_scatter(tc_opcall *c, tc_plan *p) {
     if (src && src->dtype != self->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "scatter(): Expected self.dtype to be equal to src.dtype");
     int64_t ss[TC_MAX_DIMS], st[TC_MAX_DIMS], is[TC_MAX_DIMS], it[TC_MAX_DIMS], rs[TC_MAX_DIMS], rt[TC_MAX_DIMS];
-    int32_t ns = tc_index_nonempty(self, ss, st), ni = tc_index_nonempty(index, is, it), nr = src ? tc_index_nonempty(src, rs, rt) : ni;
+    int32_t ns = tc_index_nonempty(self, ss, st), ni = tc_index_nonempty(index, is, it),
+            nr = src ? tc_index_nonempty(src, rs, rt) : ni;
     if (tc_tensor_numel(index) == 0) { /* nothing written, nothing checked further */
         p->flags |= TC_PLAN_NO_KERNEL;
         return tc_plan_output(p, 0, self->ndim, self->sizes, self->dtype);
@@ -356,13 +376,15 @@ int tc_meta_put(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "put_(): Expected a long tensor for index, but got %s",
                             tc_dtype_scalar_name(index->dtype));
     if (source->dtype != self->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "put_(): self and source expected to have the same dtype, but got "
-                                            "self.dtype = %s and source.dtype = %s", tc_dtype_scalar_name(self->dtype),
-                            tc_dtype_scalar_name(source->dtype));
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "put_(): self and source expected to have the same dtype, but got "
+                            "self.dtype = %s and source.dtype = %s",
+                            tc_dtype_scalar_name(self->dtype), tc_dtype_scalar_name(source->dtype));
     int64_t n = tc_tensor_numel(index);
     if (tc_tensor_numel(source) != n)
-        return tc_set_error(TC_ERR_INDEX, "put_(): Expected source and index to have the same number of elements, but "
-                                          "got source.numel() = %lld, index.numel() = %lld",
+        return tc_set_error(TC_ERR_INDEX,
+                            "put_(): Expected source and index to have the same number of elements, but "
+                            "got source.numel() = %lld, index.numel() = %lld",
                             (long long)tc_tensor_numel(source), (long long)n);
     if (tc_tensor_numel(self) == 0 && n != 0)
         return tc_set_error(TC_ERR_INDEX, "put_(): Tried to put elements into an empty tensor");
@@ -370,12 +392,14 @@ int tc_meta_put(tc_opcall *c, tc_plan *p) {
     int64_t zeros[TC_MAX_DIMS] = {0}, sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
     int32_t k = linear_dims(p->out[0], sizes, strides);
     /* index and source are walked in their own row-major orders, as 1-dim sequences */
-    tc_tensor *flat_index = tc_reshape(index, TC_INTS(-1)), *flat_source = flat_index ? tc_reshape(source, TC_INTS(-1)) : NULL;
+    tc_tensor *flat_index = tc_reshape(index, TC_INTS(-1)),
+              *flat_source = flat_index ? tc_reshape(source, TC_INTS(-1)) : NULL;
     int rc = TC_FAIL;
     p->dtype = self->dtype;
     if (flat_source && tc_plan_kernel_view(p, 0, 1, &n, zeros) == TC_OK && tc_plan_input(p, flat_source, -1) == TC_OK &&
-        tc_plan_input(p, flat_index, -1) == TC_OK && tc_plan_int(p, tc_arg_bool(c, 3) ? TC_PUT_ADD : TC_PUT_ASSIGN) == TC_OK &&
-        tc_plan_int(p, 1) == TC_OK && tc_plan_int(p, TC_INDEX_LINEAR) == TC_OK && tc_plan_int(p, 0) == TC_OK)
+        tc_plan_input(p, flat_index, -1) == TC_OK &&
+        tc_plan_int(p, tc_arg_bool(c, 3) ? TC_PUT_ADD : TC_PUT_ASSIGN) == TC_OK && tc_plan_int(p, 1) == TC_OK &&
+        tc_plan_int(p, TC_INDEX_LINEAR) == TC_OK && tc_plan_int(p, 0) == TC_OK)
         rc = tc_index_plan_dims(p, k, sizes, strides);
     tc_tensor_release(flat_index);
     tc_tensor_release(flat_source);

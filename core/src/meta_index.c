@@ -45,8 +45,10 @@ static int mask_mismatch(const tc_tensor *self, const tc_tensor *mask, int32_t j
     char m[256], s[256];
     tc_shape_format(mask->ndim, mask->sizes, m, sizeof m);
     tc_shape_format(self->ndim, self->sizes, s, sizeof s);
-    return tc_set_error(TC_ERR_INDEX, "The shape of the mask %s at index %d does not match the shape of the indexed "
-                                      "tensor %s at index %d", m, j, s, src);
+    return tc_set_error(TC_ERR_INDEX,
+                        "The shape of the mask %s at index %d does not match the shape of the indexed "
+                        "tensor %s at index %d",
+                        m, j, s, src);
 }
 
 /* Appends to `slots` (the index of each of self's leading dims, NULL for none) what one entry of the
@@ -77,8 +79,10 @@ static int expand_entry(const tc_tensor *self, tc_tensor *t, tc_tensor **slots, 
     int rc = TC_OK;
     for (int32_t j = 0; j < t->ndim && rc == TC_OK; j++) {
         tc_tensor *col = tc_select_int(nz, 1, j);
-        if (!col) rc = TC_FAIL;
-        else slots[(*n)++] = col;
+        if (!col)
+            rc = TC_FAIL;
+        else
+            slots[(*n)++] = col;
     }
     tc_tensor_release(nz);
     return rc;
@@ -137,8 +141,10 @@ static int adv_build(const tc_tensor *self, tc_tensor_list indices, adv_index *a
     for (int32_t i = 0; i < n && rc == TC_OK; i++) {
         if (!slots[i]) continue;
         a->dims[a->k] = i;
-        if (!(a->idx[a->k] = tc_expand_to(slots[i], a->n_shape, a->shape))) rc = TC_FAIL;
-        else a->k++;
+        if (!(a->idx[a->k] = tc_expand_to(slots[i], a->n_shape, a->shape)))
+            rc = TC_FAIL;
+        else
+            a->k++;
     }
     for (int32_t i = 0; i < n; i++) tc_tensor_release(slots[i]);
     if (rc == TC_OK && any) { /* an index into an empty dim can only be valid when there is no index */
@@ -247,8 +253,8 @@ static int index_put_by_mask(tc_opcall *c, tc_plan *p, bool *done) {
             at++;
             continue;
         }
-        if ((t->dtype != TC_BOOL && t->dtype != TC_UINT8) || mask ||
-            t->device.type != self->device.type || t->device.index != self->device.index)
+        if ((t->dtype != TC_BOOL && t->dtype != TC_UINT8) || mask || t->device.type != self->device.type ||
+            t->device.index != self->device.index)
             return TC_OK;
         for (int32_t j = 0; j < t->ndim; j++) {
             int32_t src;
@@ -283,8 +289,10 @@ static int value_mismatch(const tc_tensor *values, int32_t ndim, const int64_t *
     char v[256], r[256];
     tc_shape_format(values->ndim, values->sizes, v, sizeof v);
     tc_shape_format(ndim, sizes, r, sizeof r);
-    return tc_set_error(TC_ERR_RUNTIME, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
-                                        "result of shape %s", v, r);
+    return tc_set_error(TC_ERR_RUNTIME,
+                        "shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
+                        "result of shape %s",
+                        v, r);
 }
 
 /* index_put_(self, indices, values, accumulate) */
@@ -306,9 +314,10 @@ int tc_meta_index_put(tc_opcall *c, tc_plan *p) {
         goto done;
     }
     if (values->dtype != self->dtype) {
-        tc_set_error(TC_ERR_RUNTIME, "Index put requires the source and destination dtypes match, got %s for the "
-                                     "destination and %s for the source.", tc_dtype_scalar_name(self->dtype),
-                     tc_dtype_scalar_name(values->dtype));
+        tc_set_error(TC_ERR_RUNTIME,
+                     "Index put requires the source and destination dtypes match, got %s for the "
+                     "destination and %s for the source.",
+                     tc_dtype_scalar_name(self->dtype), tc_dtype_scalar_name(values->dtype));
         goto done;
     }
     if (tc_plan_output(p, 0, self->ndim, self->sizes, self->dtype)) goto done;

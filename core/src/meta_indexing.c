@@ -13,8 +13,8 @@
 
 /* PyTorch names C++ types in conversion errors ("value cannot be converted to type float"). */
 static const char *cpp_type_name(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {"bool", "uint8_t", "int8_t", "int16_t", "int", "int64_t",
-                                               "c10::Half", "c10::BFloat16", "float", "double"};
+    static const char *names[TC_NUM_DTYPES] = {"bool",    "uint8_t",   "int8_t",        "int16_t", "int",
+                                               "int64_t", "c10::Half", "c10::BFloat16", "float",   "double"};
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?";
 }
 
@@ -27,8 +27,10 @@ int tc_index_fill_value(const tc_opcall *c, int arg, int32_t dtype, const char *
     if (c->args[arg].tag == TC_VALUE_TENSOR) {
         tc_tensor *v = c->args[arg].v.tensor;
         if (v->ndim != 0)
-            return tc_set_error(TC_ERR_RUNTIME, "%s only supports a 0-dimensional value tensor, but got tensor with %d "
-                                                "dimension(s).", op, v->ndim);
+            return tc_set_error(TC_ERR_RUNTIME,
+                                "%s only supports a 0-dimensional value tensor, but got tensor with %d "
+                                "dimension(s).",
+                                op, v->ndim);
         *value = tc_kernel_cast(v, dtype);
     } else {
         if (tc_index_check_fits(c->args[arg].v.scalar, dtype)) return TC_FAIL;
@@ -59,7 +61,7 @@ int tc_index_check_out_overlap(const tc_plan *p, const tc_tensor *read) {
 /* Adds t as a kernel input, restrided to (ndim, sizes, strides) after converting it to int64 (when
  * `to_long`) in its own shape, so that a broadcast view is never materialised. */
 int tc_index_plan_view(tc_plan *p, tc_tensor *t, bool to_long, int32_t ndim, const int64_t *sizes,
-                     const int64_t *strides) {
+                       const int64_t *strides) {
     tc_tensor *base = to_long ? tc_kernel_cast(t, TC_INT64) : (tc_tensor_retain(t), t);
     if (!base) return TC_FAIL;
     tc_tensor *v = tc_tensor_restride(base, ndim, sizes, strides, base->offset);

@@ -39,9 +39,10 @@ int tc_meta_cat(tc_opcall *c, tc_plan *p) {
                                 t->ndim);
         for (int32_t d = 0; d < t->ndim; d++)
             if (d != dim && t->sizes[d] != ref->sizes[d])
-                return tc_set_error(TC_ERR_RUNTIME, "Sizes of tensors must match except in dimension %d. Expected size "
-                                                    "%lld but got size %lld for tensor number %lld in the list.", dim,
-                                    (long long)ref->sizes[d], (long long)t->sizes[d], (long long)i);
+                return tc_set_error(TC_ERR_RUNTIME,
+                                    "Sizes of tensors must match except in dimension %d. Expected size "
+                                    "%lld but got size %lld for tensor number %lld in the list.",
+                                    dim, (long long)ref->sizes[d], (long long)t->sizes[d], (long long)i);
         if (__builtin_add_overflow(sizes[dim], t->sizes[dim], &sizes[dim]))
             return tc_set_error(TC_ERR_RUNTIME, "torch.cat(): the result is too large");
     }
@@ -112,14 +113,17 @@ int tc_meta_triangle_indices(tc_opcall *c, tc_plan *p) {
     int64_t row = tc_arg_int(c, 0), col = tc_arg_int(c, 1), offset = tc_arg_int(c, 2);
     bool lower = strcmp(c->op->schema.name, "tril_indices") == 0;
     int32_t dtype;
-    if (c->op->variant == TC_VARIANT_OUT) dtype = c->args[3].v.tensor->dtype;
-    else if (tc_factory_options(c, 3, TC_INT64, &dtype)) return TC_FAIL;
+    if (c->op->variant == TC_VARIANT_OUT)
+        dtype = c->args[3].v.tensor->dtype;
+    else if (tc_factory_options(c, 3, TC_INT64, &dtype))
+        return TC_FAIL;
     if (dtype != TC_INT32 && dtype != TC_INT64)
         return tc_set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for '%s'", c->op->schema.name,
                             tc_dtype_scalar_name(dtype));
     if (row < 0) return tc_set_error(TC_ERR_RUNTIME, "row must be non-negative, got%lld", (long long)row);
     if (col < 0) return tc_set_error(TC_ERR_RUNTIME, "col must be non-negative, got%lld", (long long)col);
-    if (row > 0 && col > INT64_MAX / row) return tc_set_error(TC_ERR_RUNTIME, "%s: row * col is too large", c->op->schema.name);
+    if (row > 0 && col > INT64_MAX / row)
+        return tc_set_error(TC_ERR_RUNTIME, "%s: row * col is too large", c->op->schema.name);
     int64_t sizes[2] = {2, lower ? tril_count(row, col, offset) : row * col - tril_count(row, col, offset - 1)};
     if (tc_plan_output(p, 0, 2, sizes, dtype)) return TC_FAIL;
     p->dtype = dtype;

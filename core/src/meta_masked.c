@@ -14,13 +14,21 @@
 int tc_masked_count(const tc_opcall *c, tc_tensor *t, int64_t *count) {
     int32_t meta = tc_device_type_id("meta");
     if (meta >= 0 && t->device.type == meta)
-        return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "Could not run 'aten::%s' with arguments from the 'Meta' backend: "
-                                                    "its result size depends on the data", c->op->schema.name);
+        return tc_set_error(TC_ERR_NOT_IMPLEMENTED,
+                            "Could not run 'aten::%s' with arguments from the 'Meta' backend: "
+                            "its result size depends on the data",
+                            c->op->schema.name);
     if (tc_tensor_numel(t) == 0) return *count = 0, TC_OK;
     tc_tensor *n = tc_empty(0, NULL, TC_INT64, t->device);
     if (!n) return TC_FAIL;
-    tc_kernel_run run = {.kernel = TC_KERNEL_nonzero_count, .backend = c->backend, .dtype = t->dtype, .inputs = &t,
-                         .n_inputs = 1, .outputs = &n, .n_outputs = 1, .schema_op = -1};
+    tc_kernel_run run = {.kernel = TC_KERNEL_nonzero_count,
+                         .backend = c->backend,
+                         .dtype = t->dtype,
+                         .inputs = &t,
+                         .n_inputs = 1,
+                         .outputs = &n,
+                         .n_outputs = 1,
+                         .schema_op = -1};
     tc_scalar s;
     int rc = tc_kernel_invoke(&run);
     if (rc == TC_OK) rc = tc__local_scalar_dense(n, &s);
@@ -46,7 +54,8 @@ static int check_mask(const tc_tensor *mask, const char *op, const char *error) 
     if (mask->dtype == TC_BOOL) return TC_OK;
     if (mask->dtype == TC_UINT8) {
         tc_warn("%s received a mask with dtype torch.uint8, this behavior is now deprecated,please use a mask with "
-                "dtype torch.bool instead.", op);
+                "dtype torch.bool instead.",
+                op);
         return TC_OK;
     }
     return tc_set_error(TC_ERR_RUNTIME, "%s%s", error, tc_dtype_name(mask->dtype));
@@ -78,8 +87,10 @@ int tc_meta_masked_select(tc_opcall *c, tc_plan *p) {
 int tc_meta_where(tc_opcall *c, tc_plan *p) {
     tc_tensor *cond = tc_arg_tensor(c, 0), *ts[3] = {cond, NULL, NULL}, *owned[2] = {NULL, NULL};
     if (cond->dtype != TC_BOOL && cond->dtype != TC_UINT8)
-        return tc_set_error(TC_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with "
-                                            "dtype %s", tc_dtype_scalar_name(cond->dtype));
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "where expected condition to be a boolean tensor, but got a tensor with "
+                            "dtype %s",
+                            tc_dtype_scalar_name(cond->dtype));
     if (cond->dtype == TC_UINT8)
         tc_warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
                 "version of PyTorch. Use a boolean condition instead.");
@@ -92,13 +103,16 @@ int tc_meta_where(tc_opcall *c, tc_plan *p) {
         }
         tc_scalar s = v->v.scalar;
         int32_t dtype = s.kind == TC_SCALAR_FLOAT ? TC_FLOAT64 : s.kind == TC_SCALAR_BOOL ? TC_BOOL : TC_INT64;
-        if (!(owned[i] = ts[1 + i] = tc_index_value_tensor(c, s, dtype))) rc = TC_FAIL;
-        else owned[i]->flags |= TC_TENSOR_WRAPPED_NUMBER;
+        if (!(owned[i] = ts[1 + i] = tc_index_value_tensor(c, s, dtype)))
+            rc = TC_FAIL;
+        else
+            owned[i]->flags |= TC_TENSOR_WRAPPED_NUMBER;
     }
     int32_t ndim = cond->ndim;
     int64_t shape[TC_MAX_DIMS];
     memcpy(shape, cond->sizes, sizeof(int64_t) * (size_t)ndim);
-    for (int i = 1; i < 3 && rc == TC_OK; i++) rc = tc_shape_broadcast(ndim, shape, ts[i]->ndim, ts[i]->sizes, &ndim, shape);
+    for (int i = 1; i < 3 && rc == TC_OK; i++)
+        rc = tc_shape_broadcast(ndim, shape, ts[i]->ndim, ts[i]->sizes, &ndim, shape);
     int32_t dtype = rc == TC_OK ? tc_result_type(ts + 1, 2) : -1;
     if (rc == TC_OK) rc = tc_plan_output(p, 0, ndim, shape, dtype);
     if (rc == TC_OK) rc = tc_plan_input(p, cond, -1);
@@ -138,8 +152,10 @@ int tc_meta_masked_scatter(tc_opcall *c, tc_plan *p) {
     if (check_mask(mask, "masked_scatter_", "masked_scatter_ only supports boolean masks, but got mask with dtype "))
         return TC_FAIL;
     if (source->dtype != self->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "masked_scatter: expected self and source to have same dtypes but got%s and "
-                                            "%s", tc_dtype_scalar_name(self->dtype), tc_dtype_scalar_name(source->dtype));
+        return tc_set_error(TC_ERR_RUNTIME,
+                            "masked_scatter: expected self and source to have same dtypes but got%s and "
+                            "%s",
+                            tc_dtype_scalar_name(self->dtype), tc_dtype_scalar_name(source->dtype));
     tc_tensor *m = tc_expand_to(mask, self->ndim, self->sizes);
     tc_tensor *flat = m ? tc_reshape(source, TC_INTS(-1)) : NULL;
     int rc = flat ? tc_plan_output(p, 0, self->ndim, self->sizes, self->dtype) : TC_FAIL;

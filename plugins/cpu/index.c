@@ -82,18 +82,17 @@ static int wraps(int64_t style) { return style == TC_INDEX_BOUNDS || style == TC
 /* The op's error for ctx's bad index (PyTorch's type and words, per style). */
 static int raise_bad(const index_ctx *ctx, int64_t style, int64_t first_dim, int64_t size) {
     const long long v = (long long)ctx->bad, d = (long long)(first_dim + ctx->bad_dim), s = (long long)size;
+    const char *bounds = "index %lld is out of bounds for dimension %lld with size %lld";
     switch (style) {
-    case TC_INDEX_BOUNDS_RT:
-        return cpu_core->set_error(TC_ERR_RUNTIME, "index %lld is out of bounds for dimension %lld with size %lld", v, d, s);
+    case TC_INDEX_BOUNDS_RT: return cpu_core->set_error(TC_ERR_RUNTIME, bounds, v, d, s);
     case TC_INDEX_IN_SELF: return cpu_core->set_error(TC_ERR_INDEX, "index out of range in self");
     case TC_INDEX_LINEAR:
-        return cpu_core->set_error(TC_ERR_INDEX, "out of range: tried to access index %lld on a tensor of %lld elements.",
-                                   v, s);
+        return cpu_core->set_error(TC_ERR_INDEX, "out of range: tried to access index %lld on a tensor of %lld "
+                                                 "elements.", v, s);
     case TC_INDEX_COPY:
-        return cpu_core->set_error(TC_ERR_INDEX, "index_copy_(): index %lld is out of bounds for dimension %lld with size "
-                                                 "%lld", v, d, s);
-    default:
-        return cpu_core->set_error(TC_ERR_INDEX, "index %lld is out of bounds for dimension %lld with size %lld", v, d, s);
+        return cpu_core->set_error(TC_ERR_INDEX, "index_copy_(): index %lld is out of bounds for dimension %lld with "
+                                                 "size %lld", v, d, s);
+    default: return cpu_core->set_error(TC_ERR_INDEX, bounds, v, d, s);
     }
 }
 
@@ -430,7 +429,8 @@ static int index_put_run(const tc_kernel_args *a, const put_loops *loops) {
     if (cpu_check_args(a, 2, 1, "index_put") != TC_OK) return TC_FAIL;
     if (a->n_ints < 6) return cpu_core->set_error(TC_ERR_RUNTIME, "cpu index_put: expected ints");
     const int64_t mode = a->ints[0];
-    if (mode < 0 || mode > TC_PUT_AMIN) return cpu_core->set_error(TC_ERR_RUNTIME, "cpu index_put: bad mode %lld", (long long)mode);
+    if (mode < 0 || mode > TC_PUT_AMIN)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "cpu index_put: bad mode %lld", (long long)mode);
     for (int32_t d = 0; d < a->outputs[0].ndim; d++)
         if (a->outputs[0].sizes[d] == 0) return TC_OK;
     index_ctx ctx = {.mode = (int)mode, .include_self = a->ints[1] != 0, .alpha_f = 1, .alpha_i = 1};
@@ -456,7 +456,8 @@ static int index_put_run(const tc_kernel_args *a, const put_loops *loops) {
         memset(ctx.counts, 0, counts_bytes);
         ctx.counts_base = a->outputs[0].data;
     }
-    if (!ctx.include_self && mode != TC_PUT_ASSIGN && !ctx.failed) rc = cpu_iterate_serial(views, 3, loops->init[mode], &ctx);
+    if (!ctx.include_self && mode != TC_PUT_ASSIGN && !ctx.failed)
+        rc = cpu_iterate_serial(views, 3, loops->init[mode], &ctx);
     if (rc == TC_OK && !ctx.failed) rc = cpu_iterate_serial(views, 3, loops->apply[mode], &ctx);
     if (rc == TC_OK && !ctx.failed && mode == TC_PUT_MEAN) rc = cpu_iterate_serial(views, 3, loops->divide, &ctx);
     if (ctx.counts) cpu_core->host_free(ctx.counts, counts_bytes);

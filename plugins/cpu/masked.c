@@ -331,8 +331,8 @@ static void loop_masked_scatter(int64_t n, char *const *p, const int64_t *s, voi
             c->short_source = 1;
             return;
         }
-        memcpy(p[0] + (ptrdiff_t)i * s[0] * (ptrdiff_t)c->es, c->src + (ptrdiff_t)c->taken * c->stride * (ptrdiff_t)c->es,
-               c->es);
+        const ptrdiff_t es = (ptrdiff_t)c->es;
+        memcpy(p[0] + (ptrdiff_t)i * s[0] * es, c->src + (ptrdiff_t)c->taken * c->stride * es, c->es);
         c->taken++;
     }
 }
@@ -352,7 +352,8 @@ static int k_masked_scatter(const tc_kernel_args *args) {
     for (int32_t d = 0; d < out->ndim; d++)
         if (out->sizes[d] == 0) return TC_OK;
     cpu_layout_run(&l, data, elsize, 0, cpu_layout_numel(&l), loop_masked_scatter, &c);
-    if (c.short_source) return cpu_core->set_error(TC_ERR_RUNTIME, "Number of elements of source < number of ones in mask");
+    if (c.short_source)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "Number of elements of source < number of ones in mask");
     return TC_OK;
 }
 

@@ -23,7 +23,8 @@ static void triangle_rows(void *vjob, int64_t begin, int64_t end) {
     const int32_t nd = in->ndim;
     const ptrdiff_t es = (ptrdiff_t)j->es;
     for (int64_t r = begin; r < end; r++) {
-        int64_t row = r % j->rows, batch = r / j->rows, ioff = row * in->strides[nd - 2], ooff = row * out->strides[nd - 2];
+        int64_t row = r % j->rows, batch = r / j->rows;
+        int64_t ioff = row * in->strides[nd - 2], ooff = row * out->strides[nd - 2];
         for (int32_t d = nd - 3; d >= 0; d--) {
             int64_t k = batch % in->sizes[d];
             batch /= in->sizes[d];
@@ -93,6 +94,7 @@ INDICES_STAMP(_, i32)
 INDICES_STAMP(_, i64)
 
 #define ENTRY(_, S) {"tril", CPU_DT_##S, k_tril}, {"triu", CPU_DT_##S, k_triu},
-#define INDICES_ENTRY(_, S) {"tril_indices", CPU_DT_##S, k_tril_indices_##S}, {"triu_indices", CPU_DT_##S, k_triu_indices_##S},
+#define INDICES_ENTRY(_, S)                                                                        \
+    {"tril_indices", CPU_DT_##S, k_tril_indices_##S}, {"triu_indices", CPU_DT_##S, k_triu_indices_##S},
 static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) INDICES_ENTRY(_, i32) INDICES_ENTRY(_, i64)};
 CPU_KERNEL_TABLE(kernels);

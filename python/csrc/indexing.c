@@ -214,8 +214,10 @@ static int apply_key(tc_tensor *t, PyObject *key, index_result *r) {
             tc_tensor_retain(cur);
             next = cur;
         } else {
-            PyErr_Format(PyExc_IndexError, "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                                           "Variables are valid indices (got %s)", Py_TYPE(item)->tp_name);
+            PyErr_Format(PyExc_IndexError,
+                         "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                         "Variables are valid indices (got %s)",
+                         Py_TYPE(item)->tp_name);
             break;
         }
         tc_tensor_release(cur);
@@ -284,10 +286,9 @@ static int assign_indexed(index_result *r, tc_tensor *value) {
 
 /* "torch.FloatTensor": the legacy type name PyTorch's messages use. */
 static const char *legacy_type_name(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {"torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
-                                               "torch.ShortTensor", "torch.IntTensor", "torch.LongTensor",
-                                               "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor",
-                                               "torch.DoubleTensor"};
+    static const char *names[TC_NUM_DTYPES] = {
+        "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",     "torch.ShortTensor", "torch.IntTensor",
+        "torch.LongTensor", "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor"};
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "torch.Tensor";
 }
 
@@ -325,7 +326,8 @@ int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     }
     int rc;
     if (r.n_indices) {
-        tc_tensor *v = is_tensor ? (tc_tensor_retain(tp_unwrap(value)), tp_unwrap(value)) : tc_scalar_tensor(s, t->dtype);
+        tc_tensor *v =
+            is_tensor ? (tc_tensor_retain(tp_unwrap(value)), tp_unwrap(value)) : tc_scalar_tensor(s, t->dtype);
         if (v && !is_tensor && t->device.type != TC_DEVICE_CPU) {
             tc_tensor *moved = tc__to_copy(v, -1, -1, &t->device, NULL, false, -1);
             tc_tensor_release(v);

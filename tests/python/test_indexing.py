@@ -261,7 +261,8 @@ def test_index_select_gather_take(dtype):
     assert same(torch.gather(x, 1, idx), np.take_along_axis(n, idx.numpy(), 1))
     assert same(x.take(torch.tensor([[11, 0], [-1, 5]])), n.flatten()[[[11, 0], [-1, 5]]])
     assert same(x.t().take(torch.tensor([1, 4])), n.T.flatten()[[1, 4]])  # take is row-major over x.t()
-    assert same(torch.take_along_dim(x, torch.tensor([[1], [0], [3]]), 1), np.take_along_axis(n, np.array([[1], [0], [3]]), 1))
+    picks = [[1], [0], [3]]
+    assert same(torch.take_along_dim(x, torch.tensor(picks), 1), np.take_along_axis(n, np.array(picks), 1))
     assert same(torch.take_along_dim(x, torch.tensor([5, 0])), n.flatten()[[5, 0]])
 
 
@@ -318,7 +319,8 @@ def test_index_add_copy_fill_put():
     assert x.tolist() == [[1, 2], [0, 0], [0, 3]]
     assert torch.zeros(4).put(torch.tensor([1, 1]), torch.tensor([2., 3.]), accumulate=True).tolist() == [0, 5, 0, 0]
     s = torch.tensor(3.)
-    assert s.index_fill(0, torch.tensor(0), 1).item() == 1 and s.index_add(0, torch.tensor([0]), torch.tensor([2.])).item() == 5
+    assert s.index_fill(0, torch.tensor(0), 1).item() == 1
+    assert s.index_add(0, torch.tensor([0]), torch.tensor([2.])).item() == 5
 
 
 @pytest.mark.parametrize('expr, error, message', [
@@ -326,7 +328,8 @@ def test_index_add_copy_fill_put():
     ('x.index_add_(0, torch.tensor([0, 0]), torch.ones(3, 4))', RuntimeError, 'Number of indices \\(2\\) should be '
                                                                               'equal to source.size\\(dim\\): \\(3\\)'),
     ('x.index_add_(0, torch.tensor([0]), torch.ones(1, 4).double())', RuntimeError, 'must have the same scalar type'),
-    ('x.index_copy_(0, torch.tensor([0, 5]), torch.ones(2, 4))', IndexError, 'index_copy_\\(\\): index 5 is out of bounds'),
+    ('x.index_copy_(0, torch.tensor([0, 5]), torch.ones(2, 4))', IndexError,
+     'index_copy_\\(\\): index 5 is out of bounds'),
     ('x.index_copy_(0, torch.tensor([0]), torch.ones(1, 3))', RuntimeError, 'must have same slice shapes'),
     ('x.index_copy_(0, torch.tensor([0]).int(), torch.ones(1, 4))', RuntimeError, 'Expected a long tensor for index'),
     ('x.index_fill_(0, torch.tensor([0, 5]), 1)', IndexError, 'index 5 is out of bounds for dimension 0 with size 3'),
@@ -383,21 +386,25 @@ def test_scatter_reduce_integers_and_nan():
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         # integer means floor: (-1 - 7 + 2) / 3 = -2
-        assert torch.tensor([-1, 2]).scatter_reduce(0, torch.tensor([0, 0]), torch.tensor([-7, 2]), 'mean').tolist() == [-2, 2]
+        assert torch.tensor([-1, 2]).scatter_reduce(0, torch.tensor([0, 0]), torch.tensor([-7, 2]),
+                                                    'mean').tolist() == [-2, 2]
         r = torch.tensor([1., 2.]).scatter_reduce(0, torch.tensor([0, 0]), torch.tensor([float('nan'), 5.]), 'amax')
         assert r[0].item() != r[0].item() and r[1].item() == 2  # NaN wins
-        assert torch.tensor([5], dtype=torch.uint8).scatter_reduce(0, torch.tensor([0]), torch.tensor([9], dtype=torch.uint8),
-                                                                   'amin', include_self=False).tolist() == [9]
+        u8 = torch.tensor([5], dtype=torch.uint8)
+        assert u8.scatter_reduce(0, torch.tensor([0]), u8 + 4, 'amin', include_self=False).tolist() == [9]
 
 
 @pytest.mark.parametrize('expr, error, message', [
     ('x.scatter_(1, torch.tensor([[0, 4]]), 1.)', RuntimeError, 'index 4 is out of bounds for dimension 1 with size 4'),
-    ('x.scatter_(1, torch.tensor([[0]]), torch.tensor([[1]]))', RuntimeError, 'Expected self.dtype to be equal to src.dtype'),
+    ('x.scatter_(1, torch.tensor([[0]]), torch.tensor([[1]]))', RuntimeError,
+     'Expected self.dtype to be equal to src.dtype'),
     ('x.scatter_(1, torch.tensor([[0]]).int(), 1.)', RuntimeError, 'Expected dtype int64 for index'),
     ('x.scatter_(1, torch.tensor([0]), 1.)', RuntimeError, 'same number of dimensions as self tensor'),
-    ('x.scatter_(1, torch.tensor([[0, 1]]), torch.ones(1, 1))', RuntimeError, 'Expected index \\[1, 2\\] to be smaller'),
+    ('x.scatter_(1, torch.tensor([[0, 1]]), torch.ones(1, 1))', RuntimeError,
+     'Expected index \\[1, 2\\] to be smaller'),
     ('x.scatter_(1, torch.tensor([[0]]), 1., reduce="max")', RuntimeError, 'must be either add or multiply'),
-    ('x.scatter_reduce_(1, torch.tensor([[0]]), torch.ones(1, 1), "max")', RuntimeError, 'sum, prod, mean, amax or amin'),
+    ('x.scatter_reduce_(1, torch.tensor([[0]]), torch.ones(1, 1), "max")', RuntimeError,
+     'sum, prod, mean, amax or amin'),
 ])
 def test_scatter_errors(expr, error, message):
     x = torch.zeros(3, 4)

@@ -166,7 +166,8 @@ def test_flip_roll_rot90_every_dtype(dtype):
 
 def test_flips_of_odd_shapes():
     assert torch.tensor(1.).flip(0).item() == 1 and torch.empty(0, 4).flip(0).shape == (0, 4)
-    assert torch.arange(24).view(2, 3, 4)[:, ::2, 1:].flip(2).tolist() == [[[3, 2, 1], [11, 10, 9]], [[15, 14, 13], [23, 22, 21]]]
+    assert torch.arange(24).view(2, 3, 4)[:, ::2, 1:].flip(2).tolist() == [[[3, 2, 1], [11, 10, 9]], [[15, 14, 13],
+                                                                                                      [23, 22, 21]]]
     with pytest.raises(RuntimeError, match='dim 0 appears multiple times in the list of dims'):
         grid().flip([0, 0])
     with pytest.raises(RuntimeError, match='Input must be >= 2-d'):
@@ -219,7 +220,8 @@ def test_diagonals():
     assert torch.tensor([1, 2]).diag(1).tolist() == [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
     assert torch.tensor([1, 2]).diag_embed().tolist() == [[1, 0], [0, 2]]
     assert torch.tensor([[1, 2], [3, 4]]).diag_embed(0, 0, 2).shape == (2, 2, 2)
-    assert torch.tensor([[1, 2], [3, 4]]).diagflat().tolist() == [[1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 3, 0], [0, 0, 0, 4]]
+    assert torch.tensor([[1, 2], [3, 4]]).diagflat().tolist() == [[1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 3, 0], [0, 0, 0,
+                                                                                                             4]]
     assert x.trace().item() == 15 and grid().trace().dtype == torch.int64
     assert grid(dtype=torch.int32).trace().dtype == torch.int64
     with pytest.raises(RuntimeError, match='diagonal dimensions cannot be identical'):
@@ -236,7 +238,8 @@ def test_narrow_unfold_unflatten_movedim_swapaxes():
     x = torch.arange(12).view(3, 4)
     n = x.narrow(1, 1, 2)
     assert n.tolist() == [[1, 2], [5, 6], [9, 10]] and shares(n, x)
-    assert x.narrow(1, -1, 1).tolist() == [[3], [7], [11]] and x.narrow(0, torch.tensor(2), 1).tolist() == [[8, 9, 10, 11]]
+    assert x.narrow(1, -1, 1).tolist() == [[3], [7], [11]] and x.narrow(0, torch.tensor(2), 1).tolist() == [[8, 9, 10,
+                                                                                                             11]]
     assert x.narrow(1, 4, 0).shape == (3, 0)
     assert not shares(x.narrow_copy(1, 1, 2), x)
     u = torch.arange(7).unfold(0, 3, 2)

@@ -6,7 +6,8 @@ import torch
 
 LEGACY = [('FloatTensor', torch.float32), ('DoubleTensor', torch.float64), ('HalfTensor', torch.float16),
           ('BFloat16Tensor', torch.bfloat16), ('LongTensor', torch.int64), ('IntTensor', torch.int32),
-          ('ShortTensor', torch.int16), ('CharTensor', torch.int8), ('ByteTensor', torch.uint8), ('BoolTensor', torch.bool)]
+          ('ShortTensor', torch.int16), ('CharTensor', torch.int8), ('ByteTensor', torch.uint8), ('BoolTensor',
+                                                                                                  torch.bool)]
 
 
 @pytest.mark.parametrize('name, dtype', LEGACY)

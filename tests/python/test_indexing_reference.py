@@ -39,7 +39,8 @@ def _read_indexing():
             'torch.tensor([True, False])', 'torch.tensor([[True, False, True], [False, True, True]])',
             '(slice(None), torch.tensor([True, False, True]))', '(..., torch.tensor([True, False, True, False]))',
             '(0, torch.tensor([True, False, True]), 1)', 'torch.tensor(True)', 'torch.tensor(False)',
-            '(True, 0)', '(0, False)', 'torch.tensor(1)', '(torch.tensor(1), [0])', '[]', 'torch.tensor([], dtype=torch.long)',
+            '(True, 0)', '(0, False)', 'torch.tensor(1)', '(torch.tensor(1), [0])', '[]',
+            'torch.tensor([], dtype=torch.long)',
             '(slice(None), [])', 'torch.zeros(2, 3, 4, dtype=torch.bool)', '[-1, -2]', 'torch.tensor([1, 0]).byte()',
             '(slice(1, None), [0, 0, 2])', '(None, [1], None, [2, 0])']
     for k in keys:
@@ -72,13 +73,17 @@ def _write_indexing():
     cases = [('[0, 2]', '1'), ('[0, 2]', 'torch.tensor([1., 2, 3, 4])'), ('[0, 2]', 'torch.tensor([[1.], [2]])'),
              ('[0, 2]', 'torch.tensor([1., 2])'), (MASK, '0'), (MASK, 'torch.tensor(7.)'),
              (MASK, 'torch.tensor([1., 2, 3, 4])'), (MASK, 'torch.tensor([1., 2])'), (MASK, 'torch.tensor(7)'),
-             ('[0, 0]', 'torch.tensor([[1., 1, 1, 1], [2, 2, 2, 2]])'), ('(slice(None), [1, 3])', 'torch.tensor([9., 8.])'),
+             ('[0, 0]', 'torch.tensor([[1., 1, 1, 1], [2, 2, 2, 2]])'), ('(slice(None), [1, 3])',
+                                                                         'torch.tensor([9., 8.])'),
              ('([0, 1], [1, 2])', 'torch.tensor([[[5., 6.]]])'), ('[0, 2]', "'a'"), ('[5]', '1'),
-             ('[0, 1]', 'torch.tensor([1, 2, 3, 4])'), ('[0, 1]', '1e300'), ('[0]', 'torch.tensor(7, dtype=torch.float64)'),
-             ('True', 'torch.tensor([1, 2, 3, 4])'), ('(torch.tensor([0, 2]), slice(1, None))', 'torch.tensor([1., 2, 3])'),
+             ('[0, 1]', 'torch.tensor([1, 2, 3, 4])'), ('[0, 1]', '1e300'), ('[0]',
+                                                                             'torch.tensor(7, dtype=torch.float64)'),
+             ('True', 'torch.tensor([1, 2, 3, 4])'), ('(torch.tensor([0, 2]), slice(1, None))',
+                                                      'torch.tensor([1., 2, 3])'),
              ('torch.tensor([[0, 1], [1, 2]])', '3'), ('([0, 1], [0])', 'torch.tensor([1., 2])'),
              ('(slice(None), torch.tensor([True, False, True, False]))', 'torch.tensor([[1.], [2], [3]])'),
-             ('torch.arange(12).view(3, 4) > 100', 'torch.tensor([1., 2])'), ('(slice(1, None), [0])', 'torch.ones(2, 1, 1)'),
+             ('torch.arange(12).view(3, 4) > 100', 'torch.tensor([1., 2])'), ('(slice(1, None), [0])',
+                                                                              'torch.ones(2, 1, 1)'),
              ('False', "'a'"), ('False', '5'), ('None', 'torch.tensor([1., 2, 3, 4])'), ('Ellipsis', '3'),
              ('(0, True)', '5'), ('torch.tensor(False)', '5'), (MASK, '%s[0:1, 0:1]' % base),
              ('[1, 0]', '%s[1:3]' % base), ('torch.tensor([0, 1]).byte()', '7'), ('[0]', 'torch.ones(1, 1, 1, 4)'),
@@ -98,11 +103,15 @@ def _write_indexing():
     out += ['torch.ones(3, dtype=torch.float16).index_put_((torch.tensor([0, 0, 0]),), torch.tensor(1000., '
             'dtype=torch.float16), accumulate=True)',
             'torch.zeros(3, dtype=torch.bool).index_put_((torch.tensor([0, 0]),), torch.tensor(True), accumulate=True)',
-            'torch.tensor([127], dtype=torch.int8).index_put_((torch.tensor([0, 0]),), torch.tensor(1, dtype=torch.int8), '
+            'torch.tensor([127], dtype=torch.int8).index_put_((torch.tensor([0, 0]),), '
+            'torch.tensor(1, dtype=torch.int8), '
             'accumulate=True)',
-            'torch.arange(12.).view(3, 4).index_put((torch.tensor([0, 2]), torch.tensor([1, 3])), torch.tensor([5., 6.]))',
-            'torch.arange(12.).view(3, 4).index_put([torch.tensor([0, 0]), torch.tensor([1, 1])], torch.tensor(1.), True)',
-            'torch.index_put(torch.arange(6).view(2, 3), (torch.tensor([0]),), torch.tensor([1, 2, 3]), accumulate=True)',
+            'torch.arange(12.).view(3, 4).index_put((torch.tensor([0, 2]), torch.tensor([1, 3])), '
+            'torch.tensor([5., 6.]))',
+            'torch.arange(12.).view(3, 4).index_put([torch.tensor([0, 0]), torch.tensor([1, 1])], '
+            'torch.tensor(1.), True)',
+            'torch.index_put(torch.arange(6).view(2, 3), (torch.tensor([0]),), torch.tensor([1, 2, 3]), '
+            'accumulate=True)',
             'torch.arange(12.).view(3, 4).index_put_((torch.tensor([0]),), torch.tensor(1., dtype=torch.float64))',
             'torch.arange(12.).view(3, 4).index_put_((%s,), torch.tensor(1))' % MASK,
             'torch.arange(12.).view(3, 4).index_put_((%s,), torch.tensor(1), accumulate=True)' % MASK,
@@ -126,7 +135,8 @@ def _gather_family():
                 'torch.take_along_dim(%s, torch.tensor([5, 0]))' % M.format(d)]
     out += ['torch.tensor(5.).index_select(0, torch.tensor([0]))', 'torch.tensor(5.).index_select(0, torch.tensor(0))',
             'torch.tensor(5.).gather(0, torch.tensor([0]))', 'torch.tensor([5.]).gather(0, torch.tensor(0))',
-            'torch.tensor(3.).take(torch.tensor([0, 0]))', 'torch.empty(0, 4).index_select(0, torch.tensor([], dtype=torch.long))',
+            'torch.tensor(3.).take(torch.tensor([0, 0]))',
+            'torch.empty(0, 4).index_select(0, torch.tensor([], dtype=torch.long))',
             'torch.arange(12.).view(3, 4).gather(1, torch.empty(0, 2, dtype=torch.long))',
             'torch.arange(12.).view(3, 4).gather(1, torch.empty(4, 0, dtype=torch.long))',
             'torch.arange(12.).view(3, 4).gather(0, torch.tensor([[1]]))',
@@ -141,9 +151,12 @@ def _gather_family():
     # errors
     m = 'torch.arange(12.).view(3, 4)'
     for e in ['.index_select(0, torch.tensor([0, 5]))', '.index_select(0, torch.tensor([-1]))',
-              '.index_select(0, torch.tensor([[0]]))', '.index_select(0, torch.tensor([0.]))', '.index_select(2, torch.tensor([0]))',
-              '.gather(1, torch.tensor([[0, 5]]))', '.gather(1, torch.tensor([[0, -1]]))', '.gather(1, torch.tensor([[0]]).int())',
-              '.gather(1, torch.tensor([0, 1]))', '.gather(0, torch.tensor([[0, 1, 2, 3, 0]]))', '.take(torch.tensor([0, 12]))',
+              '.index_select(0, torch.tensor([[0]]))', '.index_select(0, torch.tensor([0.]))',
+              '.index_select(2, torch.tensor([0]))',
+              '.gather(1, torch.tensor([[0, 5]]))', '.gather(1, torch.tensor([[0, -1]]))',
+              '.gather(1, torch.tensor([[0]]).int())',
+              '.gather(1, torch.tensor([0, 1]))', '.gather(0, torch.tensor([[0, 1, 2, 3, 0]]))',
+              '.take(torch.tensor([0, 12]))',
               '.take(torch.tensor([-13]))', '.take(torch.tensor([1]).int())']:
         out.append(m + e)
     out += ['torch.empty(0).take(torch.tensor([0]))', 'torch.empty(0).index_select(0, torch.tensor([0]))',
@@ -216,21 +229,26 @@ def _scatter_family():
     m = 'torch.arange(12.).view(3, 4).clone()'
     for e in ['.scatter_(1, torch.tensor([[0, 5]]), 1.)', '.scatter_(1, torch.tensor([[0, 1]]), torch.tensor([[1]]))',
               '.scatter_(1, torch.tensor([[0, 1]]), torch.tensor([[1.]]))', '.scatter_add_(1, torch.tensor([[0, 5]]), '
-              'torch.ones(1, 2))', '.scatter_(1, torch.tensor([[0, 1]]).int(), 1.)', '.scatter_(1, torch.tensor([[0, 1]]), '
+              'torch.ones(1, 2))', '.scatter_(1, torch.tensor([[0, 1]]).int(), 1.)',
+              '.scatter_(1, torch.tensor([[0, 1]]), '
               '1., reduce="max")', '.scatter_reduce_(1, torch.tensor([[0, 0]]), torch.full((1, 2), 2.), "foo")',
               '.scatter_(1, torch.tensor([0]), 2.)', '.scatter_(1, torch.tensor([[0]]), torch.ones(1))',
-              '.scatter_(1, torch.tensor([[[0]]]), 2.)', '.scatter_add_(1, torch.tensor([[0]]), torch.ones(1, 1).double())',
+              '.scatter_(1, torch.tensor([[[0]]]), 2.)',
+              '.scatter_add_(1, torch.tensor([[0]]), torch.ones(1, 1).double())',
               '.scatter_add_(1, torch.tensor([[0, 1]]), torch.ones(1, 1))', '.index_add_(0, torch.tensor([0, 5]), '
               'torch.ones(2, 4))', '.index_add_(0, torch.tensor([0, 0]), torch.ones(3, 4))', '.index_add_(0, '
-              'torch.tensor([0, 0]), torch.ones(2, 4).double())', '.index_add_(0, torch.tensor([0.]), torch.ones(1, 4))',
-              '.index_add_(0, torch.tensor([[0]]), torch.ones(1, 4))', '.index_add_(0, torch.tensor([0]), torch.ones(4))',
+              'torch.tensor([0, 0]), torch.ones(2, 4).double())',
+              '.index_add_(0, torch.tensor([0.]), torch.ones(1, 4))',
+              '.index_add_(0, torch.tensor([[0]]), torch.ones(1, 4))',
+              '.index_add_(0, torch.tensor([0]), torch.ones(4))',
               '.index_copy_(0, torch.tensor([0, 5]), torch.ones(2, 4))', '.index_copy_(0, torch.tensor([0]), '
               'torch.ones(2, 4))', '.index_copy_(0, torch.tensor([0]), torch.ones(1, 4).double())',
               '.index_copy_(0, torch.tensor([0]).int(), torch.ones(1, 4))', '.index_copy_(0, torch.tensor([[0]]), '
               'torch.ones(1, 4))', '.index_copy_(0, torch.tensor([0]), torch.ones(1, 3))', '.index_copy_(0, '
               'torch.tensor([0]), torch.ones(1, 4, 1))', '.index_copy_(0, torch.tensor([0]), torch.tensor(1.))',
               '.index_copy_(0, torch.tensor([0, 1]), torch.tensor(1.))', '.index_fill_(0, torch.tensor([0, 5]), 1)',
-              '.index_fill_(1, torch.tensor([0, 3]), torch.tensor([7.]))', '.index_fill_(1, torch.tensor([0, 3]), 1.5e300)',
+              '.index_fill_(1, torch.tensor([0, 3]), torch.tensor([7.]))',
+              '.index_fill_(1, torch.tensor([0, 3]), 1.5e300)',
               '.index_fill_(0, torch.tensor([0]).int(), 1)', '.index_fill_(0, torch.tensor([[0]]), 1)',
               '.put_(torch.tensor([12]), torch.tensor([1.]))', '.put_(torch.tensor([1]), torch.tensor([1, 2.]))',
               '.put_(torch.tensor([1]), torch.tensor([1]))', '.put_(torch.tensor([1]).int(), torch.ones(1))',
@@ -256,7 +274,8 @@ def _masked_family():
     for d in FLOATS:
         out += ['%s.nonzero()' % E.format(d), '%s.masked_fill(%s, float("nan"))' % (E.format(d), MASK),
                 '%s.masked_select(%s)' % (E.format(d), MASK)]
-    for a, b in [('1', '0'), ('1.', '0'), ('torch.arange(12).view(3, 4)', '0.5'), ('2.5', 'torch.arange(12).view(3, 4).half()'),
+    for a, b in [('1', '0'), ('1.', '0'), ('torch.arange(12).view(3, 4)', '0.5'),
+                 ('2.5', 'torch.arange(12).view(3, 4).half()'),
                  ('torch.arange(12).view(3, 4).int()', 'torch.tensor(3)'), ('torch.arange(12).view(3, 4).int()', '2'),
                  ('torch.arange(4.)', 'torch.arange(12).view(3, 4).double()'), ('True', 'False'),
                  ('torch.tensor(True)', '5')]:
@@ -264,16 +283,22 @@ def _masked_family():
     out += ['torch.arange(12.).view(3, 4).where(%s, torch.tensor(-1.))' % MASK,
             'torch.ops.aten.where.ScalarSelf(torch.tensor([True, False]), 2, torch.tensor([1.5, 2.5]))',
             'torch.ops.aten.where.ScalarOther(torch.tensor([True, False]), torch.tensor([1, 2]), 2.5)',
-            'torch.ops.aten.where.Scalar(torch.tensor([True, False]), 2, 3)', 'torch.ops.aten.where.Scalar(torch.tensor('
-            '[True, False]), 2.5, 3)', 'torch.where(torch.tensor([[True], [False]]), torch.arange(3), torch.zeros(2, 1))',
+            'torch.ops.aten.where.Scalar(torch.tensor([True, False]), 2, 3)',
+            'torch.ops.aten.where.Scalar(torch.tensor('
+            '[True, False]), 2.5, 3)',
+            'torch.where(torch.tensor([[True], [False]]), torch.arange(3), torch.zeros(2, 1))',
             'torch.where(torch.tensor(True), 1., 2.)', 'torch.where(torch.tensor(5))', 'torch.where(torch.tensor(0))',
             'torch.tensor(5).nonzero()', 'torch.tensor(0).nonzero()', 'torch.nonzero(torch.tensor(5), as_tuple=True)',
-            'torch.nonzero(torch.tensor(0.), as_tuple=True)', 'torch.empty(0, 4).nonzero()', 'torch.zeros(2, 0, 3).nonzero()',
-            'torch.nonzero(torch.empty(0, 2), as_tuple=True)', 'torch.tensor([[0., -0.], [1e-45, float("nan")]]).nonzero()',
+            'torch.nonzero(torch.tensor(0.), as_tuple=True)', 'torch.empty(0, 4).nonzero()',
+            'torch.zeros(2, 0, 3).nonzero()',
+            'torch.nonzero(torch.empty(0, 2), as_tuple=True)',
+            'torch.tensor([[0., -0.], [1e-45, float("nan")]]).nonzero()',
             'torch.zeros(3).masked_fill(torch.tensor([[True], [False]]), 1)',
             'torch.tensor(3.).masked_fill(torch.tensor(True), 1)', 'torch.tensor(3.).masked_select(torch.tensor(True))',
-            'torch.tensor(3.).masked_select(torch.tensor([True, False]))', 'torch.empty(0, 4).masked_select(torch.empty(0, 4, '
-            'dtype=torch.bool))', 'torch.arange(12.).view(3, 4).masked_fill(%s, torch.tensor(2.5, dtype=torch.float64))' % MASK,
+            'torch.tensor(3.).masked_select(torch.tensor([True, False]))',
+            'torch.empty(0, 4).masked_select(torch.empty(0, 4, '
+            'dtype=torch.bool))',
+            'torch.arange(12.).view(3, 4).masked_fill(%s, torch.tensor(2.5, dtype=torch.float64))' % MASK,
             'torch.arange(12).view(3, 4).masked_fill(%s, torch.tensor(2.5))' % MASK,
             'torch.arange(12).view(3, 4).masked_fill(%s, 2.5)' % MASK,
             'torch.arange(12.).view(3, 4).masked_fill((%s).byte(), 1)' % MASK,
@@ -286,11 +311,13 @@ def _masked_family():
             'torch.nonzero(torch.tensor([1, 0, 2]), out=torch.empty(0, dtype=torch.long))',
             'torch.argwhere(torch.tensor([[1, 0], [0, 2]]).t())', 'torch.arange(12.).view(3, 4).t()[%s.t()]' % MASK,
             'torch.arange(24.).view(2, 3, 4)[torch.tensor([[True, False, True], [False, True, True]])]',
-            'torch.arange(24.).view(2, 3, 4).transpose(0, 1)[torch.tensor([[True, False], [False, True], [True, True]])]']
+            'torch.arange(24.).view(2, 3, 4).transpose(0, 1)[torch.tensor([[True, False], [False, True], '
+            '[True, True]])]']
     m = 'torch.arange(12.).view(3, 4)'
     for e in ['.masked_select(torch.tensor([1, 0, 1, 0]))', '.masked_fill(%s, torch.tensor([1.5]))' % MASK,
               '.clone().masked_fill_(%s, 1e300)' % MASK, '.long().masked_fill(%s, 1e300)' % MASK,
-              '.clone().masked_scatter_(%s, torch.arange(3.))' % MASK, '.clone().masked_scatter_(%s, torch.arange(10))' % MASK,
+              '.clone().masked_scatter_(%s, torch.arange(3.))' % MASK,
+              '.clone().masked_scatter_(%s, torch.arange(10))' % MASK,
               '.clone().masked_scatter_(torch.tensor([[True], [False], [True], [True]]), torch.ones(12))',
               '.masked_fill(torch.tensor([True, False]), 1)', '.masked_select(torch.tensor([True, False]))']:
         out.append(m + e)
@@ -313,25 +340,34 @@ def _joining():
     pairs = ['float32', 'int64', 'bool', 'float16', 'bfloat16', 'uint8', 'int8']
     for da in pairs:
         for db in pairs:
-            out.append('torch.cat([%s, %s])' % ('torch.arange(3).to(torch.%s)' % da, 'torch.arange(2).to(torch.%s)' % db))
-    out += ['torch.cat([torch.arange(6.).view(2, 3), torch.empty(0)])', 'torch.cat([torch.empty(0), torch.arange(6.).view(2, 3)], 1)',
-            'torch.cat([torch.empty(0), torch.empty(0)])', 'torch.cat([torch.empty(0, 3), torch.arange(6.).view(2, 3)])',
-            'torch.cat([torch.empty(2, 0), torch.arange(6.).view(2, 3)], 1)', 'torch.cat([torch.arange(6.).view(2, 3).t(), '
-            'torch.arange(6.).view(3, 2)], 1)', 'torch.cat([torch.arange(3.)], 0)', 'torch.concat([torch.ones(2), torch.zeros(1)])',
+            out.append('torch.cat([%s, %s])' % ('torch.arange(3).to(torch.%s)' % da,
+                                                'torch.arange(2).to(torch.%s)' % db))
+    out += ['torch.cat([torch.arange(6.).view(2, 3), torch.empty(0)])',
+            'torch.cat([torch.empty(0), torch.arange(6.).view(2, 3)], 1)',
+            'torch.cat([torch.empty(0), torch.empty(0)])',
+            'torch.cat([torch.empty(0, 3), torch.arange(6.).view(2, 3)])',
+            'torch.cat([torch.empty(2, 0), torch.arange(6.).view(2, 3)], 1)',
+            'torch.cat([torch.arange(6.).view(2, 3).t(), '
+            'torch.arange(6.).view(3, 2)], 1)', 'torch.cat([torch.arange(3.)], 0)',
+            'torch.concat([torch.ones(2), torch.zeros(1)])',
             'torch.concatenate([torch.ones(1, 2), torch.zeros(1, 1)], 1)', 'torch.cat([torch.ones(2)] * 5)',
             'torch.cat([torch.ones(2), torch.zeros(2)], out=torch.empty(4, dtype=torch.float64))',
             'torch.stack([torch.tensor(1), torch.tensor(2)])', 'torch.stack([torch.ones(2), torch.zeros(2)], -1)',
             'torch.stack([torch.ones(2, 3)], 2)', 'torch.stack([torch.empty(0, 2), torch.empty(0, 2)])',
             'torch.stack([torch.ones(2), torch.zeros(2)], out=torch.empty(0))',
-            'torch.hstack([torch.tensor(1), torch.tensor(2)])', 'torch.hstack([torch.tensor([1, 2]), torch.tensor([3])])',
+            'torch.hstack([torch.tensor(1), torch.tensor(2)])',
+            'torch.hstack([torch.tensor([1, 2]), torch.tensor([3])])',
             'torch.vstack([torch.tensor(1), torch.tensor(2)])', 'torch.row_stack([torch.ones(2), torch.zeros(2)])',
-            'torch.dstack([torch.tensor([1, 2]), torch.tensor([3, 4])])', 'torch.dstack([torch.tensor(1), torch.tensor(2.)])',
+            'torch.dstack([torch.tensor([1, 2]), torch.tensor([3, 4])])',
+            'torch.dstack([torch.tensor(1), torch.tensor(2.)])',
             'torch.column_stack([torch.tensor([1, 2]), torch.tensor([[3], [4]])])',
-            'torch.column_stack([torch.tensor(1), torch.tensor(2)])', 'torch.hstack([torch.ones(2)], out=torch.empty(0))',
+            'torch.column_stack([torch.tensor(1), torch.tensor(2)])',
+            'torch.hstack([torch.ones(2)], out=torch.empty(0))',
             'torch.vstack((torch.ones(1, 2), torch.zeros(2)), out=torch.empty(0))']
     for e in ['torch.cat([])', 'torch.cat([torch.tensor(1.)])', 'torch.cat([torch.ones(2, 3), torch.ones(2, 2)])',
               'torch.cat([torch.ones(2, 3)], 2)', 'torch.cat([torch.ones(2, 3), torch.ones(2, 3, 1)])',
-              'torch.cat([torch.empty(0, 5), torch.ones(2, 3)])', 'torch.cat(torch.ones(2))', 'torch.cat([torch.ones(2), 1])',
+              'torch.cat([torch.empty(0, 5), torch.ones(2, 3)])', 'torch.cat(torch.ones(2))',
+              'torch.cat([torch.ones(2), 1])',
               'torch.cat([torch.ones(2), torch.ones(2)], out=torch.empty(4, dtype=torch.long))',
               '(lambda x: torch.cat([x[:2], x[:2]], out=x))(torch.arange(4.))', 'torch.stack([])',
               'torch.stack([torch.ones(2), torch.ones(3)])', 'torch.stack([torch.ones(2)], 2)', 'torch.hstack([])',
@@ -354,7 +390,8 @@ def _splitting():
             'torch.chunk(%s, 2)' % a, 'torch.unbind(%s, -1)' % a, 'torch.empty(0).split(0)', 'torch.empty(0).split(2)',
             'torch.empty(0).chunk(2)', 'torch.empty(0, 3).unbind()', 'torch.empty(3, 0).chunk(2)',
             'torch.arange(5).chunk(3)', 'torch.arange(6).chunk(4)', 'torch.arange(7).tensor_split(3)',
-            'torch.ops.aten.split.default(torch.arange(5), [2, 3])', 'torch.ops.aten.split.sizes(torch.arange(5), [4, 1])']
+            'torch.ops.aten.split.default(torch.arange(5), [2, 3])',
+            'torch.ops.aten.split.sizes(torch.arange(5), [4, 1])']
     for e in ['.split(0)', '.split(-1)', '.split([1, 1], 1)', '.split([2, 2])', '.split([-1, 4])', '.tensor_split(0)',
               '.tensor_split(-1, 1)', '.tensor_split(torch.tensor([[1]]))', '.tensor_split(torch.tensor([1.]))',
               '.chunk(0)', '.unbind(2)', '.split(1, 2)']:
@@ -378,71 +415,98 @@ def _rearranging():
             out.append('%s.trace()' % a)
     out += ['torch.arange(6).view(2, 3).repeat(2, 1, 2)', 'torch.tensor(3.).repeat(2)', 'torch.tensor(3.).repeat(())',
             'torch.arange(3).repeat(0)', 'torch.arange(3).repeat(2, 0)', 'torch.arange(6).view(2, 3).t().repeat(1, 2)',
-            'torch.arange(3).tile((2,))', 'torch.arange(6).view(2, 3).tile((2,))', 'torch.arange(6).view(2, 3).tile((2, 1, 1))',
-            'torch.repeat_interleave(torch.tensor([2, 0, 1]))', 'torch.repeat_interleave(torch.tensor([2, 0, 1]).int())',
+            'torch.arange(3).tile((2,))', 'torch.arange(6).view(2, 3).tile((2,))',
+            'torch.arange(6).view(2, 3).tile((2, 1, 1))',
+            'torch.repeat_interleave(torch.tensor([2, 0, 1]))',
+            'torch.repeat_interleave(torch.tensor([2, 0, 1]).int())',
             'torch.repeat_interleave(torch.tensor([], dtype=torch.long))',
-            'torch.arange(6).view(2, 3).repeat_interleave(2)', 'torch.arange(6).view(2, 3).repeat_interleave(torch.tensor([1, 2]), dim=0)',
-            'torch.arange(6).view(2, 3).repeat_interleave(torch.tensor(2), dim=1)', 'torch.tensor(3.).repeat_interleave(2)',
+            'torch.arange(6).view(2, 3).repeat_interleave(2)',
+            'torch.arange(6).view(2, 3).repeat_interleave(torch.tensor([1, 2]), dim=0)',
+            'torch.arange(6).view(2, 3).repeat_interleave(torch.tensor(2), dim=1)',
+            'torch.tensor(3.).repeat_interleave(2)',
             'torch.arange(6).view(2, 3).repeat_interleave(torch.tensor([1, 2, 0]), dim=1, output_size=3)',
             'torch.repeat_interleave(torch.tensor([1, 2]), output_size=3)',
             'torch.arange(6).view(2, 3).flip([])', 'torch.tensor(1.).flip(0)', 'torch.empty(0, 4).flip(0)',
             'torch.arange(6).view(2, 3).flip(-1)', 'torch.arange(3).flipud()', 'torch.arange(6).view(2, 3).roll(-4, 1)',
             'torch.arange(6).view(2, 3).roll(7)', 'torch.empty(0).roll(1)', 'torch.tensor(1.).roll(1)',
-            'torch.arange(6).view(2, 3).t().roll(1, 0)', 'torch.arange(6).view(2, 3).rot90(2)', 'torch.arange(6).view(2, 3).rot90(5)',
+            'torch.arange(6).view(2, 3).t().roll(1, 0)', 'torch.arange(6).view(2, 3).rot90(2)',
+            'torch.arange(6).view(2, 3).rot90(5)',
             'torch.arange(6).view(2, 3).rot90(0)', 'torch.arange(24).view(2, 3, 4).rot90(1, [2, 0])',
-            'torch.arange(12.).view(3, 4).tril(-1)', 'torch.arange(12.).view(3, 4).tril(10)', 'torch.arange(12.).view(3, 4).triu(-10)',
-            'torch.ones(2, 3, 3).tril(-1)', 'torch.arange(12.).view(3, 4).t().triu()', 'torch.arange(12.).view(3, 4).clone().tril_(1)',
+            'torch.arange(12.).view(3, 4).tril(-1)', 'torch.arange(12.).view(3, 4).tril(10)',
+            'torch.arange(12.).view(3, 4).triu(-10)',
+            'torch.ones(2, 3, 3).tril(-1)', 'torch.arange(12.).view(3, 4).t().triu()',
+            'torch.arange(12.).view(3, 4).clone().tril_(1)',
             'torch.arange(12.).view(3, 4).clone().t().triu_()', 'torch.tril(torch.ones(2, 2), out=torch.empty(0))',
             'torch.empty(0, 3).tril()', 'torch.empty(3, 0).triu()']
     for d in ['int64', 'int32', 'int16', 'int8']:
         out += ['torch.tril_indices(3, 4, 1, dtype=torch.%s)' % d, 'torch.triu_indices(4, 3, -1, dtype=torch.%s)' % d]
-    out += ['torch.tril_indices(3, 3)', 'torch.triu_indices(3, 3)', 'torch.tril_indices(3, 3, -1)', 'torch.tril_indices(0, 3)',
+    out += ['torch.tril_indices(3, 3)', 'torch.triu_indices(3, 3)', 'torch.tril_indices(3, 3, -1)',
+            'torch.tril_indices(0, 3)',
             'torch.triu_indices(3, 3, 10)', 'torch.tril_indices(3, 3, -10)', 'torch.triu_indices(1, 5, 2)',
             'torch.tril_indices(5, 1, -2)', 'torch.tril_indices(4, 6, 2)', 'torch.triu_indices(6, 4, -2)']
     out += ['torch.arange(3).diag(1)', 'torch.arange(3).diag(-2)', 'torch.arange(6).view(2, 3).diag(-1)',
             'torch.arange(6).view(2, 3).diag(3)', 'torch.arange(12.).view(3, 4).diagonal(-5)',
             'torch.ones(2, 3, 4).diagonal(0, 1, 2)', 'torch.arange(24).view(2, 3, 4).diagonal(1, 2, 0)',
             'torch.arange(6.).view(2, 3).diag_embed(-1, 1, 2)', 'torch.arange(6.).view(2, 3).diag_embed(1, 0, 2)',
-            'torch.arange(3).diag_embed()', 'torch.arange(6.).view(2, 3).diagflat()', 'torch.arange(6.).view(2, 3).diagflat(-1)',
-            'torch.tensor(3).diagflat()', 'torch.arange(12).view(3, 4).trace()', 'torch.arange(12).view(3, 4).int().trace()',
+            'torch.arange(3).diag_embed()', 'torch.arange(6.).view(2, 3).diagflat()',
+            'torch.arange(6.).view(2, 3).diagflat(-1)',
+            'torch.tensor(3).diagflat()', 'torch.arange(12).view(3, 4).trace()',
+            'torch.arange(12).view(3, 4).int().trace()',
             'torch.arange(12.).view(3, 4).t().trace()', 'torch.empty(0, 3).trace()',
             'torch.diag(torch.arange(3.), out=torch.empty(0))', 'torch.trace(torch.ones(2, 2))']
     out += ['torch.arange(6).view(2, 3).narrow(1, -1, 1)', 'torch.arange(6).view(2, 3).narrow(0, torch.tensor(1), 1)',
             'torch.arange(6).view(2, 3).narrow(1, 3, 0)', 'torch.arange(6).view(2, 3).narrow_copy(1, 1, 2)',
             'torch.narrow_copy(torch.arange(4), 0, 1, 2, out=torch.empty(0, dtype=torch.long))',
-            'torch.arange(7).unfold(0, 2, 3)', 'torch.arange(8).view(2, 4).unfold(1, 2, 1)', 'torch.tensor(1).unfold(0, 1, 1)',
+            'torch.arange(7).unfold(0, 2, 3)', 'torch.arange(8).view(2, 4).unfold(1, 2, 1)',
+            'torch.tensor(1).unfold(0, 1, 1)',
             'torch.arange(7).unfold(0, 0, 1)', 'torch.arange(6).view(2, 3).unflatten(1, (3, 1))',
             'torch.arange(6).view(2, 3).unflatten(1, (-1, 1))', 'torch.arange(6).view(2, 3).unflatten(-1, (1, 3))',
             'torch.arange(6).view(2, 3).unflatten(1, [3])', 'torch.ones(2, 3, 4).movedim((0, 1), (2, 0))',
-            'torch.ones(2, 3, 4).moveaxis(-1, 0)', 'torch.ones(2, 3, 4).movedim([], [])', 'torch.tensor(3.).movedim(0, 0)',
+            'torch.ones(2, 3, 4).moveaxis(-1, 0)', 'torch.ones(2, 3, 4).movedim([], [])',
+            'torch.tensor(3.).movedim(0, 0)',
             'torch.arange(6).view(2, 3).swapaxes(0, 1)', 'torch.arange(6).view(2, 3).swapdims(1, 0)',
             'torch.arange(6).view(2, 3).clone().swapaxes_(0, 1)', 'torch.arange(6).view(2, 3).clone().swapdims_(0, -1)',
             'torch.arange(6).view(2, 3).broadcast_to((2, 2, 3))', 'torch.arange(6).view(2, 3).broadcast_to((-1, 3))',
-            'torch.broadcast_tensors(torch.arange(6).view(2, 3), torch.ones(3))', 'torch.broadcast_tensors(torch.ones(2, 1))',
-            'torch.broadcast_tensors(torch.ones(2, 1), torch.ones(3), torch.tensor(5))', 'torch.broadcast_shapes((2, 1), (3,))',
-            'torch.broadcast_shapes()', 'torch.broadcast_shapes(2, (1, 2))', 'torch.broadcast_shapes([3, 1], torch.Size([1, 4]))',
+            'torch.broadcast_tensors(torch.arange(6).view(2, 3), torch.ones(3))',
+            'torch.broadcast_tensors(torch.ones(2, 1))',
+            'torch.broadcast_tensors(torch.ones(2, 1), torch.ones(3), torch.tensor(5))',
+            'torch.broadcast_shapes((2, 1), (3,))',
+            'torch.broadcast_shapes()', 'torch.broadcast_shapes(2, (1, 2))',
+            'torch.broadcast_shapes([3, 1], torch.Size([1, 4]))',
             "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='xy')",
             "torch.meshgrid([torch.arange(2), torch.arange(3)], indexing='ij')",
-            "torch.meshgrid(torch.arange(2), torch.tensor(3), indexing='ij')", "torch.meshgrid(torch.arange(2), indexing='xy')",
+            "torch.meshgrid(torch.arange(2), torch.tensor(3), indexing='ij')",
+            "torch.meshgrid(torch.arange(2), indexing='xy')",
             "torch.meshgrid(torch.arange(2), torch.arange(3), torch.arange(2), indexing='xy')"]
-    for e in ['torch.arange(6).view(2, 3).flip([0, 0])', 'torch.arange(6).view(2, 3).flip(2)', 'torch.arange(3).fliplr()',
-              'torch.tensor(1).flipud()', 'torch.arange(6).view(2, 3).roll((1,), (0, 1))', 'torch.arange(6).view(2, 3).roll(1, 2)',
-              'torch.tensor(1.).roll(1, 0)', 'torch.arange(6).view(2, 3).roll([])', 'torch.arange(6).view(2, 3).rot90(1, [0])',
-              'torch.arange(6).view(2, 3).rot90(1, [0, 0])', 'torch.arange(3).rot90()', 'torch.arange(6).view(2, 3).rot90(1, [0, 2])',
+    for e in ['torch.arange(6).view(2, 3).flip([0, 0])', 'torch.arange(6).view(2, 3).flip(2)',
+              'torch.arange(3).fliplr()',
+              'torch.tensor(1).flipud()', 'torch.arange(6).view(2, 3).roll((1,), (0, 1))',
+              'torch.arange(6).view(2, 3).roll(1, 2)',
+              'torch.tensor(1.).roll(1, 0)', 'torch.arange(6).view(2, 3).roll([])',
+              'torch.arange(6).view(2, 3).rot90(1, [0])',
+              'torch.arange(6).view(2, 3).rot90(1, [0, 0])', 'torch.arange(3).rot90()',
+              'torch.arange(6).view(2, 3).rot90(1, [0, 2])',
               'torch.arange(6).view(2, 3).rot90(1, [0, 5])', 'torch.arange(3).tril()', 'torch.tril_indices(-1, 3)',
               'torch.tril_indices(3, 3, dtype=torch.float32)', 'torch.tril_indices(2, 2, dtype=torch.bool)',
               'torch.tril_indices(2, 2, dtype=torch.uint8)', 'torch.tensor(1).diag()', 'torch.ones(2, 2, 2).diag()',
-              'torch.arange(6).view(2, 3).diagonal(0, 0, 0)', 'torch.arange(3).diagonal()', 'torch.tensor(1).diag_embed()',
+              'torch.arange(6).view(2, 3).diagonal(0, 0, 0)', 'torch.arange(3).diagonal()',
+              'torch.tensor(1).diag_embed()',
               'torch.arange(6).view(2, 3).diag_embed(0, 0, 0)', 'torch.arange(6).view(2, 3).bool().trace()',
-              'torch.arange(3).trace()', 'torch.arange(6.).view(2, 3).half().trace()', 'torch.arange(6).view(2, 3).narrow(1, 2, 2)',
-              'torch.arange(6).view(2, 3).narrow(1, 4, 0)', 'torch.tensor(1).narrow(0, 0, 1)', 'torch.arange(6).view(2, 3).narrow(1, 1, -1)',
-              'torch.arange(6).view(2, 3).narrow(0, torch.tensor([1]), 1)', 'torch.arange(6).view(2, 3).narrow(0, torch.tensor(1.), 1)',
-              'torch.arange(7).unfold(0, 8, 1)', 'torch.arange(7).unfold(0, 2, 0)', 'torch.arange(6).view(2, 3).unflatten(1, (2, 2))',
+              'torch.arange(3).trace()', 'torch.arange(6.).view(2, 3).half().trace()',
+              'torch.arange(6).view(2, 3).narrow(1, 2, 2)',
+              'torch.arange(6).view(2, 3).narrow(1, 4, 0)', 'torch.tensor(1).narrow(0, 0, 1)',
+              'torch.arange(6).view(2, 3).narrow(1, 1, -1)',
+              'torch.arange(6).view(2, 3).narrow(0, torch.tensor([1]), 1)',
+              'torch.arange(6).view(2, 3).narrow(0, torch.tensor(1.), 1)',
+              'torch.arange(7).unfold(0, 8, 1)', 'torch.arange(7).unfold(0, 2, 0)',
+              'torch.arange(6).view(2, 3).unflatten(1, (2, 2))',
               'torch.arange(6).view(2, 3).unflatten(1, ())', 'torch.tensor(3.).unflatten(0, (1,))',
               'torch.ones(2, 3, 4).movedim((0, 0), (1, 2))', 'torch.ones(2, 3, 4).movedim((0,), (1, 2))',
               'torch.ones(2, 3, 4).movedim(3, 0)', 'torch.arange(6).view(2, 3).broadcast_to((3,))',
-              'torch.arange(6).view(2, 3).broadcast_to((3, 3))', 'torch.broadcast_tensors(torch.ones(2, 3), torch.ones(2))',
-              'torch.broadcast_shapes((2, 1), (3, 2))', 'torch.broadcast_shapes((2, -1))', "torch.meshgrid(torch.arange(2), indexing='foo')",
+              'torch.arange(6).view(2, 3).broadcast_to((3, 3))',
+              'torch.broadcast_tensors(torch.ones(2, 3), torch.ones(2))',
+              'torch.broadcast_shapes((2, 1), (3, 2))', 'torch.broadcast_shapes((2, -1))',
+              "torch.meshgrid(torch.arange(2), indexing='foo')",
               'torch.meshgrid()', "torch.meshgrid(torch.arange(2), torch.arange(3.), indexing='ij')",
               "torch.meshgrid(torch.ones(2, 2), indexing='ij')", 'torch.arange(6).view(2, 3).repeat(2)',
               'torch.arange(6).view(2, 3).repeat(-1, 2)', 'torch.repeat_interleave(torch.tensor([1, -1]))',
@@ -455,15 +519,18 @@ def _rearranging():
 
 def _legacy():
     out = ['str(torch.FloatTensor)', 'str(type(torch.FloatTensor))', 'issubclass(torch.FloatTensor, torch.Tensor)',
-           'torch.FloatTensor(2, 3).shape', 'torch.FloatTensor([1, 2])', 'torch.LongTensor([1.5, 2])', 'torch.FloatTensor()',
+           'torch.FloatTensor(2, 3).shape', 'torch.FloatTensor([1, 2])', 'torch.LongTensor([1.5, 2])',
+           'torch.FloatTensor()',
            'torch.FloatTensor(torch.Size([2])).shape', 'torch.FloatTensor(torch.arange(6.).view(2, 3))',
            'torch.FloatTensor(torch.arange(6).view(2, 3))', 'torch.BoolTensor([1, 0])', 'torch.ByteTensor(3).dtype',
            'torch.HalfTensor([1])', 'torch.BFloat16Tensor([1])', 'torch.CharTensor([1])', 'torch.ShortTensor([1])',
-           'torch.IntTensor([1])', 'torch.DoubleTensor([[1, 2], [3, 4]])', 'isinstance(torch.ones(2), torch.FloatTensor)',
+           'torch.IntTensor([1])', 'torch.DoubleTensor([[1, 2], [3, 4]])',
+           'isinstance(torch.ones(2), torch.FloatTensor)',
            'isinstance(torch.ones(2), torch.DoubleTensor)', 'isinstance(torch.ones(2).long(), torch.LongTensor)',
            'isinstance(1, torch.FloatTensor)', 'isinstance(torch.FloatTensor(2), torch.Tensor)',
            'torch.FloatTensor.dtype', 'torch.FloatTensor.is_cuda', 'torch.FloatTensor(2, dtype=torch.float64)',
-           "torch.FloatTensor([1], device='cpu')", 'torch.FloatTensor(-1)', 'torch.FloatTensor(torch.ones(2).storage())',
+           "torch.FloatTensor([1], device='cpu')", 'torch.FloatTensor(-1)',
+           'torch.FloatTensor(torch.ones(2).storage())',
            'torch.LongTensor(torch.ones(2).storage())']
     for d in DTYPES:
         t = 'torch.arange(3).to(torch.%s)' % d
@@ -476,8 +543,10 @@ def _legacy():
             'torch.arange(6.).view(2, 3).storage()[6]', 'torch.arange(6.).view(2, 3).storage()[1:3]',
             'torch.arange(6.).view(2, 3).storage().dtype', 'torch.arange(6.).view(2, 3).storage().nbytes()',
             'torch.arange(6.).view(2, 3).storage().device', "str(torch.tensor([], dtype=torch.int32).storage())",
-            'torch.is_storage(torch.ones(2).storage())', 'torch.is_storage(torch.ones(2))', 'torch.is_tensor(torch.ones(2))',
-            'torch.is_tensor([1])', 'torch.is_floating_point(torch.ones(2))', 'torch.is_floating_point(torch.ones(2).long())',
+            'torch.is_storage(torch.ones(2).storage())', 'torch.is_storage(torch.ones(2))',
+            'torch.is_tensor(torch.ones(2))',
+            'torch.is_tensor([1])', 'torch.is_floating_point(torch.ones(2))',
+            'torch.is_floating_point(torch.ones(2).long())',
             'torch.is_complex(torch.ones(2))', 'torch.numel(torch.ones(2, 3))', 'torch.ones(2).is_complex()',
             'torch.ones(2).is_floating_point()', 'torch.is_floating_point(1.0)', 'torch.numel(3)',
             'torch.ones(2).storage().double().tolist()', 'torch.ones(2).storage().is_shared()',
@@ -486,8 +555,10 @@ def _legacy():
             '(lambda x: (x.storage().fill_(2), x)[1])(torch.zeros(2, 2))',
             '(lambda x: x[1].storage().data_ptr() == x.data_ptr())(torch.ones(2, 2))',
             '(lambda x: x.storage().data_ptr() == x.data_ptr())(torch.ones(2, 2))',
-            '(lambda x: (x.resize_(2, 3), x.shape)[1])(torch.ones(4))', '(lambda x: (x.resize_(0), x.shape)[1])(torch.ones(4))',
-            '(lambda x: x.resize_(2)[0])(torch.arange(4.))', '(lambda x: (x.resize_as_(torch.ones(1, 2)), x)[1])(torch.arange(4.))',
+            '(lambda x: (x.resize_(2, 3), x.shape)[1])(torch.ones(4))',
+            '(lambda x: (x.resize_(0), x.shape)[1])(torch.ones(4))',
+            '(lambda x: x.resize_(2)[0])(torch.arange(4.))',
+            '(lambda x: (x.resize_as_(torch.ones(1, 2)), x)[1])(torch.arange(4.))',
             'torch.ones(2).resize_(-1)', '(lambda x: x.resize_(3, 2)[:2, 0])(torch.arange(4.).view(2, 2))',
             '(lambda x: (x.resize_(8), x[:4])[1])(torch.arange(4.))', 'torch.ones(2).storage().clone().tolist()']
     return out
@@ -500,7 +571,8 @@ def _strided():
             'torch.arange(6).view(2, 3).narrow(1, 1, 2)', 'torch.arange(12).view(3, 4).split(2, 1)',
             'torch.arange(12).view(3, 4).t().chunk(2, 1)', 'torch.arange(12).view(3, 4).unbind(1)',
             'torch.ones(2, 3, 4).movedim((0, 1), (2, 0))', 'torch.arange(6).view(2, 3).swapaxes(0, 1)',
-            'torch.arange(6).view(2, 3).broadcast_to((2, 2, 3))', 'torch.broadcast_tensors(torch.arange(6).view(2, 3), torch.ones(3))',
+            'torch.arange(6).view(2, 3).broadcast_to((2, 2, 3))',
+            'torch.broadcast_tensors(torch.arange(6).view(2, 3), torch.ones(3))',
             "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='xy')", 'torch.arange(6).view(2, 3).rot90()',
             'torch.arange(6).view(2, 3).unflatten(1, (3, 1))', 'torch.arange(12).view(3, 4).tensor_split([1, 5], 1)',
             'torch.arange(6).view(2, 3).clone().swapaxes_(0, 1)', 'torch.arange(24).view(2, 3, 4)[:, [2, 0]]',
@@ -509,7 +581,8 @@ def _strided():
 
 def _cases():
     cases = []
-    for e in (_read_indexing() + _write_indexing() + _gather_family() + _scatter_family() + _masked_family() + _joining()
+    for e in (_read_indexing() + _write_indexing() + _gather_family() + _scatter_family() + _masked_family()
+              + _joining()
               + _splitting() + _rearranging() + _legacy() + _strided()):
         if e not in cases:
             cases.append(e)
