@@ -21,12 +21,11 @@ int tc_impl_diagonal(tc_opcall *c) {
     if (d1 == d2)
         return tc_set_error(TC_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld",
                             (long long)tc_arg_int(c, 2), (long long)tc_arg_int(c, 3));
-    int64_t n1 = t->sizes[d1], n2 = t->sizes[d2], n;
+    int64_t n1 = t->sizes[d1], n2 = t->sizes[d2], n; /* offsets past the end give 0, without overflowing */
     if (offset >= 0)
-        n = n2 - offset < n1 ? n2 - offset : n1;
+        n = offset >= n2 ? 0 : n2 - offset < n1 ? n2 - offset : n1;
     else
-        n = n1 + offset < n2 ? n1 + offset : n2;
-    if (n < 0) n = 0;
+        n = offset <= -n1 ? 0 : n1 + offset < n2 ? n1 + offset : n2;
     int64_t start = t->offset;
     if (n > 0) start += offset >= 0 ? offset * t->strides[d2] : -offset * t->strides[d1];
     int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
@@ -465,7 +464,10 @@ int tc_impl_diag_embed(tc_opcall *c) {
         return tc_set_error(TC_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld",
                             (long long)tc_arg_int(c, 2), (long long)tc_arg_int(c, 3));
     if (tc_shape_wrap_dim(-1, t->ndim, &last) || tc_shape_check_ndim(t->ndim + 1)) return TC_FAIL;
-    int64_t len = (offset < 0 ? -offset : offset) + (t->ndim ? t->sizes[last] : 1), sizes[TC_MAX_DIMS];
+    int64_t along = t->ndim ? t->sizes[last] : 1, sizes[TC_MAX_DIMS];
+    if (offset < -(INT64_MAX - along) || offset > INT64_MAX - along)
+        return tc_set_error(TC_ERR_RUNTIME, "diag_embed: offset %lld is too large", (long long)offset);
+    int64_t len = (offset < 0 ? -offset : offset) + along;
     int32_t lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
     for (int32_t d = 0, s = 0; d <= t->ndim; d++) sizes[d] = d == lo || d == hi ? len : t->sizes[s++];
     tc_tensor *r = tc_zeros((tc_int_list){sizes, t->ndim + 1}, t->dtype, -1, &t->device, NULL);

@@ -147,6 +147,7 @@ static int adv_build(const tc_tensor *self, tc_tensor_list indices, adv_index *a
             a->k++;
     }
     for (int32_t i = 0; i < n; i++) tc_tensor_release(slots[i]);
+    if (rc == TC_OK) rc = tc_shape_check_ndim(a->n_shape + a->n_rest); /* the result's rank */
     if (rc == TC_OK && any) { /* an index into an empty dim can only be valid when there is no index */
         int64_t count = 1;
         for (int32_t i = 0; i < a->n_shape; i++) count *= a->shape[i];
@@ -225,7 +226,7 @@ int tc_meta_index(tc_opcall *c, tc_plan *p) {
     int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
     int32_t ndim = adv_sizes(&a, self, sizes);
     int rc = TC_FAIL;
-    if (tc_shape_check_ndim(ndim) || tc_plan_output(p, 0, ndim, sizes, self->dtype) ||
+    if (tc_plan_output(p, 0, ndim, sizes, self->dtype) ||
         tc_index_check_out_overlap(p, self))
         goto done;
     adv_strides(&a, self, strides);

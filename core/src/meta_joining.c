@@ -122,7 +122,7 @@ int tc_meta_triangle_indices(tc_opcall *c, tc_plan *p) {
                             tc_dtype_scalar_name(dtype));
     if (row < 0) return tc_set_error(TC_ERR_RUNTIME, "row must be non-negative, got%lld", (long long)row);
     if (col < 0) return tc_set_error(TC_ERR_RUNTIME, "col must be non-negative, got%lld", (long long)col);
-    if (row > 0 && col > INT64_MAX / row)
+    if (row > 0 && col > INT64_MAX / 4 / row) /* leaves room for tril_count's sums */
         return tc_set_error(TC_ERR_RUNTIME, "%s: row * col is too large", c->op->schema.name);
     int64_t sizes[2] = {2, lower ? tril_count(row, col, offset) : row * col - tril_count(row, col, offset - 1)};
     if (tc_plan_output(p, 0, 2, sizes, dtype)) return TC_FAIL;

@@ -160,6 +160,8 @@ static int offsets_compute(offsets *o, const tc_view *shape, const tc_view *idx,
         o->strides[d] = varies ? m : 0;
         m *= o->rsizes[d];
     }
+    if ((uint64_t)m > SIZE_MAX / sizeof(int64_t))
+        return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "out of memory computing index offsets");
     o->nbytes = (size_t)(m ? m : 1) * sizeof(int64_t);
     if (!(o->data = cpu_core->host_alloc(o->nbytes)))
         return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "out of memory computing index offsets");
@@ -207,7 +209,10 @@ static int index_operand(const tc_kernel_args *a, int first_input, int32_t first
         *operand = &a->inputs[first_input];
         return TC_OK;
     }
-    if (offsets_compute(o, &a->outputs[0], &a->inputs[first_input], k, dims, linear, ctx)) return TC_FAIL;
+    if (offsets_compute(o, &a->outputs[0], &a->inputs[first_input], k, dims, linear, ctx)) {
+        offsets_free(o);
+        return TC_FAIL;
+    }
     *operand = &o->view;
     return TC_OK;
 }
@@ -449,7 +454,7 @@ static int index_put_run(const tc_kernel_args *a, const put_loops *loops) {
     if (mode == TC_PUT_MEAN && !ctx.failed) {
         int64_t span = put_span(&a->outputs[0], a->ints + 4, (a->n_ints - 4) / 2);
         counts_bytes = (size_t)span * sizeof(int64_t);
-        if (!(ctx.counts = cpu_core->host_alloc(counts_bytes))) {
+        if ((uint64_t)span > SIZE_MAX / sizeof(int64_t) || !(ctx.counts = cpu_core->host_alloc(counts_bytes))) {
             offsets_free(&o);
             return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "out of memory counting a mean");
         }
