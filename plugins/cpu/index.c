@@ -229,6 +229,8 @@ static int finish(const tc_kernel_args *a, int32_t first_int, const index_ctx *c
 
 /* ---- index: out[e] = src[e + off(e)] ---------------------------------------------------------------- */
 
+#define GATHER_BLOCK 512
+
 #define GATHER_LOOP(T)                                                                              \
     static void loop_gather_##T(int64_t n, char *const *p, const int64_t *s, void *vctx) {          \
         index_ctx *ctx = vctx;                                                                     \
@@ -246,10 +248,16 @@ static int finish(const tc_kernel_args *a, int32_t first_int, const index_ctx *c
             }                                                                                      \
             return;                                                                                \
         }                                                                                          \
-        if (s[0] == 1 && s[1] == 0 && in_range(ix, n, s[2], ctx->size)) {                          \
-            /* a plain gather: every index checked first, so this loop has no branch */           \
-            for (int64_t i = 0; i < n; i++) o[i] = src[ix[i * s[2]] * mult];                       \
-            return;                                                                                \
+        if (s[0] == 1 && s[1] == 0) {                                                              \
+            /* a plain gather, a block at a time: the block's indices checked first (from L1 once  \
+             * read), so the gather itself has no branch */                                        \
+            for (int64_t b = 0; b < n; b += GATHER_BLOCK) {                                        \
+                const int64_t len = n - b < GATHER_BLOCK ? n - b : GATHER_BLOCK;                    \
+                const int64_t *bx = ix + b * s[2];                                                 \
+                if (!in_range(bx, len, s[2], ctx->size)) break;                                    \
+                for (int64_t i = 0; i < len; i++) o[b + i] = src[bx[i * s[2]] * mult];              \
+                if (b + len == n) return;                                                          \
+            }                                                                                      \
         }                                                                                          \
         for (int64_t i = 0; i < n; i++) {                                                          \
             int64_t v = ix[i * s[2]];                                                              \
