@@ -59,24 +59,6 @@ static inline int index_ok(index_ctx *ctx, int64_t *v) {
     return 0;
 }
 
-/* Whether n indices (stride s) all lie in [0, size): a branch-free scan the compiler vectorises, so
- * the gather after it needs no check. */
-static int in_range(const int64_t *ix, int64_t n, int64_t s, int64_t size) {
-    int64_t lo = 0, hi = 0;
-    if (s == 1) {
-        for (int64_t i = 0; i < n; i++) {
-            lo = ix[i] < lo ? ix[i] : lo;
-            hi = ix[i] > hi ? ix[i] : hi;
-        }
-    } else {
-        for (int64_t i = 0; i < n; i++) {
-            lo = ix[i * s] < lo ? ix[i * s] : lo;
-            hi = ix[i * s] > hi ? ix[i * s] : hi;
-        }
-    }
-    return lo >= 0 && hi < size;
-}
-
 static int wraps(int64_t style) { return style == TC_INDEX_BOUNDS || style == TC_INDEX_LINEAR; }
 
 /* The op's error for ctx's bad index (PyTorch's type and words, per style). */
@@ -229,8 +211,6 @@ static int finish(const tc_kernel_args *a, int32_t first_int, const index_ctx *c
 
 /* ---- index: out[e] = src[e + off(e)] ---------------------------------------------------------------- */
 
-#define GATHER_BLOCK 512
-
 #define GATHER_LOOP(T)                                                                              \
     static void loop_gather_##T(int64_t n, char *const *p, const int64_t *s, void *vctx) {          \
         index_ctx *ctx = vctx;                                                                     \
@@ -249,15 +229,24 @@ static int finish(const tc_kernel_args *a, int32_t first_int, const index_ctx *c
             return;                                                                                \
         }                                                                                          \
         if (s[0] == 1 && s[1] == 0) {                                                              \
-            /* a plain gather, a block at a time: the block's indices checked first (from L1 once  \
-             * read), so the gather itself has no branch */                                        \
-            for (int64_t b = 0; b < n; b += GATHER_BLOCK) {                                        \
-                const int64_t len = n - b < GATHER_BLOCK ? n - b : GATHER_BLOCK;                    \
-                const int64_t *bx = ix + b * s[2];                                                 \
-                if (!in_range(bx, len, s[2], ctx->size)) break;                                    \
-                for (int64_t i = 0; i < len; i++) o[b + i] = src[bx[i * s[2]] * mult];              \
-                if (b + len == n) return;                                                          \
+            /* a plain gather without branches: an index out of [0, size) reads element 0 and is   \
+             * noted, and only then is the row done again by the checked loop below */            \
+            const uint64_t size = (uint64_t)ctx->size;                                             \
+            uint64_t bad = 0;                                                                      \
+            if (mult == 1 && s[2] == 1) { /* the common case, along a contiguous last dim */       \
+                _Pragma("GCC unroll 4") for (int64_t i = 0; i < n; i++) {                          \
+                    const uint64_t v = (uint64_t)ix[i];                                            \
+                    bad |= v >= size;                                                              \
+                    o[i] = src[v < size ? v : 0];                                                  \
+                }                                                                                  \
+            } else {                                                                               \
+                for (int64_t i = 0; i < n; i++) {                                                  \
+                    const uint64_t v = (uint64_t)ix[i * s[2]];                                     \
+                    bad |= v >= size;                                                              \
+                    o[i] = src[(int64_t)(v < size ? v : 0) * mult];                                \
+                }                                                                                  \
             }                                                                                      \
+            if (!bad) return;                                                                      \
         }                                                                                          \
         for (int64_t i = 0; i < n; i++) {                                                          \
             int64_t v = ix[i * s[2]];                                                              \
