@@ -2,10 +2,10 @@
  * cat.c - cat: each input copied into its slice of the result along ints[0] (the inputs already in
  * the result's dtype; the core drops empty ones).
  *
- * When the result and every input are dense and there are many outer rows, each outer row of the
- * result is its inputs' rows one after another: the rows are written in order (sequential writes
- * stream best) and split over the pool. Otherwise each input is copied into a view of its slice by
- * the elementwise driver, whose dense runs become memcpy.
+ * When the result and every input are dense, the result is written in order as one run of bytes
+ * (each outer row its inputs' rows in turn; sequential writes stream best), pieces of it split over
+ * the pool in one parallel region. Otherwise each input is copied into a view of its slice by the
+ * elementwise driver, whose dense runs become memcpy.
  */
 #include "cpu.h"
 #include "dtype.h"
@@ -40,36 +40,52 @@ static size_t row_bytes(const tc_view *v, int32_t dim, size_t es) {
     return n;
 }
 
-typedef struct cat_rows {
-    const tc_kernel_args *args;
-    const size_t *in_row; /* bytes per outer row, per input */
-    size_t out_row;
-} cat_rows;
+/* The dense result as one run of bytes: row after row, each row its inputs' rows in turn. Pieces of
+ * it (CAT_CHUNK bytes) are split over the pool in one parallel region, each copied in order. */
+#define CAT_CHUNK ((size_t)1 << 16)
 
-static void cat_dense_rows(void *vjob, int64_t begin, int64_t end) {
-    const cat_rows *j = vjob;
+typedef struct cat_dense_job {
+    const tc_kernel_args *args;
+    const size_t *in_row; /* bytes per outer row, per input (never 0: the core drops empty inputs) */
+    size_t out_row, total;
+} cat_dense_job;
+
+static void cat_dense_range(void *vjob, int64_t chunk_begin, int64_t chunk_end) {
+    const cat_dense_job *j = vjob;
     const tc_kernel_args *a = j->args;
-    for (int64_t r = begin; r < end; r++) {
-        char *o = (char *)a->outputs[0].data + (size_t)r * j->out_row;
-        for (int32_t i = 0; i < a->n_inputs; i++) {
-            memcpy(o, (const char *)a->inputs[i].data + (size_t)r * j->in_row[i], j->in_row[i]);
-            o += j->in_row[i];
+    size_t b = (size_t)chunk_begin * CAT_CHUNK, e = (size_t)chunk_end * CAT_CHUNK;
+    if (e > j->total) e = j->total;
+    size_t row = b / j->out_row, at = b % j->out_row, start = 0; /* start: where input i's bytes begin in a row */
+    int32_t i = 0;
+    while (at >= start + j->in_row[i]) start += j->in_row[i++];
+    while (b < e) {
+        const size_t off = at - start, n = j->in_row[i] - off < e - b ? j->in_row[i] - off : e - b;
+        memcpy((char *)a->outputs[0].data + b, (const char *)a->inputs[i].data + row * j->in_row[i] + off, n);
+        b += n;
+        at += n;
+        if (at == start + j->in_row[i]) { /* the next input, or the next row */
+            start += j->in_row[i++];
+            if (at == j->out_row) {
+                row++;
+                at = start = 0;
+                i = 0;
+            }
         }
     }
 }
 
 static int cat_dense(const tc_kernel_args *args, int32_t dim, size_t es) {
     const tc_view *out = &args->outputs[0];
-    int64_t outer = 1;
-    for (int32_t d = 0; d < dim; d++) outer *= out->sizes[d];
     size_t bytes = sizeof(size_t) * (size_t)args->n_inputs;
-    size_t *in_row = cpu_core->host_alloc(bytes ? bytes : 1);
+    size_t *in_row = cpu_core->host_alloc(bytes);
     if (!in_row) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "out of memory in cat");
     for (int32_t i = 0; i < args->n_inputs; i++) in_row[i] = row_bytes(&args->inputs[i], dim, es);
-    cat_rows j = {args, in_row, row_bytes(out, dim, es)};
-    const int64_t elems = (int64_t)(j.out_row / es) * outer;
-    cpu_parallel(outer, cpu_threads_for(elems), cat_dense_rows, &j);
-    cpu_core->host_free(in_row, bytes ? bytes : 1);
+    cat_dense_job j = {args, in_row, row_bytes(out, dim, es), 0};
+    j.total = j.out_row;
+    for (int32_t d = 0; d < dim; d++) j.total *= (size_t)out->sizes[d];
+    const int64_t chunks = (int64_t)((j.total + CAT_CHUNK - 1) / CAT_CHUNK);
+    cpu_parallel(chunks, cpu_threads_for((int64_t)(j.total / es)), cat_dense_range, &j);
+    cpu_core->host_free(in_row, bytes);
     return TC_OK;
 }
 
@@ -89,10 +105,7 @@ static int k_cat(const tc_kernel_args *args) {
         dense = dense && is_dense(in);
         at += in->sizes[dim];
     }
-    int64_t outer = 1;
-    for (int32_t d = 0; d < dim; d++) outer *= out->sizes[d];
-    /* with few outer rows (cat along dim 0), copying input by input splits better over threads */
-    if (dense && outer >= 64) return cat_dense(args, dim, es);
+    if (dense && args->n_inputs > 0) return cat_dense(args, dim, es);
     at = 0;
     for (int32_t i = 0; i < args->n_inputs; i++) {
         const tc_view *in = &args->inputs[i];
