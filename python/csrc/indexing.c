@@ -189,6 +189,10 @@ static int apply_key(tc_tensor *t, PyObject *key, index_result *r) {
                 break;
             }
             dim++;
+        } else if ((PySlice_Check(item) || is_int_index(item)) && dim >= cur->ndim) {
+            /* no dim left for this item (the count above should have said so already) */
+            PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
+            break;
         } else if (PySlice_Check(item)) {
             Py_ssize_t start, stop, step;
             if (PySlice_Unpack(item, &start, &stop, &step) < 0) break;
