@@ -60,7 +60,7 @@ MAX_RETURNS = 8
 # attributes after the `|`
 KINDS = ('structured', 'impl')
 FLAG_WORDS = ('method', 'function', 'number_self', 'no_bool', 'float_only', 'factory', 'composite', 'view',
-              'inplace_function', 'ignore_coverage', 'internal')
+              'inplace_function', 'ignore_coverage', 'internal', 'hidden', 'varargs', 'hidden_out')
 DTYPE_RULES = ('promote', 'float', 'compare', 'same', 'none', 'int_only', 'bool')
 
 
@@ -102,11 +102,12 @@ def split_top(text, sep=','):
     return [p.strip() for p in parts]
 
 
-TYPE_RE = re.compile(r'^([A-Za-z]+)(\(([a-z])(!?)\))?(\[(\d*)\])?(\?)?$')
+TYPE_RE = re.compile(r'^([A-Za-z]+)(\(([a-z])(!?)(->\*)?\))?(\[(\d*)\])?(\?)?$')
 
 
 def parse_type(text):
-    """'Tensor(a!)', 'int[2]', 'Tensor?[]', 'int[1]?' -> dict."""
+    """'Tensor(a!)', 'int[2]', 'Tensor?[]', 'int[1]?', 'Tensor(a -> *)' -> dict. `(a -> *)` is PyTorch's
+    annotation of an argument whose views land in a list result (split, unbind)."""
     t = text.replace(' ', '')
     inner_optional = False
     m = re.match(r'^([A-Za-z]+)\?\[\]$', t)  # Tensor?[]: a list whose items may be None
@@ -116,7 +117,7 @@ def parse_type(text):
     m = TYPE_RE.match(t)
     if not m:
         raise TableError('cannot parse type %r' % text)
-    base, _, alias, bang, list_part, fixed, optional = m.groups()
+    base, _, alias, bang, wildcard, list_part, fixed, optional = m.groups()
     if base not in BASE_TYPES:
         raise TableError('unsupported type %r' % base)
     is_list = list_part is not None
@@ -125,7 +126,7 @@ def parse_type(text):
     if inner_optional and base != 'Tensor':
         raise TableError('only Tensor?[] may have optional items')
     return {'base': base, 'list': is_list, 'fixed': int(fixed) if fixed else 0, 'optional': optional is not None,
-            'alias': alias, 'write': bang == '!', 'optional_items': inner_optional}
+            'alias': alias, 'write': bang == '!', 'optional_items': inner_optional, 'wildcard': bool(wildcard)}
 
 
 def tag_of(ty):
@@ -243,7 +244,7 @@ def schema_text(op):
     def ty_text(ty):
         s = ty['base']
         if ty['alias']:
-            s += '(%s%s)' % (ty['alias'], '!' if ty['write'] else '')
+            s += '(%s%s%s)' % (ty['alias'], '!' if ty['write'] else '', ' -> *' if ty.get('wildcard') else '')
         if ty['optional_items']:
             s += '?'
         if ty['list']:
@@ -279,6 +280,7 @@ def parse_attrs(op, words):
     op.inplace_overload = None
     op.out_overload = None
     op.out_args = None
+    op.as_tuple = None
     for w in words:
         if w in KINDS:
             if op.kind:
@@ -307,6 +309,8 @@ def parse_attrs(op, words):
             setattr(op, key + '_overload', name)
         elif w.startswith('out_args='):  # PyTorch's names of the out= variant's written arguments
             op.out_args = w[9:].split(',')
+        elif w.startswith('as_tuple='):
+            op.as_tuple = w[9:]
         elif w in FLAG_WORDS:
             op.flags.add(w)
         else:
@@ -373,8 +377,10 @@ def derive_out(base):
     op.variant = 'out'
     if base.kind == 'impl':
         op.impl_name = 'out_from_functional'
+    # out= is a torch function, unless the op is a method only (x.repeat: torch.ops.aten.repeat.out alone)
+    # or PyTorch's Python has no out= for it (hidden_out)
     op.flags = set(base.flags) - {'method'}
-    op.flags.add('function')
+    op.flags.add('hidden' if 'method' in base.flags or 'hidden_out' in base.flags else 'function')
     op.variants = []
     return op
 
@@ -444,8 +450,8 @@ def read_table(path):
         # a method when a Tensor argument is called self, usually the first (polygamma(int n, Tensor self)
         # is x.polygamma(n) too)
         o.is_method = any(a.name == 'self' and a.ty['base'] == 'Tensor' and not a.ty['list'] for a in o.args) \
-            and 'function' not in o.flags and 'internal' not in o.flags
-        o.is_function = 'method' not in o.flags and 'internal' not in o.flags
+            and 'function' not in o.flags and 'internal' not in o.flags and 'hidden' not in o.flags
+        o.is_function = 'method' not in o.flags and 'internal' not in o.flags and 'hidden' not in o.flags
         if o.kind == 'impl' and not o.impl_name:
             o.impl_name = o.id
     return ops
@@ -753,13 +759,30 @@ def write_bindings(ops, path):
         for name, group in table.items():
             out.append('static const int32_t %s_ops_%s[] = {%s, -1};' % (
                 kind, name, ', '.join('TC_OP_%s' % o.id for o in group)))
+    # the ops an as_tuple=OP attribute names, whether or not they have a Python name of their own
+    for alt in sorted({o.as_tuple for o in ops if o.as_tuple}):
+        group = [o for o in ops if o.name == alt]
+        if not group:
+            raise SystemExit('as_tuple=%s names no op' % alt)
+        out.append('static const int32_t alt_ops_%s[] = {%s, -1};' % (
+            alt, ', '.join('TC_OP_%s' % o.id for o in group)))
     out.append('')
-    for name in functions:
-        out.append('static PyObject *fn_%s(PyObject *m, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
-                   '{ return tp_call_ops(fn_ops_%s, %s, NULL, args, n, kw); }' % (name, name, c_str(name)))
-    for name in methods:
-        out.append('static PyObject *meth_%s(PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
-                   '{ return tp_call_ops(meth_ops_%s, %s, self, args, n, kw); }' % (name, name, c_str(name)))
+    def binding(kind, name, group):
+        # varargs: the Tensor[] argument may be spread over the positional arguments, as PyTorch's
+        # Python functions with *tensors take it; as_tuple=OP: as_tuple=True calls OP's ops instead
+        first, self_arg = ('m', 'NULL') if kind == 'fn' else ('self', 'self')
+        alt = next((o.as_tuple for o in group if o.as_tuple), None)
+        if alt:
+            call = 'tp_call_ops_as_tuple(%s_ops_%s, alt_ops_%s' % (kind, name, alt)
+        else:
+            call = '%s(%s_ops_%s' % ('tp_call_ops_varargs' if any('varargs' in o.flags for o in group)
+                                     else 'tp_call_ops', kind, name)
+        return ('static PyObject *%s_%s(PyObject *%s, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
+                '{ return %s, %s, %s, args, n, kw); }' % (kind, name, first, call, c_str(name), self_arg))
+    for name, group in functions.items():
+        out.append(binding('fn', name, group))
+    for name, group in methods.items():
+        out.append(binding('meth', name, group))
     out.append('')
     out.append('#define TP_GENERATED_FUNCTIONS \\')
     for name in functions:

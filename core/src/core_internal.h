@@ -239,6 +239,7 @@ TC_INTERNAL tc_tensor *tc_kernel_cast(tc_tensor *t, int32_t dtype);
 
 #define TC_PLAN_INLINE_INPUTS 8
 #define TC_PLAN_MAX_SCALARS 4
+#define TC_PLAN_MAX_INTS (2 * TC_MAX_DIMS + 8) /* a size and a stride per dim, and a few more */
 #define TC_PLAN_BROADCAST 1u /* present inputs at out[0]'s sizes through zero strides */
 #define TC_PLAN_NO_KERNEL 2u /* the meta function did all the work (empty, a reduction of nothing) */
 
@@ -259,7 +260,7 @@ struct tc_plan {
     int32_t n_scalars;
     tc_scalar scalars[TC_PLAN_MAX_SCALARS];
     int32_t n_ints;
-    int64_t ints[TC_MAX_DIMS];
+    int64_t ints[TC_PLAN_MAX_INTS];
     uint32_t deferred;                       /* bit i: output i is allocated by the kernel */
     uint32_t allocated;                      /* bit i: ... and the kernel has asked for it */
     int32_t deferred_dtype[TC_MAX_RETURNS];

@@ -120,7 +120,7 @@ static int parse_type(span t, parsed_type *out) {
     for (size_t k = 0; k < sizeof base_types / sizeof base_types[0] && found < 0; k++)
         if (span_is(out->base, base_types[k].name)) found = (int)k;
     if (found < 0) return bad("unsupported type", t);
-    if (i < t.n && t.s[i] == '(') { /* alias annotation (a) or (a!) */
+    if (i < t.n && t.s[i] == '(') { /* alias annotation (a), (a!), or (a -> *): views of it in a list result */
         if (i + 2 >= t.n || !islower((unsigned char)t.s[i + 1])) return bad("bad alias annotation", t);
         out->alias = t.s[i + 1];
         out->flags |= TC_ARG_ALIAS;
@@ -128,6 +128,12 @@ static int parse_type(span t, parsed_type *out) {
         if (i < t.n && t.s[i] == '!') {
             out->flags |= TC_ARG_WRITE;
             i++;
+        }
+        while (i < t.n && t.s[i] == ' ') i++;
+        if (i + 1 < t.n && t.s[i] == '-' && t.s[i + 1] == '>') {
+            for (i += 2; i < t.n && t.s[i] == ' '; i++) {}
+            if (i >= t.n || t.s[i] != '*') return bad("bad alias annotation", t);
+            for (i++; i < t.n && t.s[i] == ' '; i++) {}
         }
         if (i >= t.n || t.s[i] != ')') return bad("bad alias annotation", t);
         i++;
@@ -385,7 +391,13 @@ struct tc_op *tc_schema_parse(const char *text) {
     if (!text) return tc_set_error(TC_ERR_VALUE, "schema: NULL"), NULL;
     span all = trim((span){text, strlen(text)});
     const char *open = memchr(all.s, '(', all.n);
-    const char *arrow = strstr(all.s, "->");
+    /* the arrow outside brackets: an argument's alias annotation (a -> *) holds one too */
+    const char *arrow = NULL;
+    for (size_t i = 0, depth = 0; i + 1 < all.n && !arrow; i++) {
+        if (all.s[i] == '(' || all.s[i] == '[') depth++;
+        else if ((all.s[i] == ')' || all.s[i] == ']') && depth) depth--;
+        else if (depth == 0 && all.s[i] == '-' && all.s[i + 1] == '>') arrow = all.s + i;
+    }
     if (!open || !arrow) return bad("expected name(args) -> returns", all), NULL;
     /* the argument list ends at the ')' before the arrow */
     const char *close = arrow;

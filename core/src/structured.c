@@ -251,7 +251,7 @@ int tc_plan_scalar(tc_plan *p, tc_scalar s) {
 }
 
 int tc_plan_int(tc_plan *p, int64_t v) {
-    if (p->n_ints == TC_MAX_DIMS) return tc_set_error(TC_ERR_RUNTIME, "internal error: too many ints");
+    if (p->n_ints == TC_PLAN_MAX_INTS) return tc_set_error(TC_ERR_RUNTIME, "internal error: too many ints");
     p->ints[p->n_ints++] = v;
     return TC_OK;
 }

@@ -24,7 +24,7 @@ STAMP_BITS(uint16_t)
 STAMP_BITS(uint32_t)
 STAMP_BITS(uint64_t)
 
-static cpu_loop_fn bits_loop(size_t elsize) {
+cpu_loop_fn cpu_bits_loop(size_t elsize) {
     switch (elsize) {
     case 1: return loop_bits_uint8_t;
     case 2: return loop_bits_uint16_t;
@@ -47,7 +47,7 @@ static cpu_loop_fn bits_loop(size_t elsize) {
         const int32_t src = args->inputs[0].dtype;                                                 \
         if (src < 0 || src >= TC_NUM_DTYPES)                                                       \
             return cpu_core->set_error(TC_ERR_RUNTIME, "cpu copy: unknown input dtype %d", src);   \
-        if (src == CPU_DT_##D) return cpu_unary_apply(args, bits_loop(sizeof(CPU_T_##D)), "copy"); \
+        if (src == CPU_DT_##D) return cpu_unary_apply(args, cpu_bits_loop(sizeof(CPU_T_##D)), "copy"); \
         return cpu_unary_apply(args, copy_to_##D[src], "copy");                                    \
     }
 CPU_DTYPES_ALL(STAMP_DST, _)
@@ -57,7 +57,7 @@ static const cpu_loop_fn *const copy_to[TC_NUM_DTYPES] = {CPU_DTYPES_ALL(TO_ENTR
 
 cpu_loop_fn cpu_convert_loop(int32_t to, int32_t from) {
     if (to < 0 || to >= TC_NUM_DTYPES || from < 0 || from >= TC_NUM_DTYPES) return NULL;
-    if (to == from) return bits_loop(cpu_dtype_size(to));
+    if (to == from) return cpu_bits_loop(cpu_dtype_size(to));
     return copy_to[to][from];
 }
 

@@ -3,6 +3,8 @@
  */
 #include "iterate.h"
 
+#include <stdbool.h>
+
 #include "cpu.h"
 #include "dtype.h"
 
@@ -66,10 +68,9 @@ int64_t cpu_layout_offset(const cpu_layout *l, int op, int64_t index) {
     return off;
 }
 
-/* Walks linear indices [begin, end) of the layout, one inner-row piece per call of `loop`.
- * Offsets are kept as integers and turned into pointers only for the call, so no pointer ever
+/* Offsets are kept as integers and turned into pointers only for the call, so no pointer ever
  * steps outside its tensor. */
-static void run_range(const cpu_layout *l, char *const *data, const size_t *elsize, int64_t begin,
+void cpu_layout_run(const cpu_layout *l, char *const *data, const size_t *elsize, int64_t begin,
                       int64_t end, cpu_loop_fn loop, void *ctx) {
     const int last = l->ndim - 1;
     int64_t idx[CPU_MAX_DIMS], off[CPU_MAX_OPS], inner[CPU_MAX_OPS];
@@ -88,7 +89,7 @@ static void run_range(const cpu_layout *l, char *const *data, const size_t *elsi
     while (pos < end) {
         int64_t n = l->size[last] - idx[last];
         if (n > end - pos) n = end - pos;
-        for (int op = 0; op < l->nops; op++) ptr[op] = data[op] + (size_t)off[op] * elsize[op];
+        for (int op = 0; op < l->nops; op++) ptr[op] = data[op] + (ptrdiff_t)off[op] * (ptrdiff_t)elsize[op];
         loop(n, ptr, inner, ctx);
         pos += n;
         if (pos >= end) break;
@@ -117,10 +118,10 @@ typedef struct iterate_job {
 static void iterate_blocks(void *vjob, int64_t b0, int64_t b1) {
     const iterate_job *j = vjob;
     const int64_t begin = b0 * 64, end = b1 * 64 < j->numel ? b1 * 64 : j->numel;
-    if (begin < end) run_range(j->l, j->data, j->elsize, begin, end, j->loop, j->ctx);
+    if (begin < end) cpu_layout_run(j->l, j->data, j->elsize, begin, end, j->loop, j->ctx);
 }
 
-int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx) {
+static int iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx, bool serial) {
     const tc_view *out = views[0];
     cpu_layout l = {.ndim = 0, .nops = nops};
     char *data[CPU_MAX_OPS];
@@ -148,15 +149,23 @@ int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *c
     cpu_layout_coalesce(&l);
 
     const int64_t numel = cpu_layout_numel(&l);
-    const int nt = cpu_threads_for(numel);
+    const int nt = serial ? 1 : cpu_threads_for(numel);
     if (nt <= 1) {
-        run_range(&l, data, elsize, 0, numel, loop, ctx);
+        cpu_layout_run(&l, data, elsize, 0, numel, loop, ctx);
         return TC_OK;
     }
     /* Pieces are whole blocks of 64 elements, so neighbouring threads rarely write one cache line. */
     iterate_job job = {&l, data, elsize, numel, loop, ctx};
     cpu_parallel((numel + 63) / 64, nt, iterate_blocks, &job);
     return TC_OK;
+}
+
+int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx) {
+    return iterate(views, nops, loop, ctx, false);
+}
+
+int cpu_iterate_serial(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx) {
+    return iterate(views, nops, loop, ctx, true);
 }
 
 /* ---- converting while loading (cpu_iterate_as) ---- */

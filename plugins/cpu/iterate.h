@@ -47,7 +47,15 @@ int64_t cpu_layout_offset(const cpu_layout *l, int op, int64_t index);
  * operand op and strides[op] is its stride in elements. */
 typedef void (*cpu_loop_fn)(int64_t n, char *const *ptrs, const int64_t *strides, void *ctx);
 
-/* Runs `loop` over every element of nops same-shaped views. views[0] is the output: its sizes are
+/* Walks linear indices [begin, end) of a layout (row-major over its dims as they stand), one
+ * inner-row piece per call of `loop`; data[op] points at operand op's first element and elsize[op]
+ * is its element size. Kernels whose result depends on the order elements are met in (nonzero,
+ * masked_select) build a layout without sorting it and walk pieces of it themselves. */
+void cpu_layout_run(const cpu_layout *l, char *const *data, const size_t *elsize, int64_t begin, int64_t end,
+                    cpu_loop_fn loop, void *ctx);
+
+/* Runs `loop` over every element of nops same-shaped views. Inside the plugin an input view may have
+ * negative strides (its data pointing at its first element), as flip walks its input backwards. views[0] is the output: its sizes are
  * the shape and its memory order the walking order. Splits the work over the core's thread pool above
  * the grain (cpu_threads_for); `loop` must then be safe to call concurrently on disjoint rows. */
 int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx);
@@ -62,5 +70,8 @@ int cpu_iterate_as(const tc_view *const *views, int nops, const int32_t *want, c
 /* The loop of the `copy` kernel converting `from` into `to` (plain bits when equal); NULL for an
  * unknown dtype. Its operands are {destination, source}. */
 cpu_loop_fn cpu_convert_loop(int32_t to, int32_t from);
+/* The same on the calling thread, in the layout's order: for loops whose iterations may write one
+ * element twice (index_put with repeated indices), where the later write must win. */
+int cpu_iterate_serial(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx);
 
 #endif

@@ -753,3 +753,57 @@ PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyOb
     arena_free(&a);
     return result;
 }
+
+/* PyTorch's Python functions that take `*tensors` (broadcast_tensors, meshgrid): tensors given one
+ * by one become the Tensor[] argument; a single list or tuple is that argument itself. */
+PyObject *tp_call_ops_varargs(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs == 1 && (PyList_Check(args[0]) || PyTuple_Check(args[0])))
+        return tp_call_ops(ops, name, self, args, nargs, kwnames);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *packed = PyTuple_New(nargs);
+    PyObject **flat = PyMem_Malloc(sizeof(PyObject *) * (size_t)(nkw + 1));
+    PyObject *result = NULL;
+    if (packed && flat) {
+        for (Py_ssize_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(packed, i, Py_NewRef(args[i]));
+        flat[0] = packed;
+        for (Py_ssize_t k = 0; k < nkw; k++) flat[1 + k] = args[nargs + k];
+        result = tp_call_ops(ops, name, self, flat, 1, kwnames);
+    } else {
+        PyErr_NoMemory();
+    }
+    PyMem_Free(flat);
+    Py_XDECREF(packed);
+    return result;
+}
+
+/* nonzero(input, *, as_tuple=False): as_tuple=True runs `tuple_ops` (nonzero_numpy) instead, as
+ * PyTorch's hand-written binding does. The keyword is removed before the op's own parsing. */
+PyObject *tp_call_ops_as_tuple(const int32_t *ops, const int32_t *tuple_ops, const char *name, PyObject *self,
+                               PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0, at = -1;
+    for (Py_ssize_t k = 0; k < nkw && at < 0; k++)
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "as_tuple") == 0) at = k;
+    if (at < 0) return tp_call_ops(ops, name, self, args, nargs, kwnames);
+    PyObject *flag = args[nargs + at];
+    if (!PyBool_Check(flag))
+        return PyErr_Format(PyExc_TypeError, "%s(): argument 'as_tuple' must be bool, not %s", name,
+                            Py_TYPE(flag)->tp_name);
+    PyObject **flat = PyMem_Malloc(sizeof(PyObject *) * (size_t)(nargs + nkw));
+    PyObject *rest = nkw > 1 ? PyTuple_New(nkw - 1) : NULL;
+    PyObject *result = NULL;
+    if (flat && (nkw == 1 || rest)) {
+        for (Py_ssize_t i = 0; i < nargs; i++) flat[i] = args[i];
+        for (Py_ssize_t k = 0, j = 0; k < nkw; k++) {
+            if (k == at) continue;
+            flat[nargs + j] = args[nargs + k];
+            PyTuple_SET_ITEM(rest, j++, Py_NewRef(PyTuple_GET_ITEM(kwnames, k)));
+        }
+        result = tp_call_ops(flag == Py_True ? tuple_ops : ops, name, self, flat, nargs, rest);
+    } else {
+        PyErr_NoMemory();
+    }
+    PyMem_Free(flat);
+    Py_XDECREF(rest);
+    return result;
+}

@@ -1,26 +1,33 @@
 /*
- * Basic indexing: ints, slices (positive steps), None, Ellipsis and bools, for reading and
- * assignment. Each step is a view op through its typed entry (select, slice, unsqueeze,
- * as_strided); assignment is copy_ or fill_ on the selected view.
+ * Tensor indexing from Python, as PyTorch does it (torch/csrc/autograd/python_variable_indexing.cpp
+ * and ATen's TensorIndexing.h): the key is applied item by item to a view (ints select, slices
+ * slice, None unsqueezes, Ellipsis skips dims), and tensors, lists and bools are recorded as index
+ * tensors at the dim they apply to. With none recorded the result is the view; otherwise it goes
+ * through the ops index.Tensor (reading) and index_put_ (writing), whose meta functions do the rest
+ * of PyTorch's advanced indexing (masks, broadcasting, where the indexed dims land).
  *
- * A bool (True, False, or a 0-dim bool or uint8 tensor) is PyTorch's degenerate mask: it inserts a
- * dimension like None and indexes it with [0] (True) or [] (False), as advanced indexing does. All
- * such dims of one key broadcast into a single dim of size 1 or 0, which stays where they were when
- * they are adjacent and moves to the front otherwise (advanced indexing's rule). Since a mask makes
- * the index advanced, reading returns a copy, not a view.
+ * A bool (True/False, or a 0-dim bool or uint8 tensor) inserts a dim like None and indexes it with
+ * [0] or an empty index; a 0-dim integer tensor is an int; a list is one index tensor (long, or bool
+ * when its items are), unless it holds slices, None, Ellipsis, tensors or lists, when it is a tuple
+ * (numpy's old rule, kept by PyTorch for short lists).
  */
 #include "tp.h"
 
 #include <string.h>
 
-/* The view a key selects, and what its bools did. */
-typedef struct {
-    tc_tensor *view;     /* new reference */
-    tc_tensor *sliced;   /* with bools: the view before their dims merge (new reference), else NULL */
-    int n_bools;         /* dims inserted for bools */
-    bool any_false;
-    int32_t bool_dims[TC_MAX_DIMS];
+/* What a key selected: the view after its basic items, and an index tensor (or NULL) per dim of it. */
+typedef struct index_result {
+    tc_tensor *view;                 /* new reference */
+    tc_tensor *indices[TC_MAX_DIMS]; /* owned; NULL where a dim is not indexed */
+    int32_t n_indices;               /* the list's length: last indexed dim + 1 */
 } index_result;
+
+static void result_release(index_result *r) {
+    tc_tensor_release(r->view);
+    for (int32_t i = 0; i < r->n_indices; i++) tc_tensor_release(r->indices[i]);
+    r->view = NULL;
+    r->n_indices = 0;
+}
 
 static int is_bool_index(PyObject *item) {
     if (PyBool_Check(item)) return 1;
@@ -49,61 +56,116 @@ static int is_int_index(PyObject *item) {
     return PyIndex_Check(item) != 0;
 }
 
-/* The bools' dims broadcast into one dim of size 1 (all True) or 0 (any False): in place of the
- * first when they are adjacent, else in front. New reference; releases `v`. */
-static tc_tensor *merge_bool_dims(tc_tensor *v, const index_result *r) {
-    int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
-    bool is_bool[TC_MAX_DIMS] = {false};
-    for (int i = 0; i < r->n_bools; i++) is_bool[r->bool_dims[i]] = true;
-    const bool adjacent = r->bool_dims[r->n_bools - 1] - r->bool_dims[0] == r->n_bools - 1;
-    const int32_t at = adjacent ? r->bool_dims[0] : 0;
-    int32_t n = 0;
-    for (int32_t d = 0; d < v->ndim; d++) {
-        if (n == at && (!adjacent || d == at)) {
-            sizes[n] = r->any_false ? 0 : 1;
-            strides[n++] = v->strides[r->bool_dims[0]];
-        }
-        if (is_bool[d]) continue;
-        sizes[n] = v->sizes[d];
-        strides[n++] = v->strides[d];
+/* A tensor index other than the 0-dim ones above. */
+static int is_tensor_index(PyObject *item) { return tp_is_tensor(item) && !is_bool_index(item) && !is_int_index(item); }
+
+/* numpy's rule, as PyTorch keeps it (treatSequenceAsTuple): a short non-tuple sequence is a tuple of
+ * indices when an item is a tensor, a sequence, a slice, None or Ellipsis, else one index. */
+static int sequence_as_tuple(PyObject *key) {
+    if (PyTuple_Check(key)) return 1;
+    if (tp_is_tensor(key) || !PySequence_Check(key)) return 0;
+    Py_ssize_t n = PySequence_Size(key);
+    if (n < 0) {
+        PyErr_Clear();
+        return 0;
     }
-    tc_tensor *merged = tc_as_strided(v, (tc_int_list){sizes, n}, (tc_int_list){strides, n}, &v->offset);
-    tc_tensor_release(v);
-    return merged;
+    if (n >= 32) return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_GetItem(key, i);
+        if (!item) {
+            PyErr_Clear();
+            return 0;
+        }
+        int yes = tp_is_tensor(item) || PySequence_Check(item) || PySlice_Check(item) || item == Py_None ||
+                  item == Py_Ellipsis;
+        Py_DECREF(item);
+        if (yes) return 1;
+    }
+    return 0;
 }
 
-/* Applies `key` to t; 0, or -1 with an exception. */
-static int index_view(tc_tensor *t, PyObject *key, index_result *r) {
-    PyObject *items[TC_MAX_DIMS + 1];
+/* A list (or other sequence) used as an index: a long tensor, or a bool/uint8 one when its items are
+ * (PyTorch's indexing_tensor_from_data). New reference, NULL with an exception. */
+static tc_tensor *sequence_index(PyObject *seq) {
+    PyObject *args = Py_BuildValue("(OO)", seq, Py_None);
+    PyObject *t = args ? tp_tensor_from_data(NULL, args) : NULL;
+    Py_XDECREF(args);
+    if (!t) return NULL;
+    int32_t dtype = tp_unwrap(t)->dtype;
+    if (dtype != TC_BOOL && dtype != TC_UINT8 && dtype != TC_INT64) {
+        Py_DECREF(t);
+        args = Py_BuildValue("(OO)", seq, tp_dtype_object(TC_INT64));
+        t = args ? tp_tensor_from_data(NULL, args) : NULL;
+        Py_XDECREF(args);
+        if (!t) return NULL;
+    }
+    tc_tensor *r = tp_unwrap(t);
+    tc_tensor_retain(r);
+    Py_DECREF(t);
+    return r;
+}
+
+/* The index a bool stands for at a new dim of size 1: [0] (True) or none (False). */
+static tc_tensor *bool_as_index(bool value) {
+    int64_t n = value ? 1 : 0;
+    tc_tensor *t = tc_empty(1, &n, TC_INT64, (tc_device){TC_DEVICE_CPU, 0});
+    if (t && value) *(int64_t *)tc_tensor_data(t) = 0;
+    return t;
+}
+
+/* How many of self's dims the items index: PyTorch's count_specified_dimensions. */
+static int specified_dims(PyObject *const *items, Py_ssize_t n) {
+    int count = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = items[i];
+        if (item == Py_None || item == Py_Ellipsis || PyBool_Check(item)) continue;
+        if (tp_is_tensor(item)) {
+            tc_tensor *t = tp_unwrap(item);
+            count += (t->dtype == TC_BOOL || t->dtype == TC_UINT8) ? t->ndim : 1;
+        } else {
+            count++;
+        }
+    }
+    return count;
+}
+
+/* Records index t (taken over) for the view's dim `dim`. */
+static int record(index_result *r, int32_t dim, tc_tensor *t) {
+    if (!t) return -1;
+    if (dim >= TC_MAX_DIMS) {
+        tc_tensor_release(t);
+        PyErr_SetString(PyExc_IndexError, "too many indices");
+        return -1;
+    }
+    while (r->n_indices <= dim) r->indices[r->n_indices++] = NULL;
+    tc_tensor_release(r->indices[dim]);
+    r->indices[dim] = t;
+    return 0;
+}
+
+/* Applies `key` to t (PyTorch's applySlicing); 0, or -1 with an exception. */
+static int apply_key(tc_tensor *t, PyObject *key, index_result *r) {
+    PyObject *items_small[TC_MAX_DIMS + 1], **items = items_small, *seq = NULL;
     Py_ssize_t n;
     memset(r, 0, sizeof *r);
-    if (PyTuple_Check(key)) {
-        n = PyTuple_GET_SIZE(key);
-        if (n > TC_MAX_DIMS) {
-            PyErr_SetString(PyExc_IndexError, "too many indices");
-            return -1;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) items[i] = PyTuple_GET_ITEM(key, i);
+    if (sequence_as_tuple(key)) {
+        seq = PySequence_Tuple(key);
+        if (!seq) return -1;
+        n = PyTuple_GET_SIZE(seq);
+        items = &PyTuple_GET_ITEM(seq, 0);
     } else {
         items[0] = key;
         n = 1;
     }
-    int specified = 0, ellipses = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (items[i] == Py_Ellipsis) ellipses++;
-        else if (items[i] != Py_None && !is_bool_index(items[i])) specified++;
-    }
-    if (ellipses > 1) {
-        PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-        return -1;
-    }
+    /* several Ellipses are not refused: each skips the dims nothing specifies, as in PyTorch 1.13 */
+    int specified = specified_dims(items, n), rc = -1;
     if (specified > t->ndim) {
-        if (t->ndim == 0) /* PyTorch's hint for the common mistake */
+        if (t->ndim == 0 && !seq && is_int_index(key)) /* PyTorch's hint for the common mistake */
             PyErr_SetString(PyExc_IndexError, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                                               "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
         else
             PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
-        return -1;
+        goto out;
     }
     tc_tensor_retain(t);
     tc_tensor *cur = t;
@@ -112,77 +174,79 @@ static int index_view(tc_tensor *t, PyObject *key, index_result *r) {
         PyObject *item = items[i];
         tc_tensor *next = NULL;
         if (item == Py_None) {
-            next = tc_unsqueeze(cur, dim);
-            dim++;
-        } else if (is_bool_index(item)) {
-            bool value;
-            if (bool_index_value(item, &value)) goto fail;
-            r->any_false |= !value;
-            r->bool_dims[r->n_bools++] = dim;
-            next = tc_unsqueeze(cur, dim);
-            dim++;
+            next = tc_unsqueeze(cur, dim++);
         } else if (item == Py_Ellipsis) {
-            /* skip the dims the remaining specified indices do not cover */
-            int remaining = 0;
-            for (Py_ssize_t j = i + 1; j < n; j++)
-                if (items[j] != Py_None && items[j] != Py_Ellipsis && !is_bool_index(items[j])) remaining++;
-            dim = cur->ndim - remaining;
+            dim += t->ndim - specified; /* skips the dims no item specifies */
             tc_tensor_retain(cur);
             next = cur;
+        } else if (is_bool_index(item)) {
+            bool value;
+            if (bool_index_value(item, &value)) break;
+            next = tc_unsqueeze(cur, dim);
+            if (next && record(r, dim, bool_as_index(value))) {
+                tc_tensor_release(next);
+                next = NULL;
+                break;
+            }
+            dim++;
+        } else if ((PySlice_Check(item) || is_int_index(item)) && dim >= cur->ndim) {
+            /* no dim left for this item (the count above should have said so already) */
+            PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", t->ndim);
+            break;
         } else if (PySlice_Check(item)) {
             Py_ssize_t start, stop, step;
-            if (PySlice_Unpack(item, &start, &stop, &step) < 0) goto fail;
+            if (PySlice_Unpack(item, &start, &stop, &step) < 0) break;
             if (step <= 0) {
                 PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
-                goto fail;
+                break;
             }
             PySlice_AdjustIndices((Py_ssize_t)cur->sizes[dim], &start, &stop, step);
             int64_t begin = start, end = stop < start ? start : stop;
-            next = tc_slice_Tensor(cur, dim, &begin, &end, step);
-            dim++;
+            next = tc_slice_Tensor(cur, dim++, &begin, &end, step);
         } else if (is_int_index(item)) {
             PyObject *index = PyNumber_Index(item);
-            if (!index) goto fail;
+            if (!index) break;
             long long v = PyLong_AsLongLong(index);
             Py_DECREF(index);
-            if (v == -1 && PyErr_Occurred()) goto fail;
+            if (v == -1 && PyErr_Occurred()) break;
             next = tc_select_int(cur, dim, v);
+        } else if (is_tensor_index(item) || PySequence_Check(item)) {
+            tc_tensor *index = tp_is_tensor(item) ? tp_unwrap(item) : sequence_index(item);
+            if (!index) break;
+            if (tp_is_tensor(item)) tc_tensor_retain(index);
+            if (record(r, dim++, index)) break;
+            tc_tensor_retain(cur);
+            next = cur;
         } else {
             PyErr_Format(PyExc_IndexError,
-                         "only integers, slices (`:`), ellipsis (`...`), None and bools are valid indices (got %s); "
-                         "indexing with tensors and lists is not supported yet",
+                         "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                         "Variables are valid indices (got %s)",
                          Py_TYPE(item)->tp_name);
-            goto fail;
+            break;
         }
         tc_tensor_release(cur);
         cur = next;
-        if (!cur) tp_raise_core_error();
+        if (!cur && !PyErr_Occurred()) tp_raise_core_error();
     }
-    if (cur && r->n_bools) {
-        tc_tensor_retain(cur);
-        r->sliced = cur;
-        if (!(cur = merge_bool_dims(cur, r))) {
-            tp_raise_core_error();
-            tc_tensor_release(r->sliced);
-            r->sliced = NULL;
-        }
+    if (PyErr_Occurred()) {
+        tc_tensor_release(cur);
+        result_release(r);
+        goto out;
     }
     r->view = cur;
-    return cur ? 0 : -1;
-fail:
-    tc_tensor_release(cur);
-    return -1;
+    rc = 0;
+out:
+    Py_XDECREF(seq);
+    return rc;
 }
 
 PyObject *tp_getitem(PyObject *self, PyObject *key) {
     index_result r;
-    if (index_view(tp_unwrap(self), key, &r)) return NULL;
-    if (!r.n_bools) return tp_wrap(r.view);
-    /* a mask makes the index advanced: the result is a copy */
-    tc_tensor *copy = tc_clone(r.view, TC_MEMORY_FORMAT_CONTIGUOUS);
-    tc_tensor_release(r.view);
-    tc_tensor_release(r.sliced);
-    return tp_wrap(copy);
+    if (apply_key(tp_unwrap(self), key, &r)) return NULL;
+    if (!r.n_indices) return tp_wrap(r.view);
+    tc_tensor *result = tc_index_Tensor(r.view, (tc_tensor_list){r.indices, r.n_indices});
+    result_release(&r);
+    return tp_wrap(result);
 }
 
 /* PyTorch's copy_to (torch/csrc/autograd/python_variable_indexing.cpp): a value of the same shape is
@@ -210,6 +274,28 @@ static int assign_tensor(tc_tensor *dst, tc_tensor *src) {
     return r ? TC_OK : TC_FAIL;
 }
 
+/* Writing through index tensors: the value without its leading size-1 dims (PyTorch's
+ * slicePrefix1sSize), then index_put_. */
+static int assign_indexed(index_result *r, tc_tensor *value) {
+    int32_t lead = 0;
+    while (lead < value->ndim && value->sizes[lead] == 1) lead++;
+    tc_tensor *v = lead ? tc_as_strided(value, (tc_int_list){value->sizes + lead, value->ndim - lead},
+                                        (tc_int_list){value->strides + lead, value->ndim - lead}, &value->offset)
+                        : (tc_tensor_retain(value), value);
+    tc_tensor *done = v ? tc_index_put_(r->view, (tc_tensor_list){r->indices, r->n_indices}, v, false) : NULL;
+    tc_tensor_release(done);
+    tc_tensor_release(v);
+    return done ? TC_OK : TC_FAIL;
+}
+
+/* "torch.FloatTensor": the legacy type name PyTorch's messages use. */
+static const char *legacy_type_name(int32_t dtype) {
+    static const char *names[TC_NUM_DTYPES] = {
+        "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",     "torch.ShortTensor", "torch.IntTensor",
+        "torch.LongTensor", "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor"};
+    return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "torch.Tensor";
+}
+
 int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     if (!value) {
         PyErr_SetString(PyExc_TypeError, "tensor items cannot be deleted");
@@ -222,7 +308,8 @@ int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     if (!is_tensor) {
         if (tp_parse_scalar(value, &s)) {
             PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "can't assign a %s to a tensor", Py_TYPE(value)->tp_name);
+            PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name,
+                         legacy_type_name(t->dtype));
             return -1;
         }
         if (!tc_scalar_fits(s, t->dtype)) {
@@ -233,32 +320,33 @@ int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     }
     if (key == Py_False) return 0; /* PyTorch writes nothing and checks nothing more */
     index_result r;
-    if (index_view(t, key, &r)) return -1;
-    int rc = TC_OK;
-    /* a mask makes PyTorch write through index_put_, which takes only a value of the tensor's dtype and
-     * sharing no memory with the indexed tensor, even when nothing is written (a bare True is the
-     * exception: it is copied into a new leading dim) */
-    if (r.n_bools && key != Py_True && is_tensor) {
-        tc_tensor *v = tp_unwrap(value);
-        int overlap = tc_tensor_overlap(r.sliced, v);
-        if (v->dtype != t->dtype)
-            rc = tc_set_error(TC_ERR_RUNTIME, "Index put requires the source and destination dtypes match, got %s "
-                              "for the destination and %s for the source.", tc_dtype_name(t->dtype),
-                              tc_dtype_name(v->dtype));
-        else if (overlap == TC_OVERLAP_PARTIAL || overlap == TC_OVERLAP_FULL)
-            rc = tc_set_error(TC_ERR_RUNTIME, "unsupported operation: some elements of the input tensor and the "
-                              "written-to tensor refer to a single memory location. Please clone() the tensor "
-                              "before performing the operation.");
+    /* a lone True, None or Ellipsis writes the whole tensor like basic indexing (PyTorch's fast paths) */
+    if (key == Py_True || key == Py_None) {
+        memset(&r, 0, sizeof r);
+        r.view = tc_unsqueeze(t, 0);
+        if (!r.view) return tp_raise_core_error(), -1;
+    } else if (apply_key(t, key, &r)) {
+        return -1;
     }
-    if (rc == TC_OK && is_tensor) {
+    int rc;
+    if (r.n_indices) {
+        tc_tensor *v =
+            is_tensor ? (tc_tensor_retain(tp_unwrap(value)), tp_unwrap(value)) : tc_scalar_tensor(s, t->dtype);
+        if (v && !is_tensor && t->device.type != TC_DEVICE_CPU) {
+            tc_tensor *moved = tc__to_copy(v, -1, -1, &t->device, NULL, false, -1);
+            tc_tensor_release(v);
+            v = moved;
+        }
+        rc = v ? assign_indexed(&r, v) : TC_FAIL;
+        tc_tensor_release(v);
+    } else if (is_tensor) {
         rc = assign_tensor(r.view, tp_unwrap(value));
-    } else if (rc == TC_OK) {
+    } else {
         tc_tensor *filled = tc_fill__Scalar(r.view, s);
         rc = filled ? TC_OK : TC_FAIL;
         tc_tensor_release(filled);
     }
-    tc_tensor_release(r.view);
-    tc_tensor_release(r.sliced);
+    result_release(&r);
     if (rc) {
         tp_raise_core_error();
         return -1;

@@ -5,8 +5,6 @@
 #include <limits.h>
 #include <string.h>
 
-PyObject *tp_tensor_from_data(PyObject *module, PyObject *args);
-
 static int parse_dtype(PyObject *o, int32_t fallback, int32_t *out) {
     if (!o || o == Py_None) {
         *out = fallback;
@@ -250,7 +248,8 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (!m) return NULL;
     tp_install_warning_handler();
     if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m) || tp_generator_init(m) ||
-        PyModule_AddFunctions(m, tp_library_functions) || tp_autograd_init(m)) {
+        PyModule_AddFunctions(m, tp_library_functions) || PyModule_AddFunctions(m, tp_storage_functions) ||
+        tp_autograd_init(m)) {
         Py_DECREF(m);
         return NULL;
     }

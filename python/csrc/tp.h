@@ -64,12 +64,20 @@ PyObject *tp_scalar_to_python(tc_scalar s, int32_t dtype);
  * `self` the tensor of a method call (NULL for functions). */
 PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                       PyObject *kwnames);
+/* The same for functions whose Tensor[] argument may be spread over positional arguments (PyTorch's
+ * `*tensors`), and for bindings with as_tuple= (True runs tuple_ops instead). */
+PyObject *tp_call_ops_varargs(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames);
+PyObject *tp_call_ops_as_tuple(const int32_t *ops, const int32_t *tuple_ops, const char *name, PyObject *self,
+                               PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *tp_set_enum_classes(PyObject *module, PyObject *args);
 PyObject *tp_return_type_repr(PyObject *self);
 /* Device type id of a name, or -1 with PyTorch's RuntimeError explaining why it cannot be used. */
 int tp_device_type(const char *name, int32_t *out);
 /* torch.library and torch.ops (library.c). */
 extern PyMethodDef tp_library_functions[];
+/* What torch.storage needs (storage.c). */
+extern PyMethodDef tp_storage_functions[];
 /* Python warnings for the core's tc_warn. */
 void tp_install_warning_handler(void);
 
@@ -99,6 +107,8 @@ PyObject *tp_tensor_register_hook(PyObject *self, PyObject *fn);
 PyObject *tp_tensor_remove_hook(PyObject *self, PyObject *id);
 /* torch._C.Generator and torch._C.default_generator (generator.c). */
 int tp_generator_init(PyObject *module);
+/* _C._tensor_from_data(data, dtype or None): torch.tensor's conversion of nested data (tensor_data.c). */
+PyObject *tp_tensor_from_data(PyObject *module, PyObject *args);
 
 /* Tensor pieces defined in their own files. */
 PyObject *tp_getitem(PyObject *self, PyObject *key);

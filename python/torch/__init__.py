@@ -13,6 +13,7 @@ from torch._enums import (  # noqa: F401
     layout, memory_format, strided, sparse_coo, preserve_format, contiguous_format, channels_last, channels_last_3d,
 )
 from torch._tensor import Tensor
+from torch import _legacy
 from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
 from torch._C import Generator, default_generator  # noqa: F401
@@ -24,11 +25,18 @@ from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
 from torch import functional  # noqa: F401
 from torch.functional import norm, unique, unique_consecutive  # noqa: F401
 from torch._C import _unique, _unique2  # noqa: F401
+from torch import storage  # noqa: F401
+from torch.storage import TypedStorage  # noqa: F401
+from torch._legacy import tensortype  # noqa: F401
+from torch._functional import broadcast_shapes, is_storage  # noqa: F401
 
 __version__ = '0.1.0'
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
+
+# the legacy tensor types: torch.FloatTensor, torch.LongTensor, ...
+globals().update({t.__name__: t for t in _legacy.TYPES.values()})
 
 _C._set_tensor_class(Tensor)
 _C._set_device_class(device)

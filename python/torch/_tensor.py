@@ -1,7 +1,7 @@
 """torch.Tensor: the Python class over the C type torch._C._TensorBase."""
 import torch
 from torch import _C
-from torch import _tensor_str
+from torch import _legacy, _tensor_str
 
 
 class Tensor(_C._TensorBase):
@@ -76,19 +76,20 @@ class Tensor(_C._TensorBase):
     def layout(self):
         return torch.strided
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        # the legacy type name, or a conversion to a dtype, a legacy type or its name
         if dtype is None:
-            return _type_names[self.dtype]
-        return self.to(dtype)
+            return _legacy.type_name(self.dtype)
+        return _legacy.converted(self, dtype, non_blocking)
+
+    def storage(self):
+        return torch.storage.TypedStorage(self)
 
     def cpu(self):
         return self.to('cpu')
 
     def cuda(self, device=None):
         return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
-
-    def is_floating_point(self):
-        return self.dtype.is_floating_point
 
     def __reduce_ex__(self, protocol):
         return (torch.tensor, (self.tolist(), self.dtype))

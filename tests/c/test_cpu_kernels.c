@@ -426,7 +426,12 @@ static void test_registration(void) {
                 {"kthvalue", all},  {"median_dim", all}, {"nanmedian_dim", all}, {"mode", all},
                 {"median_all", all}, {"nanmedian_all", all}, {"quantile", 0x300}, {"nanquantile", 0x300},
                 {"unique", 0x3bf},  {"unique_consecutive", all}, {"unique_dim", all},
-                {"searchsorted", nobool}, {"histc", floats}, {"bincount", 0x3e}};
+                {"searchsorted", nobool}, {"histc", floats}, {"bincount", 0x3e},
+                /* the indexing family */
+                {"index", all},     {"index_put", all},  {"where", all},   {"nonzero_count", all},
+                {"nonzero", all},   {"masked_select", all}, {"masked_scatter", all}, {"cat", all},
+                {"flip", all},      {"tril", all},       {"triu", all},    {"tril_indices", 0x30},
+                {"triu_indices", 0x30}};
     /* the pointwise family (ops.table's pointwise section) */
     const unsigned ints_bool = 0x03f, ints = 0x03e;
     const struct {
@@ -1302,6 +1307,101 @@ static void test_converting_inputs(void) {
     tensor *bits = T(TC_BOOL, DIMS(n));
     CHECK_OK(run("lt", TC_FLOAT32, 2, (tensor *[]){a, b_even}, 1, (tensor *[]){bits}, 0, NULL, 0, NULL));
     for (int i = 0; i < n; i++) CHECK(at(bits, i) == (i * 0.5 < i - 300), "lt f32 < i64 [%d]", i);
+
+/* ---- the indexing family (contracts: docs/plugin-abi.md, ints: torch_core/tc_indexing.h) ---- */
+
+/* index: rows picked by an index, one index per row (stride 0 along the row). */
+static void test_index_gather(void) {
+    tensor *x = TV(TC_FLOAT32, DIMS(3, 4), (const double[]){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+    tensor *idx = T(TC_INT64, DIMS(2));
+    seti(idx, 0, 2);
+    seti(idx, 1, -3); /* wraps to 0 in the BOUNDS style */
+    tensor *out = T(TC_FLOAT32, DIMS(2, 4));
+    tensor *src = V(x, 0, DIMS(2, 4), (int64_t[]){0, 1}), *iv = V(idx, 0, DIMS(2, 4), (int64_t[]){1, 0});
+    const int64_t ints[] = {0, 0, 3, 4}; /* TC_INDEX_BOUNDS, first dim 0, size 3, stride 4 */
+    CHECK_OK(run("index", TC_FLOAT32, 2, (tensor *[]){src, iv}, 1, (tensor *[]){out}, 0, NULL, 4, ints));
+    CHECK_VALUES(out, 0, "rows", 8, 9, 10, 11, 0, 1, 2, 3);
+    /* a bad index found by a worker thread is raised by the calling thread, once */
+    const int64_t n = 200000;
+    tensor *big = T(TC_INT32, DIMS(n)), *bi = T(TC_INT64, DIMS(n)), *bo = T(TC_INT32, DIMS(n));
+    for (int64_t i = 0; i < n; i++) {
+        seti(big, i, i);
+        seti(bi, i, n - 1 - i);
+    }
+    tensor *bs = V(big, 0, DIMS(n), (int64_t[]){0});
+    const int64_t bints[] = {1, 0, n, 1}; /* TC_INDEX_BOUNDS_RT */
+    CHECK_OK(run("index", TC_INT32, 2, (tensor *[]){bs, bi}, 1, (tensor *[]){bo}, 0, NULL, 4, bints));
+    CHECK(ati(bo, 0) == n - 1 && ati(bo, n - 1) == 0, "reversed: %lld %lld", (long long)ati(bo, 0),
+          (long long)ati(bo, n - 1));
+    seti(bi, n - 7, n + 5);
+    CHECK(run("index", TC_INT32, 2, (tensor *[]){bs, bi}, 1, (tensor *[]){bo}, 0, NULL, 4, bints) == TC_FAIL &&
+          strstr(g_error, "is out of bounds for dimension 0") != NULL, "bad index: %s", g_error);
+    /* two indices: offsets computed first (scratch memory, returned) */
+    tensor *i0 = T(TC_INT64, DIMS(2)), *i1 = T(TC_INT64, DIMS(2)), *o2 = T(TC_FLOAT32, DIMS(2));
+    seti(i0, 0, 1), seti(i0, 1, 2), seti(i1, 0, 3), seti(i1, 1, 0);
+    tensor *s0 = V(x, 0, DIMS(2), (int64_t[]){0});
+    const int64_t ints2[] = {0, 0, 3, 4, 4, 1};
+    CHECK_OK(run("index", TC_FLOAT32, 3, (tensor *[]){s0, i0, i1}, 1, (tensor *[]){o2}, 0, NULL, 6, ints2));
+    CHECK_VALUES(o2, 0, "x[[1, 2], [3, 0]]", 7, 8);
+    CHECK(g_live_allocs == 0, "%ld scratch allocations leaked", g_live_allocs);
+}
+
+/* index_put: repeated indices accumulate in order; mean counts, include_self or not. */
+static void test_index_put_modes(void) {
+    const struct {
+        int64_t mode, include_self;
+        double want[3];
+    } cases[] = {{0, 1, {2, 10, 5}}, {1, 1, {4, 10, 20}}, {2, 1, {2, 10, 250}}, {3, 1, {4.0 / 3, 10, 20.0 / 3}},
+                 {3, 0, {1.5, 10, 7.5}}, {4, 0, {2, 10, 10}}, {5, 1, {1, 10, 5}}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tensor *dst = TV(TC_FLOAT64, DIMS(3), (const double[]){1, 10, 5});
+        tensor *vals = TV(TC_FLOAT64, DIMS(4), (const double[]){1, 10, 2, 5});
+        tensor *idx = T(TC_INT64, DIMS(4));
+        seti(idx, 0, 0), seti(idx, 1, 2), seti(idx, 2, 0), seti(idx, 3, 2);
+        const int64_t ints[] = {cases[c].mode, cases[c].include_self, 0, 0, 3, 1};
+        tensor *dv = V(dst, 0, DIMS(4), (int64_t[]){0});
+        /* values 1, 2 land on element 0; 10, 5 on element 2 */
+        CHECK_OK(run("index_put", TC_FLOAT64, 2, (tensor *[]){vals, idx}, 1, (tensor *[]){dv}, 0, NULL, 6, ints));
+        for (int i = 0; i < 3; i++) CHECK_NEAR(at(dst, i), cases[c].want[i], 1e-12, 0, "index_put mode");
+    }
+    CHECK(g_live_allocs == 0, "%ld scratch allocations leaked", g_live_allocs);
+}
+
+/* nonzero_count, nonzero, masked_select (large enough for several pieces), where, flip, cat, tril. */
+static void test_masked_and_rearranging(void) {
+    const int64_t n = 100000;
+    tensor *x = T(TC_FLOAT32, DIMS(n)), *m = T(TC_BOOL, DIMS(n)), *cnt = T(TC_INT64, DIMS(1));
+    int64_t expect = 0;
+    for (int64_t i = 0; i < n; i++) {
+        set(x, i, (double)i);
+        set(m, i, (i * 7919) % 10 < 3);
+        expect += (i * 7919) % 10 < 3;
+    }
+    tensor *c0 = V(cnt, 0, 0, (int64_t[]){0}, (int64_t[]){0}); /* 0-dim */
+    CHECK_OK(run("nonzero_count", TC_BOOL, 1, (tensor *[]){m}, 1, (tensor *[]){c0}, 0, NULL, 0, NULL));
+    CHECK(ati(cnt, 0) == expect, "count %lld, want %lld", (long long)ati(cnt, 0), (long long)expect);
+    tensor *sel = T(TC_FLOAT32, DIMS(expect));
+    CHECK_OK(run("masked_select", TC_FLOAT32, 2, (tensor *[]){x, m}, 1, (tensor *[]){sel}, 0, NULL, 0, NULL));
+    int64_t k = 0, bad = 0;
+    for (int64_t i = 0; i < n; i++)
+        if ((i * 7919) % 10 < 3) bad += at(sel, k++) != (double)i;
+    CHECK(bad == 0, "%lld selected elements out of place", (long long)bad);
+    tensor *nz = T(TC_INT64, DIMS(expect, 1));
+    CHECK_OK(run("nonzero", TC_BOOL, 1, (tensor *[]){m}, 1, (tensor *[]){nz}, 0, NULL, 0, NULL));
+    CHECK(ati(nz, 0) == 0 && ati(nz, expect - 1) == (int64_t)at(sel, expect - 1), "nonzero coordinates");
+    tensor *a = TV(TC_INT16, DIMS(2, 3), (const double[]){1, 2, 3, 4, 5, 6}), *f = T(TC_INT16, DIMS(2, 3));
+    CHECK_OK(run("flip", TC_INT16, 1, (tensor *[]){a}, 1, (tensor *[]){f}, 0, NULL, 2, (int64_t[]){0, 1}));
+    CHECK_VALUES(f, 0, "flip both dims", 6, 5, 4, 3, 2, 1);
+    tensor *cc = T(TC_INT16, DIMS(2, 6));
+    CHECK_OK(run("cat", TC_INT16, 2, (tensor *[]){a, f}, 1, (tensor *[]){cc}, 0, NULL, 1, (int64_t[]){1}));
+    CHECK_VALUES(cc, 0, "cat dim 1", 1, 2, 3, 6, 5, 4, 4, 5, 6, 3, 2, 1);
+    CHECK_OK(run("tril", TC_INT16, 1, (tensor *[]){a}, 1, (tensor *[]){f}, 0, NULL, 1, (int64_t[]){0}));
+    CHECK_VALUES(f, 0, "tril", 1, 0, 0, 4, 5, 0);
+    tensor *cond = TV(TC_BOOL, DIMS(2, 3), (const double[]){1, 0, 1, 0, 1, 0}), *w = T(TC_INT16, DIMS(2, 3));
+    tensor *zero = TV(TC_INT16, DIMS(1), (const double[]){-9}), *zv = V(zero, 0, DIMS(2, 3), (int64_t[]){0, 0});
+    CHECK_OK(run("where", TC_INT16, 3, (tensor *[]){cond, zv, a}, 1, (tensor *[]){w}, 0, NULL, 0, NULL));
+    CHECK_VALUES(w, 0, "where", -9, 2, -9, 4, -9, 6);
+    CHECK(g_live_allocs == 0, "%ld scratch allocations leaked", g_live_allocs);
 }
 
 static const test_case g_tests[] = {
@@ -1325,6 +1425,9 @@ static const test_case g_tests[] = {
     {"bmm", test_bmm},
     {"fill", test_fill},
     {"converting_inputs", test_converting_inputs},
+    {"index_gather", test_index_gather},
+    {"index_put_modes", test_index_put_modes},
+    {"masked_and_rearranging", test_masked_and_rearranging},
 };
 
 int main(int argc, char **argv) {

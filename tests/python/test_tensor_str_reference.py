@@ -153,8 +153,6 @@ NOT_BUILDABLE_YET = {
     "complex_scalar": "no complex dtypes yet",
     "complex128": "no complex dtypes yet",
     "wrap_sci": "no torch.logspace yet",
-    "summary_stats_from_edges_only": "no torch.cat yet",
-    "summary_nan_in_middle": "no torch.cat yet",
 }
 
 # Builds every case under every option set with whichever torch is importable and writes, as JSON,

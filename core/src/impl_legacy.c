@@ -1,0 +1,86 @@
+/*
+ * Tensor facts and the legacy in-place reshapers: is_floating_point, is_complex, numel; resize_ and
+ * resize_as_, which give a tensor new sizes with contiguous strides over its own storage, grown in
+ * place (contents kept, every view of the storage seeing the new memory) when it is too small.
+ */
+#include "core_internal.h"
+
+#include <string.h>
+
+int tc_impl_is_floating_point(tc_opcall *c) {
+    c->outs[0] = (tc_value){.tag = TC_VALUE_BOOL, .v.b = tc_dtype_is_floating(tc_arg_tensor(c, 0)->dtype)};
+    return TC_OK;
+}
+
+int tc_impl_is_complex(tc_opcall *c) {
+    c->outs[0] = (tc_value){.tag = TC_VALUE_BOOL, .v.b = false}; /* no complex dtypes yet */
+    return TC_OK;
+}
+
+int tc_impl_numel(tc_opcall *c) {
+    c->outs[0] = (tc_value){.tag = TC_VALUE_INT, .v.i = tc_tensor_numel(tc_arg_tensor(c, 0))};
+    return TC_OK;
+}
+
+/* Grows s to nbytes keeping its contents: a new buffer from s's device, the old bytes copied in, and
+ * the two buffers swapped between s and a temporary storage that then frees the old one. */
+static int storage_grow(tc_storage *s, size_t nbytes) {
+    if (s->deleter) return tc_set_error(TC_ERR_RUNTIME, "Trying to resize storage that is not resizable");
+    tc_storage *fresh = tc_storage_new(nbytes, s->device);
+    if (!fresh) return TC_FAIL;
+    if (s->nbytes) {
+        if (s->device.type == TC_DEVICE_CPU) {
+            memcpy(fresh->data, s->data, s->nbytes);
+        } else {
+            const tc_device_type_desc *d = tc_device_desc(s->device.type);
+            if (d && d->copy && d->copy(fresh->data, s->device, s->data, s->device, s->nbytes, NULL) != TC_OK) {
+                tc_storage_release(fresh);
+                return tc_last_error_kind() ? TC_FAIL : tc_set_error(TC_ERR_RUNTIME, "resize_: copying failed");
+            }
+        }
+    }
+    tc_storage tmp = *fresh;
+    fresh->data = s->data;
+    fresh->nbytes = s->nbytes;
+    fresh->allocator = s->allocator;
+    s->data = tmp.data;
+    s->nbytes = tmp.nbytes;
+    s->allocator = tmp.allocator;
+    tc_storage_release(fresh);
+    return TC_OK;
+}
+
+static int resize(tc_opcall *c, tc_tensor *t, tc_int_list size, int32_t format) {
+    if (tc_shape_check_ndim(size.len)) return TC_FAIL;
+    for (int64_t i = 0; i < size.len; i++)
+        if (size.items[i] < 0) {
+            char s[512];
+            tc_shape_format((int32_t)size.len, size.items, s, sizeof s);
+            return tc_set_error(TC_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
+                                (long long)size.items[i], s);
+        }
+    size_t nbytes, offset_bytes, need;
+    if (tc_shape_nbytes((int32_t)size.len, size.items, t->dtype, &nbytes)) return TC_FAIL;
+    if (__builtin_mul_overflow((size_t)t->offset, tc_dtype_size(t->dtype), &offset_bytes) ||
+        __builtin_add_overflow(nbytes, offset_bytes, &need))
+        return tc_set_error(TC_ERR_RUNTIME, "resize_: the storage would be too large");
+    if (nbytes && need > t->storage->nbytes && storage_grow(t->storage, need)) return TC_FAIL;
+    if (tc_tensor_resize(t, (int32_t)size.len, size.items)) return TC_FAIL;
+    if (format == TC_MEMORY_FORMAT_CHANNELS_LAST && size.len == 4) { /* NHWC */
+        t->strides[1] = 1;
+        t->strides[3] = t->sizes[1] > 1 ? t->sizes[1] : 1;
+        t->strides[2] = t->strides[3] * (t->sizes[3] > 1 ? t->sizes[3] : 1);
+        t->strides[0] = t->strides[2] * (t->sizes[2] > 1 ? t->sizes[2] : 1);
+    }
+    tc_tensor_retain(t);
+    return tc_return(c, t);
+}
+
+/* resize_(self, size, *, memory_format) */
+int tc_impl_resize_(tc_opcall *c) { return resize(c, tc_arg_tensor(c, 0), tc_arg_ints(c, 1), tc_arg_enum(c, 2)); }
+
+/* resize_as_(self, the_template, *, memory_format) */
+int tc_impl_resize_as_(tc_opcall *c) {
+    tc_tensor *like = tc_arg_tensor(c, 1);
+    return resize(c, tc_arg_tensor(c, 0), (tc_int_list){like->sizes, like->ndim}, tc_arg_enum(c, 2));
+}
