@@ -60,7 +60,10 @@ MAX_RETURNS = 8
 # attributes after the `|`
 KINDS = ('structured', 'impl')
 FLAG_WORDS = ('method', 'function', 'number_self', 'no_bool', 'float_only', 'factory', 'composite', 'view',
-              'inplace_function', 'ignore_coverage', 'internal')
+              'inplace_function', 'ignore_coverage', 'internal', 'varargs')
+# python modules an op may live in instead of torch (PyTorch's python_module): module=linalg makes
+# linalg_inv torch.linalg.inv
+PYTHON_MODULES = {'linalg': 'linalg_'}
 DTYPE_RULES = ('promote', 'float', 'compare', 'same', 'none', 'int_only', 'bool')
 
 
@@ -276,6 +279,9 @@ def parse_attrs(op, words):
     op.variants = []
     op.flags = set()
     op.impl_name = None
+    op.out_overload = None
+    op.out_args = None
+    op.python_module = None
     for w in words:
         if w in KINDS:
             if op.kind:
@@ -296,6 +302,14 @@ def parse_attrs(op, words):
                     raise TableError('unknown variant %s' % v)
         elif w.startswith('impl='):
             op.impl_name = w[5:]
+        elif w.startswith('out='):  # PyTorch's overload name of the out= variant, when not the derived one
+            op.out_overload = w[4:]
+        elif w.startswith('out_args='):  # PyTorch's names of the out= variant's written arguments
+            op.out_args = w[9:].split(',')
+        elif w.startswith('module='):
+            op.python_module = w[7:]
+            if op.python_module not in PYTHON_MODULES:
+                raise TableError('unknown python module %s' % op.python_module)
         elif w in FLAG_WORDS:
             op.flags.add(w)
         else:
@@ -339,14 +353,16 @@ def derive_inplace(base):
 def derive_out(base):
     op = Op()
     op.__dict__.update(base.__dict__)
-    op.overload = 'out' if base.overload in ('', 'Tensor') else base.overload + '_out'
+    op.overload = base.out_overload or ('out' if base.overload in ('', 'Tensor') else base.overload + '_out')
     op.args = [Arg(**a.__dict__) for a in base.args]
+    if base.out_args and len(base.out_args) != len(base.returns):
+        raise TableError('out_args= names %d arguments for %d results' % (len(base.out_args), len(base.returns)))
     letters = 'abcdefgh'
     names = []
     for i, r in enumerate(base.returns):
         if r.ty['base'] != 'Tensor' or r.ty['list']:
             raise TableError('out variants need Tensor results')
-        name = 'out' if len(base.returns) == 1 else (r.name or 'out%d' % i)
+        name = base.out_args[i] if base.out_args else 'out' if len(base.returns) == 1 else (r.name or 'out%d' % i)
         names.append(name)
         op.args.append(Arg(name=name, ty={'base': 'Tensor', 'list': False, 'fixed': 0, 'optional': False,
                                           'alias': letters[i], 'write': True, 'optional_items': False},
@@ -424,8 +440,15 @@ def read_table(path):
                                                                                   seen[o.id]))
         seen[o.id] = o.lineno
         o.is_method = bool(o.args) and o.args[0].name == 'self' and o.args[0].ty['base'] == 'Tensor' \
-            and not o.args[0].ty['list'] and 'function' not in o.flags and 'internal' not in o.flags
+            and not o.args[0].ty['list'] and 'function' not in o.flags and 'internal' not in o.flags \
+            and not o.python_module
         o.is_function = 'method' not in o.flags and 'internal' not in o.flags
+        o.python_name = o.name
+        if o.python_module:
+            prefix = PYTHON_MODULES[o.python_module]
+            if not o.name.startswith(prefix):
+                raise SystemExit('%s:%d: module=%s ops are named %s*' % (path, o.lineno, o.python_module, prefix))
+            o.python_name = o.name[len(prefix):]
         if o.kind == 'impl' and not o.impl_name:
             o.impl_name = o.id
     return ops
@@ -685,7 +708,7 @@ def write_source(ops, path):
         if o.variant == 'out':
             flags.append('TC_OPF_OUT')
         for f, c in (('number_self', 'NUMBER_SELF'), ('no_bool', 'NO_BOOL'), ('float_only', 'FLOAT_ONLY'),
-                     ('factory', 'FACTORY'), ('composite', 'COMPOSITE'), ('view', 'VIEW')):
+                     ('factory', 'FACTORY'), ('composite', 'COMPOSITE'), ('view', 'VIEW'), ('varargs', 'VARARGS')):
             if f in o.flags:
                 flags.append('TC_OPF_' + c)
         variant = {'functional': 'TC_VARIANT_FUNCTIONAL', 'inplace': 'TC_VARIANT_INPLACE',
@@ -741,12 +764,16 @@ def write_bindings(ops, path):
         out.append('static PyObject *meth_%s(PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
                    '{ return tp_call_ops(meth_ops_%s, %s, self, args, n, kw); }' % (name, name, c_str(name)))
     out.append('')
-    out.append('#define TP_GENERATED_FUNCTIONS \\')
-    for name in functions:
-        out.append('    {%s, (PyCFunction)(void (*)(void))fn_%s, METH_FASTCALL | METH_KEYWORDS, NULL}, \\'
-                   % (c_str(name), name))
-    out.append('    /* end of generated functions */')
-    out.append('')
+    modules = {None: 'TP_GENERATED_FUNCTIONS'}
+    modules.update({m: 'TP_GENERATED_%s_FUNCTIONS' % m.upper() for m in PYTHON_MODULES})
+    for module, macro in modules.items():
+        out.append('#define %s \\' % macro)
+        for name, group in functions.items():
+            if group[0].python_module == module:
+                out.append('    {%s, (PyCFunction)(void (*)(void))fn_%s, METH_FASTCALL | METH_KEYWORDS, NULL}, \\'
+                           % (c_str(group[0].python_name), name))
+        out.append('    /* end of generated functions */')
+        out.append('')
     out.append('#define TP_GENERATED_METHODS \\')
     for name in methods:
         out.append('    {%s, (PyCFunction)(void (*)(void))meth_%s, METH_FASTCALL | METH_KEYWORDS, NULL}, \\'

@@ -111,6 +111,9 @@ TC_INTERNAL void tc_shape_format(int32_t ndim, const int64_t *sizes, char *buf, 
 TC_INTERNAL int tc_shape_check_ndim(int64_t ndim);
 TC_INTERNAL bool tc_shape_equal(int32_t na, const int64_t *a, int32_t nb, const int64_t *b);
 
+/* The C++ type name PyTorch's messages print for a dtype (caffe2::TypeMeta's name): "long int". */
+TC_INTERNAL const char *tc_dtype_cpp_name(int32_t dtype);
+
 /* ---- promotion ---- */
 /* PyTorch's result_type over operands, with wrapped numbers and 0-dim tensors ranked lower. */
 TC_INTERNAL int32_t tc_result_type(tc_tensor *const *operands, int n);

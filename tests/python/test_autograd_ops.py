@@ -11,6 +11,8 @@ import pytest
 import torch
 from torch.autograd import gradcheck, gradgradcheck
 
+import autograd_samples_linalg
+
 _rng = random.Random(1234)
 
 
@@ -102,6 +104,8 @@ SAMPLES = {
     'bernoulli.p': lambda: [((T(2, 3), 0.5), {})],
     'normal.float_Tensor': lambda: [((0.5, T(2, 3)), {})],
 }
+
+SAMPLES.update(autograd_samples_linalg.samples(T, mixed))
 
 # Differentiable in PyTorch's sense but declared without a derivative (PyTorch raises too).
 NOT_IMPLEMENTED = {'floor_divide'}

@@ -5,8 +5,7 @@ import pytest
 
 import torch
 
-DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16,
-          torch.int8, torch.uint8]
+DTYPES = [torch.float32, torch.float64, torch.bfloat16, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8]
 
 
 def py_mm(a, b):
@@ -38,6 +37,16 @@ def test_mm_every_dtype(dtype):
     for r in (ta @ tb, torch.mm(ta, tb), torch.matmul(ta, tb), ta.mm(tb), ta.matmul(tb)):
         assert r.dtype == dtype and r.shape == (3, 5)
         assert r.tolist() == [[float(v) if dtype.is_floating_point else v for v in row] for row in want]
+
+
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bool], ids=str)
+def test_mm_refuses_what_pytorch_cpu_refuses(dtype):
+    name = 'Half' if dtype == torch.float16 else 'Bool'
+    a = torch.ones(2, 2, dtype=dtype)
+    with pytest.raises(RuntimeError, match='"addmm_impl_cpu_" not implemented for \'%s\'' % name):
+        a @ a
+    with pytest.raises(RuntimeError, match='"bmm" not implemented'):
+        torch.bmm(a[None], a[None])
 
 
 @pytest.mark.parametrize('dtype', [torch.float32, torch.float64, torch.int64], ids=str)
