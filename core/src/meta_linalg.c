@@ -183,18 +183,17 @@ int tc_meta_addmm(tc_opcall *c, tc_plan *p) {
                : TC_OK;
 }
 
-/* addmv(self, mat, vec, *, beta, alpha): the addmm kernel with vec as a column; self converts to mat's dtype. */
+/* addmv(self, mat, vec, *, beta, alpha): the addmv kernel; self converts to mat's dtype. The vectors
+ * stay vectors here (an in-place bias must be seen exactly as the result is). */
 int tc_meta_addmv(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0), *mat = tc_arg_tensor(c, 1), *vec = tc_arg_tensor(c, 2);
     if (mv_check(self, mat, vec)) return TC_FAIL;
     const int64_t m = mat->sizes[0];
     if (inplace_sizes(c, self, 1, &m) || product_output(p, 1, &m, mat->dtype)) return TC_FAIL;
-    tc_tensor *bias = tc_expand_to(self, 1, &m), *cast = bias ? tc_kernel_cast(bias, mat->dtype) : NULL;
-    int rc = cast ? vector_input(p, cast, true) : TC_FAIL;
+    tc_tensor *bias = tc_expand_to(self, 1, &m);
+    int rc = bias ? tc_plan_input(p, bias, mat->dtype) : TC_FAIL;
     tc_tensor_release(bias);
-    tc_tensor_release(cast);
-    if (rc || tc_plan_input(p, mat, -1) || vector_input(p, vec, true) || add_scalars(p, 3)) return TC_FAIL;
-    return column_output(p, m);
+    return rc || tc_plan_input(p, mat, -1) || tc_plan_input(p, vec, -1) || add_scalars(p, 3) ? TC_FAIL : TC_OK;
 }
 
 /* addr(self, vec1, vec2, *, beta, alpha): beta * self + alpha * vec1 vec2^T, the addmm kernel with a

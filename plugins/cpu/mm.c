@@ -16,7 +16,8 @@
  * split each one itself; the pieces never raise (an out-of-memory while packing is recorded and raised
  * after the pool returns).
  *
- * Contracts (docs/plugin-abi.md): mm a, b -> c; bmm a, b -> c per batch; addmm/addr bias, a, b -> c
+ * Contracts (docs/plugin-abi.md): mm a, b -> c; bmm a, b -> c per batch; addmm/addr bias, a, b -> c,
+ * addmv the same with a vector bias, vector b and vector c
  * with scalars beta, alpha (the bias at c's sizes, zero strides where broadcast; beta == 0 never reads
  * it); baddbmm the same per batch; addbmm bias[m,n], a[B,m,k], b[B,k,n] -> c; dot a[n], b[n] -> c[].
  */
@@ -307,6 +308,30 @@ static int run_matrix(const tc_kernel_args *args, int with_bias, const char *nam
     return mm_compute(c->dtype, &g, 0) ? mm_oom(name) : TC_OK;
 }
 
+/* addmv: bias[m], mat[m,k], vec[k] -> c[m], as the matrix product of mat and vec's column. */
+static tc_view as_column(const tc_view *v, int64_t *sizes, int64_t *strides) {
+    tc_view col = *v;
+    sizes[0] = v->sizes[0], sizes[1] = 1;
+    strides[0] = v->strides[0], strides[1] = 1;
+    col.sizes = sizes, col.strides = strides, col.ndim = 2;
+    return col;
+}
+
+static int run_addmv(const tc_kernel_args *args) {
+    if (cpu_check_args(args, 3, 1, "addmv") != TC_OK) return TC_FAIL;
+    const tc_view *mat = &args->inputs[1], *c1 = &args->outputs[0];
+    if (mm_dtype_ok(c1->dtype, "addmv_impl_cpu")) return TC_FAIL;
+    if (mat->ndim != 2 || args->inputs[0].ndim != 1 || args->inputs[2].ndim != 1 || c1->ndim != 1)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "addmv: expected a matrix and vectors");
+    int64_t sz[3][2], st[3][2];
+    const tc_view bias = as_column(&args->inputs[0], sz[0], st[0]), vec = as_column(&args->inputs[2], sz[1], st[1]);
+    const tc_view c = as_column(c1, sz[2], st[2]);
+    const mm_scale s = scale_of(args, 1);
+    if (!beta_is_zero(c.dtype, &s)) mm_copy_bias(&bias, &c, 0, 0, 0, cpu_dtype_size(c.dtype));
+    const mm_args g = mm_args_at(mat, &vec, &c, 0, 0, 0, 0, &s);
+    return mm_compute(c.dtype, &g, 0) ? mm_oom("addmv") : TC_OK;
+}
+
 /* ---- batches: bmm, baddbmm, addbmm ---- */
 
 typedef struct batch_job {
@@ -398,6 +423,7 @@ CPU_DTYPES_ALL(DOT_STAMP, _)
     static int k_mm_##S(const tc_kernel_args *args) { return run_matrix(args, 0, "mm", 1); }      \
     static int k_addmm_##S(const tc_kernel_args *args) { return run_matrix(args, 1, "addmm", 1); } \
     static int k_addr_##S(const tc_kernel_args *args) { return run_matrix(args, 1, "addr", 0); }  \
+    static int k_addmv_##S(const tc_kernel_args *args) { return run_addmv(args); }                 \
     static int k_bmm_##S(const tc_kernel_args *args) { return run_batch(args, 0, "bmm"); }         \
     static int k_baddbmm_##S(const tc_kernel_args *args) { return run_batch(args, 1, "baddbmm"); }
 CPU_DTYPES_ALL(KERNEL, _)
@@ -414,7 +440,7 @@ CPU_DTYPES_ALL(DOT_KERNEL, _)
 #define ENTRY(_, S)                                                                                \
     {"mm", CPU_DT_##S, k_mm_##S}, {"bmm", CPU_DT_##S, k_bmm_##S}, {"addmm", CPU_DT_##S, k_addmm_##S}, \
         {"addr", CPU_DT_##S, k_addr_##S}, {"baddbmm", CPU_DT_##S, k_baddbmm_##S},                    \
-        {"addbmm", CPU_DT_##S, k_addbmm_any},
+        {"addbmm", CPU_DT_##S, k_addbmm_any}, {"addmv", CPU_DT_##S, k_addmv_##S},
 #define DOT_ENTRY(_, S) {"dot", CPU_DT_##S, k_dot_##S},
 static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) CPU_DTYPES_ALL(DOT_ENTRY, _)};
 CPU_KERNEL_TABLE(kernels);
