@@ -256,6 +256,9 @@ struct tc_plan {
     tc_scalar scalars[TC_PLAN_MAX_SCALARS];
     int32_t n_ints;
     int64_t ints[TC_MAX_DIMS];
+    /* NULL, or run once the outputs hold the kernel's results (their targets written): checks that
+     * read results, as PyTorch's structured impls do after their kernels (linalg's info tensors) */
+    int (*after)(tc_plan *p);
 };
 
 /* Output i: allocated (functional op), or the written argument checked against the sizes and
