@@ -5,6 +5,7 @@
  * deprecated names, and put results into the shapes the older APIs promised.
  */
 #include "linalg.h"
+#include "torch_core/tc_autograd.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -126,3 +127,118 @@ int tc_impl_linalg_solve(tc_opcall *c) {
     if (rc) tc_tensor_release(r);
     return rc ? TC_FAIL : tc_return(c, r);
 }
+
+/* ---- Cholesky --------------------------------------------------------------------------------------- */
+
+static tc_tensor *cholesky(tc_tensor *a, bool upper, const char *api) {
+    tc_tensor *l, *info;
+    if (tc_linalg_cholesky_ex(a, upper, false, &l, &info)) return NULL;
+    const int rc = tc_linalg_check_errors(info, api, a->ndim == 2);
+    tc_tensor_release(info);
+    if (rc) tc_tensor_release(l);
+    return rc ? NULL : l;
+}
+
+int tc_impl_linalg_cholesky(tc_opcall *c) {
+    return tc_return(c, cholesky(tc_arg_tensor(c, 0), tc_arg_bool(c, 1), "linalg.cholesky"));
+}
+
+int tc_impl_cholesky(tc_opcall *c) {
+    static atomic_bool warned;
+    warn_once(&warned, "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+                       "PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\n"
+                       "and\nU = torch.cholesky(A, upper=True)\nshould be replaced with\nU = "
+                       "torch.linalg.cholesky(A).mH().\nThis transform will produce equivalent results for all valid "
+                       "(symmetric positive definite) inputs.");
+    return tc_return(c, cholesky(tc_arg_tensor(c, 0), tc_arg_bool(c, 1), "cholesky"));
+}
+
+/* ---- QR ------------------------------------------------------------------------------------------------ */
+
+int tc_impl_qr(tc_opcall *c) {
+    static atomic_bool warned;
+    warn_once(&warned, "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+                       "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = "
+                       "torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else "
+                       "'complete')");
+    tc_tensor *q, *r;
+    if (tc_linalg_qr(tc_arg_tensor(c, 0), tc_arg_bool(c, 1) ? "reduced" : "complete", &q, &r)) return TC_FAIL;
+    return return2(c, q, r);
+}
+
+int tc_impl_orgqr(tc_opcall *c) {
+    return tc_return(c, tc_linalg_householder_product(tc_arg_tensor(c, 0), tc_arg_tensor(c, 1)));
+}
+
+/* ---- SVD and eigh ------------------------------------------------------------------------------------- */
+
+/* PyTorch's _may_require_fw_or_bw_grad: whether a result may be differentiated, so that the
+ * factors its backward reads must be computed too (svdvals, eigvalsh). */
+static bool may_require_grad(const tc_tensor *t) {
+    return (tc_grad_enabled() && tc_requires_grad(t)) || (t->keys & TC_KEYBIT(TC_KEY_FORWARD_AD));
+}
+
+static int return3(tc_opcall *c, tc_tensor *a, tc_tensor *b, tc_tensor *d) {
+    c->outs[2] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = d};
+    return return2(c, a, b);
+}
+
+int tc_impl_linalg_svd(tc_opcall *c) {
+    tc_tensor *u, *s, *vh;
+    const char *driver = tc_arg_none(c, 2) ? NULL : c->args[2].v.s;
+    if (tc__linalg_svd(tc_arg_tensor(c, 0), tc_arg_bool(c, 1), true, driver, &u, &s, &vh)) return TC_FAIL;
+    return return3(c, u, s, vh);
+}
+
+int tc_impl_linalg_svdvals(tc_opcall *c) {
+    tc_tensor *a = tc_arg_tensor(c, 0), *u, *s, *vh;
+    const char *driver = tc_arg_none(c, 1) ? NULL : c->args[1].v.s;
+    if (tc__linalg_svd(a, false, may_require_grad(a), driver, &u, &s, &vh)) return TC_FAIL;
+    release(u, vh, NULL, NULL);
+    return tc_return(c, s);
+}
+
+/* svd(self, some, compute_uv) -> (U, S, V): V = Vh^T (a view); without uv, U and V are zero
+ * matrices of the full shapes, as PyTorch returns them. */
+int tc_impl_svd(tc_opcall *c) {
+    tc_tensor *a = tc_arg_tensor(c, 0), *u, *s, *vh;
+    const bool some = tc_arg_bool(c, 1), uv = tc_arg_bool(c, 2);
+    if (tc_linalg_check_matrix(a, "linalg.svd", "A")) return TC_FAIL;
+    if (tc__linalg_svd(a, !some, uv || may_require_grad(a), NULL, &u, &s, &vh)) return TC_FAIL;
+    if (uv) {
+        tc_tensor *v = tc_transpose_int(vh, -2, -1);
+        tc_tensor_release(vh);
+        if (!v) {
+            release(u, s, NULL, NULL);
+            return TC_FAIL;
+        }
+        return return3(c, u, s, v);
+    }
+    release(u, vh, NULL, NULL);
+    int64_t sizes[TC_MAX_DIMS];
+    const int64_t m = a->sizes[a->ndim - 2], n = a->sizes[a->ndim - 1];
+    const int32_t nu = tc_linalg_shape(a, 2, 2, (int64_t[]){m, m}, sizes);
+    tc_tensor *zu = tc_zeros((tc_int_list){sizes, nu}, a->dtype, -1, &a->device, NULL);
+    tc_linalg_shape(a, 2, 2, (int64_t[]){n, n}, sizes);
+    tc_tensor *zv = zu ? tc_zeros((tc_int_list){sizes, nu}, a->dtype, -1, &a->device, NULL) : NULL;
+    if (!zv) {
+        release(zu, s, NULL, NULL);
+        return TC_FAIL;
+    }
+    return return3(c, zu, s, zv);
+}
+
+int tc_impl_linalg_eigh(tc_opcall *c) {
+    tc_tensor *w, *v;
+    if (tc__linalg_eigh(tc_arg_tensor(c, 0), c->args[1].v.s, true, &w, &v)) return TC_FAIL;
+    return return2(c, w, v);
+}
+
+int tc_impl_linalg_eigvalsh(tc_opcall *c) {
+    tc_tensor *a = tc_arg_tensor(c, 0), *w, *v;
+    if (tc__linalg_eigh(a, c->args[1].v.s, may_require_grad(a), &w, &v)) return TC_FAIL;
+    tc_tensor_release(v);
+    return tc_return(c, w);
+}
+
+int tc_impl_matrix_exp(tc_opcall *c) { return tc_return(c, tc_linalg_matrix_exp(tc_arg_tensor(c, 0))); }
