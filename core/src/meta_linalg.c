@@ -10,6 +10,8 @@
  */
 #include "core_internal.h"
 
+#include <string.h>
+
 /* "expected scalar type Float but found Double": PyTorch's check of a second operand against the first. */
 static int scalar_type(const tc_tensor *want, const tc_tensor *got) {
     if (want->dtype == got->dtype) return TC_OK;
@@ -275,4 +277,64 @@ int tc_meta_addbmm(tc_opcall *c, tc_plan *p) {
     return bias_input(p, self, 2, sizes) || tc_plan_input(p, a, -1) || tc_plan_input(p, b, -1) || add_scalars(p, 3)
                ? TC_FAIL
                : TC_OK;
+}
+
+/* linalg_cross(self, other, *, dim): both of one dtype and rank, dim of length 3, broadcast. The
+ * kernel gets the inputs at the result's sizes and the wrapped dim (ints[0]). */
+int tc_meta_linalg_cross(tc_opcall *c, tc_plan *p) {
+    tc_tensor *a = tc_arg_tensor(c, 0), *b = tc_arg_tensor(c, 1);
+    const int64_t dim = tc_arg_int(c, 2);
+    if (a->ndim != b->ndim)
+        return tc_set_error(TC_ERR_RUNTIME, "linalg.cross: inputs must have the same number of dimensions.");
+    int32_t d;
+    if (tc_shape_wrap_dim(dim, a->ndim, &d)) return TC_FAIL;
+    if (a->sizes[d] != 3 || b->sizes[d] != 3)
+        return tc_set_error(TC_ERR_RUNTIME, "linalg.cross: inputs dimension %lld must have length 3. Got %lld and %lld",
+                            (long long)dim, (long long)a->sizes[d], (long long)b->sizes[d]);
+    if (scalar_type(a, b)) return TC_FAIL;
+    int32_t ndim;
+    int64_t sizes[TC_MAX_DIMS];
+    if (tc_shape_broadcast(a->ndim, a->sizes, b->ndim, b->sizes, &ndim, sizes)) return TC_FAIL;
+    if (tc_plan_output(p, 0, ndim, sizes, a->dtype) || tc_plan_input(p, a, -1) || tc_plan_input(p, b, -1) ||
+        tc_plan_int(p, d))
+        return TC_FAIL;
+    p->dtype = a->dtype;
+    p->flags |= TC_PLAN_BROADCAST;
+    return TC_OK;
+}
+
+/* _cdist_forward(x1, x2, p, compute_mode): distances between the rows of x1 and of x2 over the
+ * broadcast batch. The kernel reads p and compute_mode from the op's arguments. */
+int tc_meta_cdist(tc_opcall *c, tc_plan *p) {
+    tc_tensor *x1 = tc_arg_tensor(c, 0), *x2 = tc_arg_tensor(c, 1);
+    if (x1->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports at least 2D tensors, X1 got: %dD", x1->ndim);
+    if (x2->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports at least 2D tensors, X2 got: %dD", x2->ndim);
+    if (x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
+        return tc_set_error(TC_ERR_RUNTIME, "X1 and X2 must have the same number of columns. X1: %lld X2: %lld",
+                            (long long)x1->sizes[x1->ndim - 1], (long long)x2->sizes[x2->ndim - 1]);
+    if (!tc_dtype_is_floating(x1->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "cdist only supports floating-point dtypes, X1 got: %s",
+                            tc_dtype_scalar_name(x1->dtype));
+    if (!tc_dtype_is_floating(x2->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "cdist only supports floating-point dtypes, X2 got: %s",
+                            tc_dtype_scalar_name(x2->dtype));
+    if (c->args[2].v.f < 0) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports non-negative p values");
+    if (scalar_type(x1, x2)) return TC_FAIL;
+    if (!tc_arg_none(c, 3) && (tc_arg_int(c, 3) < 0 || tc_arg_int(c, 3) > 2))
+        return tc_set_error(TC_ERR_RUNTIME, "possible modes: 0, 1, 2, but was: %lld", (long long)tc_arg_int(c, 3));
+    int32_t nb;
+    int64_t sizes[TC_MAX_DIMS], s1[TC_MAX_DIMS], s2[TC_MAX_DIMS];
+    if (tc_shape_broadcast(x1->ndim - 2, x1->sizes, x2->ndim - 2, x2->sizes, &nb, sizes)) return TC_FAIL;
+    memcpy(s1, sizes, sizeof(int64_t) * (size_t)nb);
+    memcpy(s2, sizes, sizeof(int64_t) * (size_t)nb);
+    s1[nb] = x1->sizes[x1->ndim - 2], s1[nb + 1] = x1->sizes[x1->ndim - 1];
+    s2[nb] = x2->sizes[x2->ndim - 2], s2[nb + 1] = x2->sizes[x2->ndim - 1];
+    sizes[nb] = s1[nb], sizes[nb + 1] = s2[nb];
+    if (tc_plan_output(p, 0, nb + 2, sizes, x1->dtype)) return TC_FAIL;
+    tc_tensor *e1 = tc_expand_to(x1, nb + 2, s1), *e2 = e1 ? tc_expand_to(x2, nb + 2, s2) : NULL;
+    const int rc = e2 ? tc_plan_input(p, e1, -1) || tc_plan_input(p, e2, -1) : TC_FAIL;
+    tc_tensor_release(e1);
+    tc_tensor_release(e2);
+    p->dtype = x1->dtype;
+    return rc;
 }

@@ -42,3 +42,5 @@ def _export_ops():
 
 _export_ops()
 del _export_ops
+
+from torch.functional import tensordot, cdist  # noqa: E402,F401  (PyTorch's Python signatures of two ops)
