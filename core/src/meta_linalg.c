@@ -8,8 +8,10 @@
  * temporary that the runner copies in afterwards. Dtypes a CPU kernel does not take (bool, half) are
  * refused by the kernels, so other backends may take them.
  */
-#include "core_internal.h"
+#include "linalg.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* "expected scalar type Float but found Double": PyTorch's check of a second operand against the first. */
@@ -337,4 +339,83 @@ int tc_meta_cdist(tc_opcall *c, tc_plan *p) {
     tc_tensor_release(e2);
     p->dtype = x1->dtype;
     return rc;
+}
+
+/* linalg_vector_norm(self, ord, dim, keepdim, *, dtype): the input converted to the result's dtype
+ * and seen with its kept dims first and its reduced dims last; the result seen without its reduced
+ * dims. Kernel contract: ints[0] the number of kept dims, scalars[0] ord. */
+int tc_meta_vector_norm(tc_opcall *c, tc_plan *p) {
+    tc_tensor *t = tc_arg_tensor(c, 0);
+    const char *api = "linalg.vector_norm";
+    if (!tc_dtype_is_floating(t->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "%s: Expected a floating point or complex tensor as input. Got %s", api,
+                            tc_dtype_scalar_name(t->dtype));
+    const int32_t want = tc_arg_enum(c, 4), dtype = want >= 0 ? want : t->dtype;
+    if (want >= 0 && !tc_dtype_is_floating(want))
+        return tc_set_error(TC_ERR_RUNTIME, "%s: dtype should be floating point or complex, but got %s", api,
+                            tc_dtype_scalar_name(want));
+    if (want >= 0 && tc_promote_types(t->dtype, want) != want)
+        return tc_set_error(TC_ERR_RUNTIME, "%s: the dtype of the input (%s) should be convertible without narrowing to "
+                                            "the specified dtype (%s)", api, tc_dtype_scalar_name(t->dtype),
+                            tc_dtype_scalar_name(want));
+    const tc_scalar ord_s = c->args[1].v.scalar;
+    const double ord = ord_s.kind == TC_SCALAR_FLOAT ? ord_s.v.f : (double)ord_s.v.i;
+    const bool all = tc_arg_none(c, 2) || c->args[2].v.ints.len == 0;
+    bool reduced[TC_MAX_DIMS] = {false};
+    if (all) {
+        for (int32_t d = 0; d < t->ndim; d++) reduced[d] = true;
+    } else {
+        tc_int_list dims = tc_arg_ints(c, 2);
+        for (int64_t i = 0; i < dims.len; i++) {
+            int32_t d;
+            if (tc_shape_wrap_dim(dims.items[i], t->ndim > 0 ? t->ndim : 1, &d)) return TC_FAIL;
+            if (reduced[d]) return tc_set_error(TC_ERR_RUNTIME, "dim %d appears multiple times in the list of dims", d);
+            reduced[d] = true;
+        }
+    }
+    if (tc_tensor_numel(t) == 0 && (ord < 0 || ord == INFINITY)) {
+        char o[64];
+        snprintf(o, sizeof o, ord_s.kind == TC_SCALAR_FLOAT ? "%g" : "%.0f", ord);
+        if (all)
+            return tc_set_error(TC_ERR_RUNTIME, "%s cannot compute the %s norm on an empty tensor because the operation "
+                                                "does not have an identity", api, o);
+        for (int32_t d = 0; d < t->ndim; d++)
+            if (reduced[d] && t->sizes[d] == 0)
+                return tc_set_error(TC_ERR_RUNTIME, "%s cannot compute the %s norm on the dimension %dbecause this "
+                                                    "dimension is empty and the operation does not have an identity",
+                                    api, o, d);
+    }
+    const bool keepdim = tc_arg_bool(c, 3);
+    int64_t out[TC_MAX_DIMS], ksizes[TC_MAX_DIMS], kstrides[TC_MAX_DIMS], isizes[TC_MAX_DIMS], istrides[TC_MAX_DIMS];
+    int32_t nout = 0, nkept = 0;
+    for (int32_t d = 0; d < t->ndim; d++) {
+        if (!reduced[d]) {
+            out[nout++] = t->sizes[d];
+            isizes[nkept] = t->sizes[d], istrides[nkept++] = t->strides[d];
+        } else if (keepdim) {
+            out[nout++] = 1;
+        }
+    }
+    int32_t ni = nkept;
+    for (int32_t d = 0; d < t->ndim; d++)
+        if (reduced[d]) isizes[ni] = t->sizes[d], istrides[ni++] = t->strides[d];
+    if (tc_linalg_output(p, 0, nout, out, dtype)) return TC_FAIL;
+    /* kept dims of the (contiguous) result */
+    for (int32_t d = 0, k = 0; d < t->ndim; d++)
+        if (!reduced[d]) ksizes[k++] = t->sizes[d];
+    tc_shape_contiguous_strides(nkept, ksizes, kstrides);
+    tc_tensor *x = tc_kernel_cast(t, dtype), *v = x ? tc_tensor_restride(x, ni, isizes, istrides, x->offset) : NULL;
+    if (x && x != t) { /* a converted copy: contiguous, so its strides are not t's */
+        int64_t cs[TC_MAX_DIMS];
+        tc_shape_contiguous_strides(x->ndim, x->sizes, cs);
+        for (int32_t d = 0, k = 0, r = nkept; d < t->ndim; d++) v->strides[reduced[d] ? r++ : k++] = cs[d];
+    }
+    const int rc = v ? tc_plan_input(p, v, -1) : TC_FAIL;
+    tc_tensor_release(x);
+    tc_tensor_release(v);
+    if (rc || tc_plan_kernel_view(p, 0, nkept, ksizes, kstrides) || tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(ord)) ||
+        tc_plan_int(p, nkept))
+        return TC_FAIL;
+    p->dtype = dtype;
+    return TC_OK;
 }
