@@ -175,7 +175,8 @@ int tc_impl_orgqr(tc_opcall *c) {
 /* PyTorch's _may_require_fw_or_bw_grad: whether a result may be differentiated, so that the
  * factors its backward reads must be computed too (svdvals, eigvalsh). */
 static bool may_require_grad(const tc_tensor *t) {
-    return (tc_grad_enabled() && tc_requires_grad(t)) || (t->keys & TC_KEYBIT(TC_KEY_FORWARD_AD));
+    const tc_keyset keys = t->keys | (t->base ? t->base->keys : 0); /* a view brings its base's keys */
+    return (tc_grad_enabled() && tc_requires_grad(t)) || (keys & TC_KEYBIT(TC_KEY_FORWARD_AD));
 }
 
 static int return3(tc_opcall *c, tc_tensor *a, tc_tensor *b, tc_tensor *d) {
