@@ -111,6 +111,9 @@ TC_INTERNAL void tc_shape_format(int32_t ndim, const int64_t *sizes, char *buf, 
 TC_INTERNAL int tc_shape_check_ndim(int64_t ndim);
 TC_INTERNAL bool tc_shape_equal(int32_t na, const int64_t *a, int32_t nb, const int64_t *b);
 
+/* The C++ type name PyTorch's messages print for a dtype (caffe2::TypeMeta's name): "long int". */
+TC_INTERNAL const char *tc_dtype_cpp_name(int32_t dtype);
+
 /* ---- promotion ---- */
 /* PyTorch's result_type over operands, with wrapped numbers and 0-dim tensors ranked lower. */
 TC_INTERNAL int32_t tc_result_type(tc_tensor *const *operands, int n);
@@ -264,6 +267,9 @@ struct tc_plan {
     uint32_t deferred;                       /* bit i: output i is allocated by the kernel */
     uint32_t allocated;                      /* bit i: ... and the kernel has asked for it */
     int32_t deferred_dtype[TC_MAX_RETURNS];
+    /* NULL, or run once the outputs hold the kernel's results (their targets written): checks that
+     * read results, as PyTorch's structured impls do after their kernels (linalg's info tensors) */
+    int (*after)(tc_plan *p);
 };
 
 /* Output i: allocated (functional op), or the written argument checked against the sizes and

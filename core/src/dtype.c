@@ -63,6 +63,12 @@ bool tc_can_cast(int32_t from, int32_t to) {
     return true;
 }
 
+const char *tc_dtype_cpp_name(int32_t dtype) {
+    static const char *names[TC_NUM_DTYPES] = {"bool", "unsigned char", "signed char", "short int", "int",
+                                               "long int", "c10::Half", "c10::BFloat16", "float", "double"};
+    return valid(dtype) ? names[dtype] : "?";
+}
+
 const char *tc_dtype_scalar_name(int32_t dtype) {
     static const char *names[TC_NUM_DTYPES] = {"Bool", "Byte", "Char", "Short", "Int", "Long",
                                                "Half", "BFloat16", "Float", "Double"};

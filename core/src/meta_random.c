@@ -54,13 +54,6 @@ static const char *num(double v, char *buf, size_t len) {
     return buf;
 }
 
-/* The C++ type name PyTorch's messages print for a dtype (caffe2::TypeMeta's name). */
-static const char *cpp_name(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {"bool", "unsigned char", "signed char", "short int", "int",
-                                               "long int", "c10::Half", "c10::BFloat16", "float", "double"};
-    return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?";
-}
-
 /* std::numeric_limits<T>::lowest() and max() of a floating dtype, as doubles. */
 static double float_max(int32_t dtype) {
     switch (dtype) {
@@ -112,9 +105,9 @@ int tc_meta_uniform_(tc_opcall *c, tc_plan *p) {
     if (!tc_dtype_is_floating(self->dtype)) return not_implemented("check_uniform_bounds", self->dtype);
     double max = float_max(self->dtype), min = -max;
     if (!(from >= min && from <= max))
-        return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", cpp_name(self->dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", tc_dtype_cpp_name(self->dtype));
     if (!(to >= min && to <= max))
-        return tc_set_error(TC_ERR_RUNTIME, "to is out of bounds for %s", cpp_name(self->dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "to is out of bounds for %s", tc_dtype_cpp_name(self->dtype));
     if (!(from <= to))
         return tc_set_error(TC_ERR_RUNTIME, "uniform_ expects to return a [from, to) range, but found from=%s > to=%s",
                             num(from, a, sizeof a), num(to, b, sizeof b));
@@ -193,9 +186,9 @@ static int check_range(int64_t from, int64_t to_inc, int32_t dtype) {
     if (tc_dtype_is_floating(dtype)) {
         double max = float_max(dtype);
         if (!((double)from >= -max && (double)from <= max))
-            return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", cpp_name(dtype));
+            return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", tc_dtype_cpp_name(dtype));
         if (!((double)to_inc >= -max && (double)to_inc <= max))
-            return tc_set_error(TC_ERR_RUNTIME, "to - 1 is out of bounds for %s", cpp_name(dtype));
+            return tc_set_error(TC_ERR_RUNTIME, "to - 1 is out of bounds for %s", tc_dtype_cpp_name(dtype));
         int digits = float_digits(dtype);
         int64_t limit = (int64_t)1 << digits;
         const char *names[2] = {"from", "to - 1"};
@@ -204,13 +197,13 @@ static int check_range(int64_t from, int64_t to_inc, int32_t dtype) {
             if (values[i] < -limit || values[i] > limit)
                 tc_warn("%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can support discrete "
                         "uniform distribution only within this range. This warning will become an error in version "
-                        "1.7 release, please fix the code in advance", names[i], digits, digits, cpp_name(dtype));
+                        "1.7 release, please fix the code in advance", names[i], digits, digits, tc_dtype_cpp_name(dtype));
         return TC_OK;
     }
     if (from < int_min(dtype) || from > int_max(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", cpp_name(dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", tc_dtype_cpp_name(dtype));
     if (to_inc < int_min(dtype) || to_inc > int_max(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "to - 1 is out of bounds for %s", cpp_name(dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "to - 1 is out of bounds for %s", tc_dtype_cpp_name(dtype));
     return TC_OK;
 }
 

@@ -33,6 +33,7 @@ static void plan_init(tc_plan *p, tc_opcall *c) {
     p->n_scalars = 0;
     p->n_ints = 0;
     p->deferred = p->allocated = 0;
+    p->after = NULL;
 }
 
 static void plan_release(tc_plan *p) {
@@ -338,6 +339,7 @@ int tc_structured_run(tc_opcall *c) {
         if (p.out[i] != p.target[i] && tc_kernel_copy(p.target[i], p.out[i])) goto fail;
         if (op->variant != TC_VARIANT_FUNCTIONAL) tc_tensor_bump_version(p.target[i]);
     }
+    if (p.after && p.after(&p)) goto fail;
     for (int32_t i = 0; i < p.n_out; i++) {
         c->outs[i] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = p.target[i]};
         tc_tensor_release(p.kview[i]);

@@ -246,8 +246,13 @@ static int bind(const tc_op_schema *s, PyObject *self, PyObject *const *args, Py
         if (p == self_at) continue;
         const tc_arg_schema *arg = &s->args[p];
         if (arg->flags & TC_ARG_KWONLY) return -1;
-        if (varargs_ok && arg->type == TC_VALUE_INT_LIST && nargs - a > 1 && PyIndex_Check(args[a]) &&
-            !tp_is_tensor(args[a])) {
+        /* torch.einsum('ij,jk', a, b), torch.chain_matmul(a, b, c): tensors spread over the positional
+         * arguments from the Tensor[] on, for ops marked `varargs` (their Python signatures in PyTorch) */
+        const bool tensor_varargs = (s->flags & TC_OPF_VARARGS) && arg->type == TC_VALUE_TENSOR_LIST &&
+                                    tp_is_tensor(args[a]);
+        if (tensor_varargs ||
+            (varargs_ok && arg->type == TC_VALUE_INT_LIST && nargs - a > 1 && PyIndex_Check(args[a]) &&
+             !tp_is_tensor(args[a]))) {
             PyObject *t = PyTuple_New(nargs - a);
             if (!t) return -2;
             for (Py_ssize_t i = a; i < nargs; i++) PyTuple_SET_ITEM(t, i - a, Py_NewRef(args[i]));

@@ -471,8 +471,21 @@ static PyMethodDef generated_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* torch._C._linalg: the ops of the table's module=linalg, under their torch.linalg names */
+static PyMethodDef generated_linalg_functions[] = {
+    TP_GENERATED_LINALG_FUNCTIONS
+    {NULL, NULL, 0, NULL},
+};
+static struct PyModuleDef linalg_module_def = {PyModuleDef_HEAD_INIT, "torch._C._linalg", NULL, -1,
+                                               generated_linalg_functions};
+
 int tp_tensor_type_init(PyObject *module) {
     if (PyType_Ready(&TPTensorBase_Type) < 0) return -1;
     if (PyModule_AddObjectRef(module, "_TensorBase", (PyObject *)&TPTensorBase_Type) < 0) return -1;
+    PyObject *linalg = PyModule_Create(&linalg_module_def);
+    if (!linalg || PyModule_AddObject(module, "_linalg", linalg) < 0) {
+        Py_XDECREF(linalg);
+        return -1;
+    }
     return PyModule_AddFunctions(module, generated_functions);
 }

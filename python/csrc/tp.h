@@ -37,6 +37,8 @@ static inline tc_tensor *tp_unwrap(PyObject *o) { return ((TPTensor *)o)->t; }
 PyObject *tp_wrap(tc_tensor *t);
 /* Raises the pending core error as the matching Python exception; returns NULL. */
 PyObject *tp_raise_core_error(void);
+/* Adds torch._C._LinAlgError to the module. */
+int tp_errors_init(PyObject *module);
 /* Turns the pending Python exception into a core error (TC_FAIL), keeping the exception to raise
  * again when that error comes back to Python. Call with the GIL held. */
 int tp_fail_from_python(void);

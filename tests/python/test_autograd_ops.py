@@ -3,13 +3,15 @@
 The ops come from the table itself (torch._C._op_autograd): an op added with float outputs but
 without a derivative formula, or with a formula but no way to sample its arguments here, fails this
 suite. Ops whose arguments are all tensors (or have defaults) are sampled automatically; the others
-have their arguments in SAMPLES.
+have their arguments in SAMPLES (the linear algebra ones in autograd_samples_linalg.py).
 """
 import random
 
 import pytest
 import torch
 from torch.autograd import gradcheck, gradgradcheck
+
+import autograd_samples_linalg
 
 _rng = random.Random(1234)
 
@@ -103,8 +105,10 @@ SAMPLES = {
     'normal.float_Tensor': lambda: [((0.5, T(2, 3)), {})],
 }
 
+SAMPLES.update(autograd_samples_linalg.samples(T, mixed))
+
 # Differentiable in PyTorch's sense but declared without a derivative (PyTorch raises too).
-NOT_IMPLEMENTED = {'floor_divide'}
+NOT_IMPLEMENTED = {'floor_divide'} | autograd_samples_linalg.NOT_IMPLEMENTED
 
 
 def op_table():
@@ -186,7 +190,8 @@ def requiring(args):
 def test_gradients(name, sample_name):
     i, _, info, kind, node, formula_args = next(o for o in OPS if o[1] == name)
     fn = overload_fn(name, info)
-    for args, kwargs in samples_for(name, sample_name, info):
+    for sample in samples_for(name, sample_name, info):
+        args, kwargs = sample[:2]
         out = fn(*args, **kwargs)
         outs = out if isinstance(out, tuple) else (out,)
         float_outs = [o for o in outs if isinstance(o, torch.Tensor) and o.dtype.is_floating_point]
@@ -198,8 +203,9 @@ def test_gradients(name, sample_name):
         for o in float_outs:
             assert o.grad_fn is None or o.grad_fn.name() != 'NotImplemented', \
                 '%s has no derivative formula (add one under it in core/ops.table)' % name
-        if kind == 'formula':
-            assert outs[0].grad_fn is not None and (outs[0].grad_fn.name() == node or info['name'].endswith('_'))
+        if kind == 'formula':  # the first differentiable result carries the node (linalg_lu's P does not)
+            first = next(o for o in float_outs if o.requires_grad)
+            assert first.grad_fn is not None and (first.grad_fn.name() == node or info['name'].endswith('_'))
         if any(a[1] == GENERATOR for a in info['args']):
             # a random op: every call draws anew, so no finite differences; its gradients are zeros
             grads = torch.autograd.grad([o.sum() for o in float_outs if o.requires_grad], requiring(args),
@@ -207,13 +213,21 @@ def test_gradients(name, sample_name):
             assert all(g is None or g.abs().sum().item() == 0 for g in grads), name
             continue
 
-        def call(*xs):
-            r = fn(*xs, **kwargs)
-            return tuple(o for o in (r if isinstance(r, tuple) else (r,))
-                         if isinstance(o, torch.Tensor) and o.dtype.is_floating_point)
+        # a sample's optional third item gives the function and inputs to check, for ops whose inputs
+        # must keep a structure (symmetric, triangular) or whose outputs are unique only up to sign
+        target, inputs = sample[2](fn, args, kwargs) if len(sample) > 2 else (lambda *xs: fn(*xs, **kwargs), args)
 
-        assert gradcheck(call, args, check_forward_ad=True)
-        assert gradgradcheck(call, args)
+        # only differentiable results: a factorisation's LU beside its determinant is not one
+        diff = [k for k, o in enumerate(outs) if isinstance(o, torch.Tensor) and o.dtype.is_floating_point
+                and o.requires_grad]
+
+        def call(*xs):
+            r = target(*xs)
+            r = r if isinstance(r, tuple) else (r,)
+            return tuple(r[k] for k in diff)
+
+        assert gradcheck(call, inputs, check_forward_ad=True)
+        assert gradgradcheck(call, inputs)
 
 
 def test_no_op_lacks_a_formula():

@@ -225,6 +225,7 @@ typedef struct tc_return_schema {
 #define TC_OPF_VIEW 128u     /* the result shares the first argument's storage */
 #define TC_OPF_RUNTIME 256u  /* added while the program runs */
 #define TC_OPF_OUT 512u      /* an out= variant: written keyword-only tensor arguments */
+#define TC_OPF_VARARGS 1024u /* Python may spread its Tensor[] argument over positional ones (einsum) */
 
 typedef struct tc_op_schema {
     const char *name;     /* "add", or "myext::scale" for a runtime op */
@@ -337,6 +338,8 @@ TC_EXPORT const char *tc_device_unavailable_reason(const char *device_name);
 TC_EXPORT int tc_blas_use(const char *name); /* TC_FAIL (ValueError) for an unknown provider */
 TC_EXPORT const char *tc_blas_current_name(void);
 TC_EXPORT const char *tc_blas_describe(void);
+/* The current provider's LAPACK (tc_lapack.describe), or "none". */
+TC_EXPORT const char *tc_blas_lapack_describe(void);
 /* The thread count the current provider reports using (0 when no provider is loaded). */
 TC_EXPORT int tc_blas_num_threads(void);
 TC_EXPORT int32_t tc_blas_count(void);

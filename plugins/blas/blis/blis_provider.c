@@ -181,7 +181,9 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
 BLIS_GEMM(blis_sgemm, float, bli_sgemm)
 BLIS_GEMM(blis_dgemm, double, bli_dgemm)
 
-static const tc_blas_provider blis_provider = {
+const tc_lapack *blis_lapack_init(void); /* blis_lapack.c */
+
+static tc_blas_provider blis_provider = {
     .struct_size = sizeof(tc_blas_provider),
     .name = "blis",
     .describe = blis_describe,
@@ -189,6 +191,7 @@ static const tc_blas_provider blis_provider = {
     .dgemm = blis_dgemm,
     .set_num_threads = blis_set_num_threads,
     .get_num_threads = blis_get_num_threads,
+    .lapack = NULL, /* set by init */
 };
 
 /* ---- plugin entry ---------------------------------------------------------------------------- */
@@ -286,6 +289,7 @@ static int blis_init(const tc_core_api *core, char *err, size_t err_len) {
 
     /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
     blis_set_num_threads(core->get_num_threads());
+    blis_provider.lapack = blis_lapack_init();
 
     if (!core || !core->register_blas || core->register_blas(&blis_provider) != TC_OK)
         return blis_fail(err, err_len, "the core refused the BLIS provider");

@@ -18,6 +18,11 @@
  * restarts its threads around fork()). With a serial or OpenMP build (alternatives chosen so), the
  * library is held to one thread, so no OpenMP pool ever starts, and large products are cut into panels
  * on the core's pool instead (plugins/common/gemm_parallel.h).
+ *
+ * LAPACK. OpenBLAS carries LAPACK (its own getrf/potrf/trtri..., the reference routines for the
+ * rest, all over its BLAS): the provider's tc_lapack looks each routine up in the same library
+ * (plugins/common/lapack_glue.h adds the workspace and integer handling). A libopenblas without
+ * them leaves the provider without LAPACK (linalg ops then name the provider in their error).
  */
 #include <cblas.h>
 
@@ -32,6 +37,7 @@
 #include "cpu_features.h"
 #include "gemm_parallel.h"
 #include "gemm_split.h"
+#include "lapack_glue.h"
 #include "torch_core/tc_abi.h"
 
 #define OPENBLAS_SONAME "libopenblas.so.0"
@@ -108,7 +114,25 @@ static const char *openblas_describe(void) { return openblas_description; }
 OPENBLAS_GEMM(openblas_sgemm, float, openblas_sgemm_p)
 OPENBLAS_GEMM(openblas_dgemm, double, openblas_dgemm_p)
 
-static const tc_blas_provider openblas_provider = {
+/* ---- LAPACK ------------------------------------------------------------------------------------ */
+
+static char openblas_lapack_description[96];
+static const tc_lapack openblas_lapack_api = LAPACK_GLUE_API(openblas_lapack_description);
+
+/* Every routine of lapack_glue_table from the library, or NULL when one is missing. */
+static const tc_lapack *openblas_lapack_init(const char *version) {
+#define LOOKUP(name)                                                                               \
+    lapack_glue_fns.name[0] = (lapack_##name##_fn *)dlsym(openblas_lib, "s" #name "_");            \
+    lapack_glue_fns.name[1] = (lapack_##name##_fn *)dlsym(openblas_lib, "d" #name "_");            \
+    if (!lapack_glue_fns.name[0] || !lapack_glue_fns.name[1]) return NULL;
+    LAPACK_GLUE_ROUTINES(LOOKUP)
+#undef LOOKUP
+    snprintf(openblas_lapack_description, sizeof openblas_lapack_description, "OpenBLAS's LAPACK%s%s",
+             version[0] ? " " : "", version);
+    return &openblas_lapack_api;
+}
+
+static tc_blas_provider openblas_provider = {
     .struct_size = sizeof(tc_blas_provider),
     .name = "openblas",
     .describe = openblas_describe,
@@ -116,6 +140,7 @@ static const tc_blas_provider openblas_provider = {
     .dgemm = openblas_dgemm,
     .set_num_threads = openblas_set_threads,
     .get_num_threads = openblas_get_threads,
+    .lapack = NULL, /* set by init */
 };
 
 /* ---- plugin entry ---------------------------------------------------------------------------- */
@@ -187,6 +212,7 @@ static int openblas_init(const tc_core_api *core, char *err, size_t err_len) {
 
     /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
     openblas_set_threads(core->get_num_threads());
+    openblas_provider.lapack = openblas_lapack_init(version);
 
     if (!core || !core->register_blas || core->register_blas(&openblas_provider) != TC_OK)
         return openblas_fail(err, err_len, "the core refused the OpenBLAS provider");
