@@ -20,7 +20,7 @@ int tc_blas_reserve(int32_t more) {
 }
 
 int tc_blas_register(const tc_blas_provider *p) {
-    if (!p || p->struct_size < sizeof(tc_blas_provider) || !p->name || !p->sgemm || !p->dgemm)
+    if (!p || p->struct_size < TC_BLAS_PROVIDER_SIZE_1_0 || !p->name || !p->sgemm || !p->dgemm)
         return tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider");
     if (tc_blas_find(p->name))
         return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", p->name);

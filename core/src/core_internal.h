@@ -227,8 +227,20 @@ TC_INTERNAL int tc_kernel_invoke(const tc_kernel_run *run);
 /* Internal conversions below the dispatcher (the runner's casts, copy_ within a device): the copy
  * kernel from src into dst of the same sizes (src may have zero strides), no checks. */
 TC_INTERNAL int tc_kernel_copy(tc_tensor *dst, tc_tensor *src);
-/* A fresh tensor holding t converted to dtype on t's device (t itself, retained, when it already is). */
+/* A fresh tensor holding t converted to dtype on t's device (t itself, retained, when it already is
+ * and has no math bits: the result never has them). */
 TC_INTERNAL tc_tensor *tc_kernel_cast(tc_tensor *t, int32_t dtype);
+
+/* ---- complex tensors and math bits (math_bits.c) ---- */
+/* After dst was copied from src's memory: applies to dst's memory the math bits in which the two
+ * differ, so that dst reads as src reads. */
+TC_INTERNAL int tc_math_bits_copied(tc_tensor *dst, const tc_tensor *src);
+/* A value read from memory, as a tensor with `bits` reads it. */
+TC_INTERNAL void tc_math_bits_apply_scalar(uint32_t bits, tc_scalar *s);
+/* The parts of a complex tensor as a view of their real dtype: the real parts (strides doubled),
+ * or with extra_dim both parts along a new last dim of size 2 (view_as_real's geometry). Keeps the
+ * NEG bit, drops CONJ; the caller decides what a conjugate view means. */
+TC_INTERNAL tc_tensor *tc_complex_as_real(tc_tensor *t, int32_t extra_dim);
 
 /* ---- structured ops: what meta functions fill (structured.c) ---- */
 
@@ -294,6 +306,18 @@ static inline int tc_return(tc_opcall *c, tc_tensor *t) {
     c->outs[0] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = t};
     return TC_OK;
 }
+
+/* ---- elementwise meta functions (meta_elementwise.c, meta_complex.c) ---- */
+/* The compute and result dtypes of an elementwise op's dtype rule (ops.table's dtype=) over its
+ * operands, with the op's dtype refusals (no_bool, float_only). */
+TC_INTERNAL int tc_elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, int32_t *compute,
+                                      int32_t *result);
+/* pow's complex part: a Python-number exponent goes to the kernel as a scalar too, for PyTorch's
+ * special cases (x ** 2 is x * x). */
+TC_INTERNAL int tc_meta_pow_complex(tc_opcall *c, tc_plan *p);
+/* sum of complex values as a sum of their parts: the input and the output presented to the kernel
+ * as real views with a last dim of 2, which the reduction keeps. */
+TC_INTERNAL int tc_meta_sum_complex(tc_plan *p, tc_tensor *self, int32_t dtype);
 
 /* ---- factories shared by meta functions and composites (meta_factory.c) ---- */
 /* The dtype, device and checks of a creation op's dtype/layout/device/pin_memory arguments starting

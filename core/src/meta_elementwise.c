@@ -8,11 +8,11 @@
 #include <string.h>
 
 /* The result and compute dtypes of the op's rule over its operands. */
-static int elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, int32_t *compute, int32_t *result) {
+int tc_elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, int32_t *compute, int32_t *result) {
     int32_t common = tc_result_type(ts, n);
     switch (c->op->dtype_rule) {
     case TC_RULE_FLOAT:
-        if (!tc_dtype_is_floating(common)) common = tc_default_dtype();
+        if (!tc_dtype_is_floating(common) && !tc_dtype_is_complex(common)) common = tc_default_dtype();
         *compute = *result = common;
         break;
     case TC_RULE_COMPARE:
@@ -25,7 +25,7 @@ static int elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, i
     uint32_t flags = c->op->schema.flags;
     if (*compute == TC_BOOL && (flags & TC_OPF_NO_BOOL))
         return tc_set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for 'bool'", c->op->schema.name);
-    if (!tc_dtype_is_floating(*compute) && (flags & TC_OPF_FLOAT_ONLY))
+    if (!tc_dtype_is_floating(*compute) && !tc_dtype_is_complex(*compute) && (flags & TC_OPF_FLOAT_ONLY))
         return tc_set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for '%s'", c->op->schema.name,
                             tc_dtype_name(*compute));
     return TC_OK;
@@ -34,7 +34,7 @@ static int elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, i
 /* Operands (tensors), their broadcast shape, dtypes; then the output and the kernel's inputs. */
 static int elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n) {
     int32_t compute, result;
-    if (elementwise_dtypes(c, ts, n, &compute, &result)) return TC_FAIL;
+    if (tc_elementwise_dtypes(c, ts, n, &compute, &result)) return TC_FAIL;
     int32_t ndim = ts[0]->ndim;
     int64_t shape[TC_MAX_DIMS];
     memcpy(shape, ts[0]->sizes, sizeof(int64_t) * (size_t)ndim);
@@ -55,9 +55,14 @@ int tc_meta_binary(tc_opcall *c, tc_plan *p) {
     const tc_op_schema *s = &c->op->schema;
     if (s->n_args > 2 && s->args[2].type == TC_VALUE_SCALAR && strcmp(s->args[2].name, "alpha") == 0) {
         tc_scalar alpha = c->args[2].v.scalar;
-        if (!tc_dtype_is_floating(p->dtype) && alpha.kind == TC_SCALAR_FLOAT)
+        bool complex = tc_dtype_is_complex(p->dtype);
+        if (!tc_dtype_is_floating(p->dtype) && !complex &&
+            (alpha.kind == TC_SCALAR_FLOAT || alpha.kind == TC_SCALAR_COMPLEX))
             return tc_set_error(TC_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating "
                                                 "point number.");
+        if (!complex && alpha.kind == TC_SCALAR_COMPLEX)
+            return tc_set_error(TC_ERR_RUNTIME, "For non-complex input tensors, argument alpha must not be a complex "
+                                                "number.");
         if (tc_plan_scalar(p, alpha)) return TC_FAIL;
     }
     return TC_OK;
@@ -82,6 +87,7 @@ int tc_meta_sub(tc_opcall *c, tc_plan *p) {
  * can tell a wrapped Python number from a tensor. */
 int tc_meta_pow(tc_opcall *c, tc_plan *p) {
     if (tc_meta_binary(c, p)) return TC_FAIL;
+    if (tc_dtype_is_complex(p->dtype)) return tc_meta_pow_complex(c, p);
     if (tc_dtype_is_floating(p->dtype)) return TC_OK;
     for (int i = 0; i < 2; i++) { /* PyTorch converts a Python number operand of pow with a range check */
         tc_tensor *t = tc_arg_tensor(c, i);

@@ -1,7 +1,8 @@
 /*
  * mm.c - matrix products: mm, c[m,n] = a[m,k] @ b[k,n], and bmm, one such product per batch.
  *
- * float32/float64 go to the BLAS provider (core->blas_current) when one is loaded: an operand with
+ * float32/float64 (and complex64/complex128, whose kernels are in complex_mm.c) go to the BLAS
+ * provider (core->blas_current) when one is loaded: an operand with
  * unit stride in either dim is passed as is (transposed if its rows are the strided dim), any other
  * is first packed into contiguous scratch. Every other dtype, and float32/float64 without a
  * provider, runs a plain loop: for each row of a and each tile of columns, rows of b are scaled and
@@ -12,6 +13,7 @@
 
 #include "cpu.h"
 #include "dtype.h"
+#include "mm.h"
 
 #define MM_TILE 256
 
@@ -32,15 +34,6 @@
 #define MAC_KU(acc, x, y) ((acc) + (x) * (y))
 #define MAC_KI MAC_KU
 #define MAC_KF MAC_KU
-
-typedef struct mm_args {
-    const char *a, *b;
-    char *c;
-    int64_t m, n, k;
-    int64_t as0, as1, bs0, bs1, cs0, cs1;
-} mm_args;
-
-typedef void (*mm_rows_fn)(const mm_args *g, int64_t i0, int64_t i1);
 
 /* The arguments are copied into locals so the compiler knows stores to c cannot change them. */
 #define MM_STAMP(_, S)                                                                             \
@@ -137,11 +130,21 @@ static void mm_operand_release(mm_operand *op) {
 /* The provider's index type is not part of the ABI; 32-bit is the narrowest in use (LP64 BLAS). */
 static int fits_blas(int64_t x) { return x <= INT32_MAX; }
 
+/* Whether bp computes products of dtype (providers older than ABI 1.3 have no complex ones). */
+static int blas_has(const tc_blas_provider *bp, int32_t dtype) {
+    switch (dtype) {
+    case TC_FLOAT32: return bp->sgemm != NULL;
+    case TC_FLOAT64: return bp->dgemm != NULL;
+    case TC_COMPLEX64: return TC_BLAS_HAS(bp, cgemm);
+    case TC_COMPLEX128: return TC_BLAS_HAS(bp, zgemm);
+    default: return 0;
+    }
+}
+
 /* Returns 1 when it handled the product, 0 to fall back to the loop, -1 on error. */
 static int mm_try_blas(int32_t dtype, const mm_args *g) {
     const tc_blas_provider *bp = cpu_core->blas_current ? cpu_core->blas_current() : NULL;
-    if (!bp || g->k == 0) return 0;
-    if (dtype == TC_FLOAT32 ? !bp->sgemm : dtype == TC_FLOAT64 ? !bp->dgemm : 1) return 0;
+    if (!bp || g->k == 0 || !blas_has(bp, dtype)) return 0;
     const int64_t ldc = g->m == 1 ? max1(g->n) : g->cs0;
     if (!(g->n == 1 || g->cs1 == 1) || ldc < max1(g->n)) return 0;
     if (!fits_blas(g->m) || !fits_blas(g->n) || !fits_blas(g->k) || !fits_blas(ldc)) return 0;
@@ -154,11 +157,19 @@ static int mm_try_blas(int32_t dtype, const mm_args *g) {
     }
     int done = 0;
     if (fits_blas(a.ld) && fits_blas(b.ld)) {
+        static const float one_f[2] = {1.0f, 0.0f}, zero_f[2] = {0.0f, 0.0f};
+        static const double one_d[2] = {1.0, 0.0}, zero_d[2] = {0.0, 0.0};
         if (dtype == TC_FLOAT32)
             bp->sgemm(a.trans, b.trans, g->m, g->n, g->k, 1.0f, a.data, a.ld, b.data, b.ld, 0.0f,
                       (float *)g->c, ldc);
-        else
+        else if (dtype == TC_FLOAT64)
             bp->dgemm(a.trans, b.trans, g->m, g->n, g->k, 1.0, a.data, a.ld, b.data, b.ld, 0.0,
+                      (double *)g->c, ldc);
+        else if (dtype == TC_COMPLEX64)
+            bp->cgemm(a.trans, b.trans, g->m, g->n, g->k, one_f, a.data, a.ld, b.data, b.ld, zero_f,
+                      (float *)g->c, ldc);
+        else
+            bp->zgemm(a.trans, b.trans, g->m, g->n, g->k, one_d, a.data, a.ld, b.data, b.ld, zero_d,
                       (double *)g->c, ldc);
         done = 1;
     }
@@ -178,7 +189,7 @@ static int mm_compute(int32_t dtype, const mm_args *g, mm_rows_fn rows) {
     return TC_OK;
 }
 
-static int mm_run(const tc_kernel_args *args, mm_rows_fn rows) {
+int cpu_mm_run(const tc_kernel_args *args, mm_rows_fn rows) {
     if (cpu_check_args(args, 2, 1, "mm") != TC_OK) return TC_FAIL;
     const tc_view *a = &args->inputs[0], *b = &args->inputs[1], *c = &args->outputs[0];
     if (a->ndim != 2 || b->ndim != 2 || c->ndim != 2)
@@ -192,7 +203,7 @@ static int mm_run(const tc_kernel_args *args, mm_rows_fn rows) {
 }
 
 /* bmm: one product per batch, on views of the operands (batch strides may be 0: broadcast). */
-static int bmm_run(const tc_kernel_args *args, mm_rows_fn rows) {
+int cpu_bmm_run(const tc_kernel_args *args, mm_rows_fn rows) {
     if (cpu_check_args(args, 2, 1, "bmm") != TC_OK) return TC_FAIL;
     const tc_view *a = &args->inputs[0], *b = &args->inputs[1], *c = &args->outputs[0];
     if (a->ndim != 3 || b->ndim != 3 || c->ndim != 3)
@@ -212,8 +223,8 @@ static int bmm_run(const tc_kernel_args *args, mm_rows_fn rows) {
 }
 
 #define KERNEL(_, S)                                                                               \
-    static int k_mm_##S(const tc_kernel_args *args) { return mm_run(args, mm_rows_##S); }          \
-    static int k_bmm_##S(const tc_kernel_args *args) { return bmm_run(args, mm_rows_##S); }
+    static int k_mm_##S(const tc_kernel_args *args) { return cpu_mm_run(args, mm_rows_##S); }      \
+    static int k_bmm_##S(const tc_kernel_args *args) { return cpu_bmm_run(args, mm_rows_##S); }
 CPU_DTYPES_ALL(KERNEL, _)
 
 #define ENTRY(_, S) {"mm", CPU_DT_##S, k_mm_##S}, {"bmm", CPU_DT_##S, k_bmm_##S},

@@ -76,6 +76,23 @@ class Tensor(_C._TensorBase):
     def layout(self):
         return torch.strided
 
+    # PyTorch's real and imag are attributes (views), and assigning to them writes through
+    @property
+    def real(self):
+        return _C.real(self)
+
+    @real.setter
+    def real(self, value):
+        _C.real(self).copy_(value)
+
+    @property
+    def imag(self):
+        return _C.imag(self)
+
+    @imag.setter
+    def imag(self, value):
+        _C.imag(self).copy_(value)
+
     def type(self, dtype=None):
         if dtype is None:
             return _type_names[self.dtype]
@@ -90,6 +107,12 @@ class Tensor(_C._TensorBase):
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    def __complex__(self):
+        return complex(self.item())
+
     def __reduce_ex__(self, protocol):
         return (torch.tensor, (self.tolist(), self.dtype))
 
@@ -97,7 +120,8 @@ class Tensor(_C._TensorBase):
 # t.float(), t.long(), ...: conversions named after their dtype.
 for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('half', torch.float16),
                       ('bfloat16', torch.bfloat16), ('long', torch.int64), ('int', torch.int32),
-                      ('short', torch.int16), ('char', torch.int8), ('byte', torch.uint8), ('bool', torch.bool)):
+                      ('short', torch.int16), ('char', torch.int8), ('byte', torch.uint8), ('bool', torch.bool),
+                      ('chalf', torch.complex32), ('cfloat', torch.complex64), ('cdouble', torch.complex128)):
     setattr(Tensor, _name, (lambda dtype: lambda self: self.to(dtype))(_dtype))
     getattr(Tensor, _name).__name__ = _name
 del _name, _dtype
@@ -107,7 +131,8 @@ _type_names = {
     torch.float32: 'torch.FloatTensor', torch.float64: 'torch.DoubleTensor', torch.float16: 'torch.HalfTensor',
     torch.bfloat16: 'torch.BFloat16Tensor', torch.int64: 'torch.LongTensor', torch.int32: 'torch.IntTensor',
     torch.int16: 'torch.ShortTensor', torch.int8: 'torch.CharTensor', torch.uint8: 'torch.ByteTensor',
-    torch.bool: 'torch.BoolTensor',
+    torch.bool: 'torch.BoolTensor', torch.complex32: 'torch.ComplexHalfTensor',
+    torch.complex64: 'torch.ComplexFloatTensor', torch.complex128: 'torch.ComplexDoubleTensor',
 }
 
 

@@ -1,5 +1,5 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 2).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 3).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 2
+#define TC_ABI_MINOR 3
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -44,7 +44,11 @@ extern "C" {
 
 /* ---- dtypes ---------------------------------------------------------------------------------- */
 
-/* Values are ABI: appended to, never renumbered. */
+/* Values are ABI: appended to, never renumbered. TC_NUM_DTYPES is the count of the header a plugin
+ * was built with: a kernel registered for TC_ANY_DTYPE may receive dtypes added later (the complex
+ * ones, since 1.3, to a 1.2 plugin) and must refuse what it does not know. A complex element is
+ * two values of its part's type, real part first (C's _Complex layout; complex32's parts are
+ * float16). */
 typedef enum tc_dtype {
     TC_BOOL = 0,
     TC_UINT8 = 1,
@@ -56,7 +60,11 @@ typedef enum tc_dtype {
     TC_BFLOAT16 = 7,
     TC_FLOAT32 = 8,
     TC_FLOAT64 = 9,
-    TC_NUM_DTYPES = 10
+    /* since 1.3 */
+    TC_COMPLEX32 = 10,
+    TC_COMPLEX64 = 11,
+    TC_COMPLEX128 = 12,
+    TC_NUM_DTYPES = 13
 } tc_dtype;
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -301,8 +309,22 @@ typedef struct tc_blas_provider {
                   int64_t ldc);
     void (*set_num_threads)(int n);
     int (*get_num_threads)(void);
+    /* since 1.3 (may be NULL): complex GEMM. a, b and c point at interleaved (real, imaginary) pairs,
+     * alpha and beta at one pair; lda/ldb/ldc count complex elements. trans may also be 2: the
+     * conjugate transpose (cblas's ConjTrans). */
+    void (*cgemm)(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *alpha,
+                  const float *a, int64_t lda, const float *b, int64_t ldb, const float *beta,
+                  float *c, int64_t ldc);
+    void (*zgemm)(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const double *alpha,
+                  const double *a, int64_t lda, const double *b, int64_t ldb, const double *beta,
+                  double *c, int64_t ldc);
 } tc_blas_provider;
-_Static_assert(sizeof(tc_blas_provider) == 56, "tc_blas_provider is ABI");
+_Static_assert(offsetof(tc_blas_provider, cgemm) == 56, "tc_blas_provider 1.0 members are ABI");
+_Static_assert(sizeof(tc_blas_provider) == 72, "tc_blas_provider 1.3 layout is ABI");
+#define TC_BLAS_PROVIDER_SIZE_1_0 56
+/* Whether a provider has `member` (one built against an older header has a smaller struct). */
+#define TC_BLAS_HAS(p, member)                                                                     \
+    ((p)->struct_size >= offsetof(tc_blas_provider, member) + sizeof((p)->member) && (p)->member)
 
 /* ---- ops defined at run time (since 1.1) ------------------------------------------------------ */
 

@@ -10,6 +10,11 @@
 
 /* A Python number beside a tensor: a 0-dim CPU tensor marked as a wrapped number. */
 TC_INTERNAL tc_tensor *tc_ag_wrap(tc_scalar value);
+/* The complex conjugate of a scalar (real scalars unchanged): alpha.conj() in a formula. */
+static inline tc_scalar tc_ag_scalar_conj(tc_scalar s) {
+    if (s.kind == TC_SCALAR_COMPLEX) s.imag = -s.imag;
+    return s;
+}
 /* t * s, or t itself (a new reference) when s is 1. */
 TC_INTERNAL tc_tensor *tc_ag_maybe_multiply(tc_tensor *t, tc_scalar s);
 TC_INTERNAL int64_t tc_ag_list_numel(tc_int_list sizes);

@@ -146,6 +146,10 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
     *cs = trans ? (inc_t)ld : 1;
 }
 
+/* The conjugation of an operand (trans 2, the conjugate transpose): its transposition is in the
+ * strides. */
+static trans_t blis_conj(int trans) { return trans == 2 ? BLIS_CONJ_NO_TRANSPOSE : BLIS_NO_TRANSPOSE; }
+
 /* BLIS_NO_TRANSPOSE with swapped strides expresses op(X) = X^T exactly; BLIS packs either way. Each
  * panel of C (gemm_parallel.h) is one bli_?gemm call. */
 #define BLIS_GEMM(NAME, T, BLI)                                                                     \
@@ -166,7 +170,7 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
         blis_strides(g->trans_b, g->trans_b ? n : k, g->trans_b ? k : n, g->ldb, &rsb, &csb);       \
         blis_strides(0, m, n, g->ldc, &rsc, &csc);                                                  \
         T alpha = g->alpha, beta = g->beta;                                                         \
-        BLI(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)m, (dim_t)n, (dim_t)k, &alpha,             \
+        BLI(blis_conj(g->trans_a), blis_conj(g->trans_b), (dim_t)m, (dim_t)n, (dim_t)k, &alpha,     \
             (T *)g->a + gemm_parallel_a_offset(g->trans_a, g->lda, i), rsa, csa,                    \
             (T *)g->b + gemm_parallel_b_offset(g->trans_b, g->ldb, j), rsb, csb, &beta,             \
             g->c + gemm_parallel_c_offset(g->ldc, i, j), rsc, csc);                                 \
@@ -180,6 +184,18 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
 
 BLIS_GEMM(blis_sgemm, float, bli_sgemm)
 BLIS_GEMM(blis_dgemm, double, bli_dgemm)
+BLIS_GEMM(blis_cgemm_typed, scomplex, bli_cgemm)
+BLIS_GEMM(blis_zgemm_typed, dcomplex, bli_zgemm)
+
+/* The ABI passes complex values as (real, imaginary) pairs, which is BLIS's scomplex/dcomplex. */
+#define BLIS_COMPLEX_GEMM(NAME, R, T, TYPED)                                                        \
+    static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const R *alpha, const R *a, \
+                     int64_t lda, const R *b, int64_t ldb, const R *beta, R *c, int64_t ldc) {      \
+        TYPED(trans_a, trans_b, m, n, k, (T){alpha[0], alpha[1]}, (const T *)a, lda, (const T *)b, ldb, \
+              (T){beta[0], beta[1]}, (T *)c, ldc);                                                  \
+    }
+BLIS_COMPLEX_GEMM(blis_cgemm, float, scomplex, blis_cgemm_typed)
+BLIS_COMPLEX_GEMM(blis_zgemm, double, dcomplex, blis_zgemm_typed)
 
 static const tc_blas_provider blis_provider = {
     .struct_size = sizeof(tc_blas_provider),
@@ -189,6 +205,8 @@ static const tc_blas_provider blis_provider = {
     .dgemm = blis_dgemm,
     .set_num_threads = blis_set_num_threads,
     .get_num_threads = blis_get_num_threads,
+    .cgemm = blis_cgemm,
+    .zgemm = blis_zgemm,
 };
 
 /* ---- plugin entry ---------------------------------------------------------------------------- */
