@@ -318,6 +318,9 @@ TC_INTERNAL int tc_meta_pow_complex(tc_opcall *c, tc_plan *p);
 /* sum of complex values as a sum of their parts: the input and the output presented to the kernel
  * as real views with a last dim of 2, which the reduction keeps. */
 TC_INTERNAL int tc_meta_sum_complex(tc_plan *p, tc_tensor *self, int32_t dtype);
+/* The kernel writes complex output 0 as its parts: a real view with a last dim of 2 (view_as_real's
+ * geometry) and the kernel dtype the parts' (the random fills of complex tensors, sum). */
+TC_INTERNAL int tc_plan_complex_parts(tc_plan *p);
 
 /* ---- factories shared by meta functions and composites (meta_factory.c) ---- */
 /* The dtype, device and checks of a creation op's dtype/layout/device/pin_memory arguments starting

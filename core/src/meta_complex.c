@@ -60,6 +60,16 @@ int tc_meta_pow_complex(tc_opcall *c, tc_plan *p) {
     return tc_plan_scalar(p, e);
 }
 
+int tc_plan_complex_parts(tc_plan *p) {
+    tc_tensor *out = p->kview[0] ? p->kview[0] : p->out[0];
+    tc_tensor *view = tc_complex_as_real(out, 1);
+    if (!view) return TC_FAIL;
+    tc_tensor_release(p->kview[0]);
+    p->kview[0] = view;
+    p->dtype = tc_dtype_to_real(out->dtype);
+    return TC_OK;
+}
+
 int tc_meta_sum_complex(tc_plan *p, tc_tensor *self, int32_t dtype) {
     if (dtype == TC_COMPLEX32) /* PyTorch 1.13 sums no complex32 */
         return tc_set_error(TC_ERR_RUNTIME, "\"sum_cpu\" not implemented for 'ComplexHalf'");
@@ -69,11 +79,5 @@ int tc_meta_sum_complex(tc_plan *p, tc_tensor *self, int32_t dtype) {
     if (!parts) return TC_FAIL;
     int rc = tc_plan_input(p, parts, -1);
     tc_tensor_release(parts);
-    tc_tensor *out = p->kview[0] ? p->kview[0] : p->out[0];
-    tc_tensor *view = rc == TC_OK ? tc_complex_as_real(out, 1) : NULL;
-    if (!view) return TC_FAIL;
-    tc_tensor_release(p->kview[0]);
-    p->kview[0] = view;
-    p->dtype = tc_dtype_to_real(dtype);
-    return TC_OK;
+    return rc ? TC_FAIL : tc_plan_complex_parts(p);
 }
