@@ -514,9 +514,8 @@ def test_gradients_are_conjugate_wirtinger_derivatives():
     assert r.grad.dtype == torch.float32
     close(r.grad, [math.sqrt(5), -math.sqrt(5)])
     z = torch.zeros(2, dtype=C64, requires_grad=True)
-    assert z.requires_grad
-    with pytest.raises(RuntimeError, match='grad can be implicitly created only for real scalar outputs'):
-        (z.sum() * 1j).backward()
+    (z.sum() * 1j).backward()  # PyTorch 1.13 seeds a complex scalar with 1 (later versions refuse)
+    assert z.grad.tolist() == [-1j, -1j]
 
 
 def test_gradcheck_on_complex_functions():

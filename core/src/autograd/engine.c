@@ -546,9 +546,7 @@ static int run(task *t, int32_t n_outputs, tc_tensor *const *outputs, tc_tensor 
             tc_tensor_retain(g);
         } else if (tc_tensor_numel(o) != 1) {
             rc = tc_set_error(TC_ERR_RUNTIME, "grad can be implicitly created only for scalar outputs");
-        } else if (tc_dtype_is_complex(o->dtype)) {
-            rc = tc_set_error(TC_ERR_RUNTIME, "grad can be implicitly created only for real scalar outputs but got "
-                                              "torch.%s", tc_dtype_name(o->dtype));
+
         } else if (!(g = tc_ones_like(o, -1, -1, NULL, NULL, 1 /* contiguous */))) {
             rc = TC_FAIL;
         }

@@ -37,9 +37,6 @@ def _make_grads(outputs, grads):
             if out.requires_grad:
                 if out.numel() != 1:
                     raise RuntimeError('grad can be implicitly created only for scalar outputs')
-                if out.dtype.is_complex:
-                    raise RuntimeError('grad can be implicitly created only for real scalar outputs but got %s'
-                                       % out.dtype)
                 new_grads.append(torch.ones_like(out, memory_format=torch.preserve_format))
             else:
                 new_grads.append(None)
