@@ -26,9 +26,10 @@ int tc_impl_view_as_real(tc_opcall *c) {
     if (!tc_dtype_is_complex(t->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "view_as_real is only supported for complex tensors");
     if (t->flags & TC_TENSOR_CONJ)
-        return tc_set_error(TC_ERR_RUNTIME, "view_as_real doesn't work on unresolved conjugated tensors.  To resolve "
-                                            "the conjugate tensor so you can view it as real, use self.resolve_conj(); "
-                                            "however, be warned that the resulting tensor will NOT alias the original.");
+        return tc_set_error(TC_ERR_RUNTIME, "view_as_real doesn't work on unresolved conjugated tensors.  To "
+                                            "resolve the conjugate tensor so you can view it as real, use "
+                                            "self.resolve_conj(); however, be warned that the resulting tensor will "
+                                            "NOT alias the original.");
     return view_of(c, t, tc_complex_as_real(t, 1));
 }
 

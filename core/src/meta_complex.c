@@ -13,8 +13,8 @@ int tc_meta_complex(tc_opcall *c, tc_plan *p) {
     bool fa = a->dtype == TC_FLOAT16 || a->dtype == TC_FLOAT32 || a->dtype == TC_FLOAT64;
     bool fb = b->dtype == TC_FLOAT16 || b->dtype == TC_FLOAT32 || b->dtype == TC_FLOAT64;
     if (!fa || !fb)
-        return tc_set_error(TC_ERR_RUNTIME, "Expected both inputs to be Half, Float or Double tensors but got %s and %s",
-                            tc_dtype_scalar_name(a->dtype), tc_dtype_scalar_name(b->dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "Expected both inputs to be Half, Float or Double tensors but got %s "
+                                            "and %s", tc_dtype_scalar_name(a->dtype), tc_dtype_scalar_name(b->dtype));
     if (a->dtype != b->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "Expected object of scalar type %s but got scalar type %s for second "
                                             "argument", tc_dtype_scalar_name(a->dtype), tc_dtype_scalar_name(b->dtype));
@@ -22,8 +22,9 @@ int tc_meta_complex(tc_opcall *c, tc_plan *p) {
     if (c->op->variant == TC_VARIANT_OUT) {
         tc_tensor *out = c->args[2].v.tensor;
         if (out->dtype != complex)
-            return tc_set_error(TC_ERR_RUNTIME, "Expected object of scalar type %s but got scalar type %s for argument "
-                                                "'out'", tc_dtype_scalar_name(complex), tc_dtype_scalar_name(out->dtype));
+            return tc_set_error(TC_ERR_RUNTIME, "Expected object of scalar type %s but got scalar type %s for "
+                                                "argument 'out'", tc_dtype_scalar_name(complex),
+                                tc_dtype_scalar_name(out->dtype));
     }
     int32_t ndim;
     int64_t shape[TC_MAX_DIMS];

@@ -187,8 +187,9 @@ int tc_meta_linspace(tc_opcall *c, tc_plan *p) {
     bool complex = start.kind == TC_SCALAR_COMPLEX || end.kind == TC_SCALAR_COMPLEX;
     if (tc_factory_options(c, 3, complex ? tc_default_complex_dtype() : tc_default_dtype(), &dtype)) return TC_FAIL;
     if (complex && !tc_dtype_is_complex(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "torch.linspace(): inferred dtype %s can't be safely cast to passed dtype %s",
-                            tc_dtype_scalar_name(tc_default_complex_dtype()), tc_dtype_scalar_name(dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "torch.linspace(): inferred dtype %s can't be safely cast to passed "
+                                            "dtype %s", tc_dtype_scalar_name(tc_default_complex_dtype()),
+                            tc_dtype_scalar_name(dtype));
     /* PyTorch converts the bounds to the output dtype first (checked: linspace(0, 300, 5, dtype=uint8)
      * fails), so that a uint8 range from -1 starts at 255 and a float16 one at a float16 value. */
     if (!tc_scalar_fits(start, dtype) || !tc_scalar_fits(end, dtype))

@@ -61,7 +61,8 @@ int tc_meta_sum(tc_opcall *c, tc_plan *p) {
     const tc_value *dims = with_dims ? &c->args[1] : NULL;
     bool keepdim = with_dims && tc_arg_bool(c, 2);
     int32_t dtype = tc_arg_enum(c, with_dims ? 3 : 1);
-    if (dtype < 0) dtype = tc_dtype_is_floating(self->dtype) || tc_dtype_is_complex(self->dtype) ? self->dtype : TC_INT64;
+    if (dtype < 0)
+        dtype = tc_dtype_is_floating(self->dtype) || tc_dtype_is_complex(self->dtype) ? self->dtype : TC_INT64;
     bool mask[TC_MAX_DIMS];
     int64_t sizes[TC_MAX_DIMS];
     if (dims_to_mask(self, dims, mask)) return TC_FAIL;

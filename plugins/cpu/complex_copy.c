@@ -23,17 +23,20 @@
                    CPU_CAT4(cpu_cx_from_, CPU_CV_##S, _, D), BODY_IDENTITY)
 #define LOOP_ENTRY(D, S) [CPU_DT_##S] = loop_cx_##D##_##S,
 
+/* The loop of table[input dtype], or `same` for a copy within the dtype. */
+static int copy_with(const tc_kernel_args *args, const cpu_loop_fn *table, cpu_loop_fn same) {
+    if (cpu_check_args(args, 1, 1, "copy") != TC_OK) return TC_FAIL;
+    const int32_t src = args->inputs[0].dtype;
+    if (src < 0 || src >= TC_NUM_DTYPES || !table[src])
+        return cpu_core->set_error(TC_ERR_RUNTIME, "cpu copy: unknown input dtype %d", src);
+    return cpu_unary_apply(args, src == args->outputs[0].dtype ? same : table[src], "copy");
+}
+
 #define STAMP_DST(_, D)                                                                            \
     SRC_DTYPES(STAMP_PAIR, D)                                                                      \
     CPU_UNARY_LOOP(loop_same_##D, CPU_T_##D, CPU_T_##D, CPU_T_##D, CPU_T_##D, KEEP, KEEP, BODY_IDENTITY) \
     static const cpu_loop_fn copy_to_##D[TC_NUM_DTYPES] = {SRC_DTYPES(LOOP_ENTRY, D)};             \
-    static int k_copy_##D(const tc_kernel_args *args) {                                            \
-        if (cpu_check_args(args, 1, 1, "copy") != TC_OK) return TC_FAIL;                           \
-        const int32_t src = args->inputs[0].dtype;                                                 \
-        if (src < 0 || src >= TC_NUM_DTYPES || !copy_to_##D[src])                                  \
-            return cpu_core->set_error(TC_ERR_RUNTIME, "cpu copy: unknown input dtype %d", src);   \
-        return cpu_unary_apply(args, src == CPU_DT_##D ? loop_same_##D : copy_to_##D[src], "copy"); \
-    }
+    static int k_copy_##D(const tc_kernel_args *args) { return copy_with(args, copy_to_##D, loop_same_##D); }
 CPU_DTYPES_COMPLEX(STAMP_DST, _)
 
 /* ---- fill ---- */

@@ -4,6 +4,10 @@ from torch import _C
 from torch import _tensor_str
 
 
+def _part_property(view):
+    return property(view, lambda self, value: view(self).copy_(value))
+
+
 class Tensor(_C._TensorBase):
     # numpy defers binary operators to us (np.float64(2) * t is a tensor, not an array), as in PyTorch
     __array_priority__ = 1000
@@ -77,21 +81,8 @@ class Tensor(_C._TensorBase):
         return torch.strided
 
     # PyTorch's real and imag are attributes (views), and assigning to them writes through
-    @property
-    def real(self):
-        return _C.real(self)
-
-    @real.setter
-    def real(self, value):
-        _C.real(self).copy_(value)
-
-    @property
-    def imag(self):
-        return _C.imag(self)
-
-    @imag.setter
-    def imag(self, value):
-        _C.imag(self).copy_(value)
+    real = _part_property(_C.real)
+    imag = _part_property(_C.imag)
 
     def type(self, dtype=None):
         if dtype is None:

@@ -49,10 +49,12 @@ def _creation():
             'torch.tensor([1j], dtype=torch.int64)', 'torch.tensor([1j], dtype=torch.float32)',
             'torch.tensor([1e39j])', 'torch.tensor([1e5j], dtype=torch.complex32)',
             'torch.tensor([torch.tensor(1j)])', 'torch.zeros(2, 3, dtype=torch.complex64)',
-            'torch.ones(2, dtype=torch.complex128)', 'torch.full((2,), 1+2j)', 'torch.full((2,), 3, dtype=torch.cfloat)',
+            'torch.ones(2, dtype=torch.complex128)', 'torch.full((2,), 1+2j)',
+            'torch.full((2,), 3, dtype=torch.cfloat)',
             'torch.full((2,), 1j, dtype=torch.chalf)', 'torch.full((2,), 1j, dtype=torch.float32)',
             'torch.empty(2, dtype=torch.complex64).shape', 'torch.eye(3, dtype=torch.complex64)',
-            'torch.linspace(0, 1j, 3)', 'torch.linspace(0j, 1+1j, 5)', 'torch.linspace(1+1j, 2, 4, dtype=torch.complex64)',
+            'torch.linspace(0, 1j, 3)', 'torch.linspace(0j, 1+1j, 5)',
+            'torch.linspace(1+1j, 2, 4, dtype=torch.complex64)',
             'torch.linspace(0, 10, 5, dtype=torch.complex64)', 'torch.linspace(-1-2j, 3+1j, 7, dtype=torch.complex128)',
             'torch.linspace(0, 1j, 3, dtype=torch.float32)', 'torch.arange(3, dtype=torch.complex64)',
             'torch.arange(0, 2j)', 'torch.zeros_like(torch.tensor([1+2j]))', 'torch.ones_like(torch.tensor([1+2j]))',
@@ -135,13 +137,15 @@ def _unary():
         out.append('torch.abs(%s.conj())' % a)
     out += ['torch.angle(torch.tensor([-2., 0., 3., float("nan")]))', 'torch.angle(torch.tensor([1, -1]))',
             'torch.angle(torch.tensor([True]))', 'torch.angle(torch.tensor([-1.5], dtype=torch.float64))',
-            'torch.angle(torch.tensor([-1.5], dtype=torch.float16))', 'torch.angle(torch.tensor([-1.5], dtype=torch.bfloat16))',
+            'torch.angle(torch.tensor([-1.5], dtype=torch.float16))',
+            'torch.angle(torch.tensor([-1.5], dtype=torch.bfloat16))',
             'torch.angle(torch.tensor([1+1j]), out=torch.empty(1, dtype=torch.complex64))',
             'torch.angle(torch.tensor([1.]), out=torch.empty(1, dtype=torch.complex64))',
             'torch.abs(torch.tensor([3+4j]), out=torch.empty(1, dtype=torch.complex64))',
             'torch.abs(torch.tensor([3+4j]), out=torch.empty(1, dtype=torch.float64))',
             'torch.abs(torch.tensor([3+4j]), out=torch.empty(1, dtype=torch.int64))',
-            'torch.tensor([3+4j]).abs_()', 'torch.tensor([1e30+1e30j]).abs()', 'torch.tensor([1+1j], dtype=torch.complex32).abs()',
+            'torch.tensor([3+4j]).abs_()', 'torch.tensor([1e30+1e30j]).abs()',
+            'torch.tensor([1+1j], dtype=torch.complex32).abs()',
             'torch.ones(2, dtype=torch.complex32).conj_physical()', 'torch.ones(2, dtype=torch.complex32).angle()',
             'torch.exp(torch.tensor([math.pi * 1j], dtype=torch.complex128))',
             'torch.log(torch.tensor([-1+0j, 0j, 1e-30j]))', 'torch.sqrt(torch.tensor([-4+0j, 0j, -1e-3j]))',
@@ -155,7 +159,8 @@ def _views():
             x + '.conj().imag', x + '.conj().imag.is_neg()', x + '.conj().is_conj()', x + '.is_conj()',
             x + '.conj()', x + '.conj().t()', x + '.conj()[1]', x + '.conj().clone().is_conj()',
             x + '.conj().resolve_conj()', x + '.conj().resolve_conj().is_conj()', x + '.conj().conj().is_conj()',
-            x + '.conj().contiguous().is_conj()', x + '.conj().reshape(3, 2).is_conj()', '(%s.conj() + 0).is_conj()' % x,
+            x + '.conj().contiguous().is_conj()', x + '.conj().reshape(3, 2).is_conj()',
+            '(%s.conj() + 0).is_conj()' % x,
             x + '.conj().imag.resolve_neg()', x + '.conj_physical()', x + '.conj_physical().is_conj()',
             'torch.view_as_real(%s)' % x, 'torch.view_as_real(%s.t())' % x, 'torch.view_as_real(%s[:, ::2])' % x,
             'torch.view_as_real(torch.tensor(1+2j))', 'torch.view_as_real(torch.ones(0, dtype=torch.complex64))',
@@ -164,13 +169,15 @@ def _views():
             'torch.view_as_complex(torch.ones(2, 2, dtype=torch.float64))',
             'torch.view_as_complex(torch.ones(2, dtype=torch.float16))', 'torch.view_as_complex(torch.ones(2, 3))',
             'torch.view_as_complex(torch.ones(2, 2).t())', 'torch.view_as_complex(torch.ones(4)[::2])',
-            'torch.view_as_complex(torch.ones(5)[1:].view(2, 2))', 'torch.view_as_complex(torch.ones(6)[2:].view(2, 2))',
+            'torch.view_as_complex(torch.ones(5)[1:].view(2, 2))',
+            'torch.view_as_complex(torch.ones(6)[2:].view(2, 2))',
             'torch.view_as_complex(torch.ones(2, 2, dtype=torch.int64))', 'torch.view_as_complex(torch.tensor(1.))',
             'torch.view_as_complex(torch.ones(0, 2))', 'torch.view_as_complex(torch.ones(2, 0))',
             'torch.view_as_complex(torch.ones(1, 2).expand(3, 2))',
             'torch.view_as_complex(torch.ones(3, 4).view(3, 2, 2).transpose(0, 1))',
             'torch.tensor([1., 2.]).real', 'torch.tensor([1., 2.]).imag', 'torch.tensor([1, 2]).real',
-            'torch.tensor([1., 2.]).conj()', 'torch.tensor([1., 2.]).is_conj()', 'torch.tensor([1., 2.]).conj_physical()',
+            'torch.tensor([1., 2.]).conj()', 'torch.tensor([1., 2.]).is_conj()',
+            'torch.tensor([1., 2.]).conj_physical()',
             'torch.real(%s)' % x, 'torch.imag(%s)' % x, 'torch.conj(%s)' % x, 'torch.resolve_conj(%s.conj())' % x,
             'torch.ones(2, dtype=torch.complex32).real', 'torch.ones(2, dtype=torch.complex32).conj()',
             'torch.view_as_real(torch.ones(2, dtype=torch.complex32))']
@@ -194,7 +201,8 @@ def _reductions_and_products():
                 ' @ torch.complex(torch.ones(30, 7), torch.arange(210.).view(30, 7) / 10).to(torch.%s)' % (d, d)]
     out += ['torch.zeros(0, dtype=torch.complex64).sum()', 'torch.zeros(0, 2, dtype=torch.complex64).sum(0)',
             'torch.full((5000,), 0.5+0.25j).sum()', 'torch.ones(2, dtype=torch.complex32).sum()',
-            'torch.ones(2, dtype=torch.complex32).mean()', 'torch.ones(2, 2, dtype=torch.complex32) @ torch.ones(2, 2, dtype=torch.complex32)',
+            'torch.ones(2, dtype=torch.complex32).mean()',
+            'torch.ones(2, 2, dtype=torch.complex32) @ torch.ones(2, 2, dtype=torch.complex32)',
             'torch.ones(2, 3, dtype=torch.complex64) @ torch.ones(3, dtype=torch.float32)',
             'torch.ones(2, 3, dtype=torch.complex64).mm(torch.ones(3, 2, dtype=torch.complex128))',
             'torch.ones(2, 2, dtype=torch.complex64).bmm(torch.ones(2, 2, dtype=torch.complex64))',
@@ -208,7 +216,8 @@ def _constructors():
     return ['torch.complex(%s, %s)' % (r, i), 'torch.complex(%s.double(), %s.double())' % (r, i),
             'torch.complex(%s.half(), %s.half())' % (r, i), 'torch.complex(torch.ones(2, 1), torch.zeros(3))',
             'torch.complex(torch.tensor(1.), torch.tensor(2.))', 'torch.complex(%s, %s.double())' % (r, i),
-            'torch.complex(torch.tensor([1]), torch.tensor([2]))', 'torch.complex(%s.bfloat16(), %s.bfloat16())' % (r, i),
+            'torch.complex(torch.tensor([1]), torch.tensor([2]))',
+            'torch.complex(%s.bfloat16(), %s.bfloat16())' % (r, i),
             'torch.complex(torch.ones(2, dtype=torch.complex64), torch.ones(2, dtype=torch.complex64))',
             'torch.complex(%s, %s, out=torch.empty(3))' % (r, i),
             'torch.complex(%s, %s, out=torch.empty(3, dtype=torch.complex128))' % (r, i),
@@ -216,7 +225,8 @@ def _constructors():
             'torch.polar(%s.abs(), %s)' % (r, i), 'torch.polar(%s.abs().double(), %s.double())' % (r, i),
             'torch.polar(torch.ones(2, 1), torch.tensor([0., math.pi / 2, math.pi]))',
             'torch.polar(torch.tensor([1, 2]), torch.tensor([1, 2]))',
-            'torch.polar(torch.ones(1), torch.ones(1, dtype=torch.float64))', 'torch.polar(torch.ones(2), torch.ones(3))',
+            'torch.polar(torch.ones(1), torch.ones(1, dtype=torch.float64))',
+            'torch.polar(torch.ones(2), torch.ones(3))',
             'torch.polar(torch.ones(1, dtype=torch.float16), torch.ones(1, dtype=torch.float16))']
 
 
@@ -241,6 +251,10 @@ def _autograd():
 
     def grad(body):
         return '(lambda x: torch.autograd.grad(%s, x)[0])(%s)' % (body, x)
+
+    def real_grad(body, values='1., -2.'):
+        return '(lambda r: torch.autograd.grad(%s, r)[0])(torch.tensor([%s], requires_grad=True))' % (body, values)
+    c = 'torch.tensor([1+2j, 0.5j], dtype=torch.complex128, requires_grad=True)'
     return [grad('(x * x.conj()).real.sum()'), grad('x.imag.sum()'), grad('x.real.sum()'), grad('x.abs().sum()'),
             grad('x.angle().sum()'), grad('(x * x).abs().sum()'), grad('(x / (x + 2)).imag.sum()'),
             grad('x.exp().real.sum()'), grad('x.log().imag.sum()'), grad('x.sqrt().abs().sum()'),
@@ -250,17 +264,16 @@ def _autograd():
             grad('torch.add(x, x, alpha=1j).real.sum()'), grad('x.conj_physical().imag.sum()'),
             grad('x.sum().abs()'), grad('x.mean().imag'), grad('(x.view(3, 1) @ x.view(1, 3)).real.sum()'),
             grad('x.to(torch.complex128).imag.sum()'),
-            '(lambda r: torch.autograd.grad((r * (1+2j)).abs().sum(), r)[0])(torch.tensor([1., -2.], requires_grad=True))',
-            '(lambda r: torch.autograd.grad(torch.complex(r, 2 * r).imag.sum(), r)[0])(torch.tensor([1., -2.], requires_grad=True))',
-            '(lambda r: torch.autograd.grad(torch.polar(r, r).real.sum(), r)[0])(torch.tensor([1., 2.], requires_grad=True))',
-            '(lambda r: torch.autograd.grad(r.to(torch.complex64).imag.sum() + r.sum(), r)[0])(torch.tensor([1., 2.], requires_grad=True))',
+            real_grad('(r * (1+2j)).abs().sum()'), real_grad('torch.complex(r, 2 * r).imag.sum()'),
+            real_grad('torch.polar(r, r).real.sum()', '1., 2.'),
+            real_grad('r.to(torch.complex64).imag.sum() + r.sum()', '1., 2.'),
             '(lambda x: (x * 2).sum().backward())(%s)' % x,  # PyTorch 1.13 lets a complex scalar seed backward
             '(lambda x: x.abs().sum().backward())(%s)' % x,
             'torch.zeros(2, dtype=torch.complex64, requires_grad=True)',
             'torch.zeros(2, dtype=torch.int64, requires_grad=True)',
             '(lambda x: x.real.mul_(2))(%s)' % x,
-            'torch.autograd.gradcheck(lambda a: (a * a.conj()).abs(), (torch.tensor([1+2j, 0.5j], dtype=torch.complex128, requires_grad=True),))',
-            'torch.autograd.gradgradcheck(lambda a: a.exp() * a, (torch.tensor([1+2j, 0.5j], dtype=torch.complex128, requires_grad=True),))']
+            'torch.autograd.gradcheck(lambda a: (a * a.conj()).abs(), (%s,))' % c,
+            'torch.autograd.gradgradcheck(lambda a: a.exp() * a, (%s,))' % c]
 
 
 def _misc():

@@ -84,7 +84,8 @@ static tc_tensor *view_region(tc_tensor *whole, const geometry *base, const geom
     real_units r;
     if (relation == REAL_VIEW_OF_COMPLEX) {
         tc_tensor *parts = as_real_units(base, &r) ? NULL : tc_view_as_real(whole);
-        tc_tensor *v = parts ? tc_as_strided(parts, sizes_of(view), strides_of(view), TC_SOME_INT(view->offset - r.offset))
+        tc_tensor *v = parts ? tc_as_strided(parts, sizes_of(view), strides_of(view),
+                                             TC_SOME_INT(view->offset - r.offset))
                              : NULL;
         tc_tensor_release(parts);
         return v;

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cpu_features.h"
+#include "gemm_complex.h"
 #include "gemm_parallel.h"
 #include "torch_core/tc_abi.h"
 
@@ -192,15 +193,8 @@ BLIS_GEMM(blis_dgemm, double, bli_dgemm, blis_threads)
 BLIS_GEMM(blis_cgemm_typed, scomplex, bli_cgemm, blis_complex_serial ? 1 : blis_threads)
 BLIS_GEMM(blis_zgemm_typed, dcomplex, bli_zgemm, blis_complex_serial ? 1 : blis_threads)
 
-/* The ABI passes complex values as (real, imaginary) pairs, which is BLIS's scomplex/dcomplex. */
-#define BLIS_COMPLEX_GEMM(NAME, R, T, TYPED)                                                        \
-    static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const R *alpha, const R *a, \
-                     int64_t lda, const R *b, int64_t ldb, const R *beta, R *c, int64_t ldc) {      \
-        TYPED(trans_a, trans_b, m, n, k, (T){alpha[0], alpha[1]}, (const T *)a, lda, (const T *)b, ldb, \
-              (T){beta[0], beta[1]}, (T *)c, ldc);                                                  \
-    }
-BLIS_COMPLEX_GEMM(blis_cgemm, float, scomplex, blis_cgemm_typed)
-BLIS_COMPLEX_GEMM(blis_zgemm, double, dcomplex, blis_zgemm_typed)
+GEMM_COMPLEX_ENTRY(blis_cgemm, float, scomplex, blis_cgemm_typed)
+GEMM_COMPLEX_ENTRY(blis_zgemm, double, dcomplex, blis_zgemm_typed)
 
 static const tc_blas_provider blis_provider = {
     .struct_size = sizeof(tc_blas_provider),

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cpu_features.h"
+#include "gemm_complex.h"
 #include "gemm_parallel.h"
 #include "gemm_split.h"
 #include "torch_core/tc_abi.h"
@@ -126,14 +127,8 @@ typedef struct openblas_cd { double re, im; } openblas_cd;
 #define OPENBLAS_COMPLEX_ONE {1, 0}
 OPENBLAS_GEMM_ARGS(openblas_cgemm_typed, openblas_cf, openblas_cgemm_p, OPENBLAS_BY_ADDRESS, OPENBLAS_COMPLEX_ONE)
 OPENBLAS_GEMM_ARGS(openblas_zgemm_typed, openblas_cd, openblas_zgemm_p, OPENBLAS_BY_ADDRESS, OPENBLAS_COMPLEX_ONE)
-#define OPENBLAS_COMPLEX_GEMM(NAME, R, T, TYPED)                                                    \
-    static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const R *alpha, const R *a, \
-                     int64_t lda, const R *b, int64_t ldb, const R *beta, R *c, int64_t ldc) {      \
-        TYPED(trans_a, trans_b, m, n, k, (T){alpha[0], alpha[1]}, (const T *)a, lda, (const T *)b, ldb, \
-              (T){beta[0], beta[1]}, (T *)c, ldc);                                                  \
-    }
-OPENBLAS_COMPLEX_GEMM(openblas_cgemm, float, openblas_cf, openblas_cgemm_typed)
-OPENBLAS_COMPLEX_GEMM(openblas_zgemm, double, openblas_cd, openblas_zgemm_typed)
+GEMM_COMPLEX_ENTRY(openblas_cgemm, float, openblas_cf, openblas_cgemm_typed)
+GEMM_COMPLEX_ENTRY(openblas_zgemm, double, openblas_cd, openblas_zgemm_typed)
 
 static const tc_blas_provider openblas_provider = {
     .struct_size = sizeof(tc_blas_provider),
