@@ -142,6 +142,17 @@ int tc_kernel_invoke(const tc_kernel_run *run) {
 
 int tc_kernel_copy(tc_tensor *dst, tc_tensor *src) {
     if (tc_tensor_numel(dst) == 0) return TC_OK;
+    uint32_t bits = src->flags & TC_TENSOR_MATH_BITS;
+    if (tc_dtype_is_complex(src->dtype) && !tc_dtype_is_complex(dst->dtype)) bits &= ~TC_TENSOR_CONJ; /* real parts */
+    if (bits && src->dtype != dst->dtype) {
+        /* a conversion reads src's values: resolved in src's own dtype first, as PyTorch resolves them
+         * (negating a converted value is not the same where a converted zero part gains a sign) */
+        tc_tensor *plain = tc_empty(src->ndim, src->sizes, src->dtype, src->device);
+        int rc = plain ? tc_kernel_copy(plain, src) : TC_FAIL;
+        if (rc == TC_OK) rc = tc_kernel_copy(dst, plain);
+        tc_tensor_release(plain);
+        return rc;
+    }
     /* complex into real keeps the real parts: copy kernels only ever convert between real dtypes or
      * into complex ones */
     tc_tensor *real = NULL;
