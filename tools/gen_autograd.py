@@ -17,7 +17,9 @@ An op's formulas are the indented lines under it:
                        types of the arguments, as Python's binding does
   + - * / ** unary -, comparisons, `a if c else b`, [int, ...], list[i]
   intrinsics           maybe_multiply(t, s), value_or(int?, int), reduced_numel(sizes, dim),
-                       invert_permutation(dims)
+                       invert_permutation(dims), is_complex(x) (of a Tensor argument: its dtype only),
+                       s.conj() of a Scalar
+  complex constants    1j (a wrapped complex number)
 A number beside a tensor becomes a wrapped-number tensor (PyTorch's promotion rules for Python
 numbers). Other lines: `name: XBackward0` (the node's name when the default, CamelCase of the op name
 + Backward + the overload's rank among same-named ops with formulas, is not PyTorch's),
@@ -228,7 +230,7 @@ class Compiler:
         if pty == 'Tensor?[]':
             return t in ('Tensor[]', 'Tensor?[]')
         if base == 'Scalar':
-            return t in ('Scalar', 'int', 'float', 'bool')
+            return t in ('Scalar', 'int', 'float', 'bool', 'complex')
         if base == 'int':
             return t in ('int', 'bool') or (opt and t == 'int?')
         if base == 'int[]':
@@ -282,6 +284,8 @@ class Compiler:
             return 'TC_SCALAR_OF_INT(%s)' % v.c
         if v.ty == 'float':
             return 'TC_SCALAR_OF_FLOAT(%s)' % v.c
+        if v.ty == 'complex':
+            return v.c
         raise FormulaError('%s is not a number' % v.ty)
 
     def c_default(self, a):
@@ -371,6 +375,8 @@ class Compiler:
                 return Val('int', '((int64_t)%dLL)' % node.value)
             if isinstance(node.value, float):
                 return Val('float', repr(node.value))
+            if isinstance(node.value, complex):
+                return Val('complex', 'TC_SCALAR_OF_COMPLEX(%r, %r)' % (node.value.real, node.value.imag))
             raise FormulaError('unsupported constant %r' % node.value)
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
@@ -425,7 +431,7 @@ class Compiler:
             raise FormulaError('unsupported operator %s' % kind.__name__)
         opname, cop = self.ARITH[kind]
         a, b = self.expr(node.left), self.expr(node.right)
-        numeric = ('int', 'float', 'Scalar', 'bool')
+        numeric = ('int', 'float', 'Scalar', 'bool', 'complex')
         if 'Scalar' in (a.ty, b.ty) and a.ty in numeric and b.ty in numeric:
             if cop is None:
                 raise FormulaError('** of Scalars')
@@ -494,11 +500,24 @@ class Compiler:
         kw = {k.arg: self.expr(k.value) for k in node.keywords}
         if isinstance(node.func, ast.Attribute):  # method: x.f(...)
             recv = self.expr(node.func.value)
+            if recv.ty == 'Scalar' and node.func.attr == 'conj' and not node.args and not kw:
+                return Val('Scalar', 'tc_ag_scalar_conj(%s)' % recv.c)
             pos = [recv] + [self.expr(a) for a in node.args]
             return self.call_op(node.func.attr, pos, kw)
         if not isinstance(node.func, ast.Name):
             raise FormulaError('unsupported call')
         fname = node.func.id
+        if fname == 'is_complex':
+            if len(node.args) != 1:
+                raise FormulaError('is_complex(Tensor)')
+            arg = node.args[0]
+            if isinstance(arg, ast.Name) and arg.id in self.arg_index:  # an argument: its dtype only
+                dtype = self.attribute(ast.Attribute(value=arg, attr='dtype'))
+                return Val('bool', 'tc_dtype_is_complex(%s)' % dtype.c)
+            v = self.expr(arg)
+            if v.ty != 'Tensor':
+                raise FormulaError('is_complex(Tensor)')
+            return Val('bool', 'tc_dtype_is_complex((%s)->dtype)' % v.c)
         pos = [self.expr(a) for a in node.args]
         if fname == 'maybe_multiply':
             if len(pos) != 2 or pos[0].ty != 'Tensor':

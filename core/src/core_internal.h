@@ -235,8 +235,20 @@ TC_INTERNAL int tc_kernel_invoke(const tc_kernel_run *run);
 /* Internal conversions below the dispatcher (the runner's casts, copy_ within a device): the copy
  * kernel from src into dst of the same sizes (src may have zero strides), no checks. */
 TC_INTERNAL int tc_kernel_copy(tc_tensor *dst, tc_tensor *src);
-/* A fresh tensor holding t converted to dtype on t's device (t itself, retained, when it already is). */
+/* A fresh tensor holding t converted to dtype on t's device (t itself, retained, when it already is
+ * and has no math bits: the result never has them). */
 TC_INTERNAL tc_tensor *tc_kernel_cast(tc_tensor *t, int32_t dtype);
+
+/* ---- complex tensors and math bits (math_bits.c) ---- */
+/* After dst was copied from src's memory: applies to dst's memory the math bits in which the two
+ * differ, so that dst reads as src reads. */
+TC_INTERNAL int tc_math_bits_copied(tc_tensor *dst, const tc_tensor *src);
+/* A value read from memory, as a tensor with `bits` reads it. */
+TC_INTERNAL void tc_math_bits_apply_scalar(uint32_t bits, tc_scalar *s);
+/* The parts of a complex tensor as a view of their real dtype: the real parts (strides doubled),
+ * or with extra_dim both parts along a new last dim of size 2 (view_as_real's geometry). Keeps the
+ * NEG bit, drops CONJ; the caller decides what a conjugate view means. */
+TC_INTERNAL tc_tensor *tc_complex_as_real(tc_tensor *t, int32_t extra_dim);
 
 /* ---- structured ops: what meta functions fill (structured.c) ---- */
 
@@ -326,7 +338,20 @@ static inline int tc_return(tc_opcall *c, tc_tensor *t) {
     return TC_OK;
 }
 
-/* ---- elementwise meta functions shared by families (meta_elementwise.c) ---- */
+/* ---- elementwise meta functions shared by families (meta_elementwise.c, meta_complex.c) ---- */
+/* The compute and result dtypes of an elementwise op's dtype rule (ops.table's dtype=) over its
+ * operands (the op's refusals are tc_meta_check_supported's). */
+TC_INTERNAL int tc_elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, int32_t *compute,
+                                      int32_t *result);
+/* pow's complex part: a Python-number exponent goes to the kernel as a scalar too, for PyTorch's
+ * special cases (x ** 2 is x * x). */
+TC_INTERNAL int tc_meta_pow_complex(tc_opcall *c, tc_plan *p);
+/* sum of complex values as a sum of their parts: the input and the output presented to the kernel
+ * as real views with a last dim of 2, which the reduction keeps. */
+TC_INTERNAL int tc_meta_sum_complex(tc_plan *p, tc_tensor *self, int32_t dtype);
+/* The kernel writes complex output 0 as its parts: a real view with a last dim of 2 (view_as_real's
+ * geometry) and the kernel dtype the parts' (the random fills of complex tensors, sum). */
+TC_INTERNAL int tc_plan_complex_parts(tc_plan *p);
 /* Broadcasts the operands, applies the op's dtype rule and flags, plans output 0 and the inputs. */
 TC_INTERNAL int tc_meta_elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n);
 /* The same with dtypes the caller chose: output 0 of `result` at the broadcast shape, inputs computed
@@ -341,6 +366,8 @@ TC_INTERNAL int tc_meta_check_out_dtype(const tc_opcall *c, int32_t result);
 TC_INTERNAL tc_tensor *tc_meta_operand(const tc_opcall *c, int i, tc_tensor **owned);
 /* RuntimeError "\"op\" not implemented for 'Float'": the op has no kernel for the dtype. */
 TC_INTERNAL int tc_meta_refuse_dtype(const tc_opcall *c, int32_t dtype);
+/* The same refusal for the dtypes the op's flags exclude (no_bool, float_only, dtype=int_only). */
+TC_INTERNAL int tc_meta_check_supported(const tc_opcall *c, int32_t compute);
 
 /* ---- factories shared by meta functions and composites (meta_factory.c) ---- */
 /* The dtype, device and checks of a creation op's dtype/layout/device/pin_memory arguments starting

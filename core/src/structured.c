@@ -102,7 +102,7 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
         }
         if (tc_check_can_cast(dtype, target->dtype)) return TC_FAIL;
         if (tc_check_internal_overlap(target)) return TC_FAIL;
-        if (target->dtype == dtype) {
+        if (target->dtype == dtype && !(target->flags & TC_TENSOR_MATH_BITS)) {
             out = target;
         } else if (!(out = tc_empty(ndim, sizes, dtype, c->device))) { /* compute, then cast into target */
             return TC_FAIL;
@@ -237,6 +237,13 @@ int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
         p->in = in;
         p->in_dtype = in_dtype;
         p->cap_in = cap;
+    }
+    if (t->flags & TC_TENSOR_MATH_BITS) { /* a lazy conj/neg is resolved now, in the compute dtype */
+        tc_tensor *x = tc_kernel_cast(t, dtype >= 0 ? dtype : t->dtype);
+        if (!x) return TC_FAIL;
+        p->in_dtype[p->n_in] = -1;
+        p->in[p->n_in++] = x;
+        return TC_OK;
     }
     /* the conversion waits for the kernel call: a kernel that converts while loading needs none */
     tc_tensor_retain(t);

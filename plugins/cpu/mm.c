@@ -3,7 +3,8 @@
  * addr arrive as matrix products, their vectors seen as one-column or one-row matrices), per batch
  * (bmm, baddbmm), or summed over a batch (addbmm); and dot.
  *
- * float32/float64 products go to the BLAS provider (core->blas_current) unless they are small: an
+ * float32/float64 (and complex64/complex128, whose portable loop is in complex_mm.c) products go to the
+ * BLAS provider (core->blas_current) unless they are small: an
  * operand with unit stride in either dim is passed as is (transposed if its rows are the strided dim),
  * any other is first packed into contiguous scratch. Small products, every other dtype, and
  * float32/float64 without a provider run a plain loop: for each row of a and each tile of columns,
@@ -25,6 +26,7 @@
 
 #include "cpu.h"
 #include "dtype.h"
+#include "mm.h"
 
 #define MM_TILE 256
 /* Below this many multiply-adds a float32/float64 product stays in the loop: no packing, no call. */
@@ -54,13 +56,6 @@
 #define AXPBY_KI AXPBY_KU
 #define AXPBY_KF AXPBY_KU
 
-/* alpha and beta in every accumulator type: integers truncated (PyTorch converts float scalars so). */
-typedef struct mm_scale {
-    double f_alpha, f_beta;
-    uint64_t i_alpha, i_beta;
-    int plain; /* alpha == 1, beta == 0: c = a @ b */
-} mm_scale;
-
 #define MM_SCALE_ALPHA_KB(s) ((uint32_t)((s)->i_alpha != 0))
 #define MM_SCALE_BETA_KB(s) ((uint32_t)((s)->i_beta != 0))
 #define MM_SCALE_ALPHA_KU(s) ((s)->i_alpha)
@@ -70,15 +65,6 @@ typedef struct mm_scale {
 #define MM_SCALE_ALPHA_KF(s) ((s)->f_alpha)
 #define MM_SCALE_BETA_KF(s) ((s)->f_beta)
 
-typedef struct mm_args {
-    const char *a, *b;
-    char *c;
-    int64_t m, n, k;
-    int64_t as0, as1, bs0, bs1, cs0, cs1;
-    const mm_scale *scale;
-} mm_args;
-
-typedef void (*mm_rows_fn)(const mm_args *g, int64_t i0, int64_t i1);
 
 /* The arguments are copied into locals so the compiler knows stores to c cannot change them. */
 #define MM_STAMP(_, S)                                                                             \
@@ -194,11 +180,21 @@ static void mm_operand_release(mm_operand *op) {
 /* The provider's index type is not part of the ABI; 32-bit is the narrowest in use (LP64 BLAS). */
 static int fits_blas(int64_t x) { return x <= INT32_MAX; }
 
+/* Whether bp computes products of dtype (providers older than ABI 1.3 have no complex ones). */
+static int blas_has(const tc_blas_provider *bp, int32_t dtype) {
+    switch (dtype) {
+    case TC_FLOAT32: return bp->sgemm != NULL;
+    case TC_FLOAT64: return bp->dgemm != NULL;
+    case TC_COMPLEX64: return TC_BLAS_HAS(bp, cgemm);
+    case TC_COMPLEX128: return TC_BLAS_HAS(bp, zgemm);
+    default: return 0;
+    }
+}
+
 /* Returns 1 when it handled the product, 0 to fall back to the loop, -1 when out of memory. */
 static int mm_try_blas(int32_t dtype, const mm_args *g) {
     const tc_blas_provider *bp = cpu_core->blas_current ? cpu_core->blas_current() : NULL;
-    if (!bp || g->k == 0 || mm_work(g->m, g->n, g->k) <= MM_SMALL_WORK) return 0;
-    if (dtype == TC_FLOAT32 ? !bp->sgemm : dtype == TC_FLOAT64 ? !bp->dgemm : 1) return 0;
+    if (!bp || g->k == 0 || mm_work(g->m, g->n, g->k) <= MM_SMALL_WORK || !blas_has(bp, dtype)) return 0;
     const int64_t ldc = g->m == 1 ? max1(g->n) : g->cs0;
     if (!(g->n == 1 || g->cs1 == 1) || ldc < max1(g->n)) return 0;
     if (!fits_blas(g->m) || !fits_blas(g->n) || !fits_blas(g->k) || !fits_blas(ldc)) return 0;
@@ -212,11 +208,20 @@ static int mm_try_blas(int32_t dtype, const mm_args *g) {
     int done = 0;
     if (fits_blas(a.ld) && fits_blas(b.ld)) {
         const mm_scale *s = g->scale;
+        /* complex products are plain (mm, bmm): alpha 1, beta 0 */
+        static const float one_f[2] = {1.0f, 0.0f}, zero_f[2] = {0.0f, 0.0f};
+        static const double one_d[2] = {1.0, 0.0}, zero_d[2] = {0.0, 0.0};
         if (dtype == TC_FLOAT32)
             bp->sgemm(a.trans, b.trans, g->m, g->n, g->k, (float)s->f_alpha, a.data, a.ld, b.data, b.ld,
                       (float)s->f_beta, (float *)g->c, ldc);
-        else
+        else if (dtype == TC_FLOAT64)
             bp->dgemm(a.trans, b.trans, g->m, g->n, g->k, s->f_alpha, a.data, a.ld, b.data, b.ld, s->f_beta,
+                      (double *)g->c, ldc);
+        else if (dtype == TC_COMPLEX64)
+            bp->cgemm(a.trans, b.trans, g->m, g->n, g->k, one_f, a.data, a.ld, b.data, b.ld, zero_f,
+                      (float *)g->c, ldc);
+        else
+            bp->zgemm(a.trans, b.trans, g->m, g->n, g->k, one_d, a.data, a.ld, b.data, b.ld, zero_d,
                       (double *)g->c, ldc);
         done = 1;
     }
@@ -227,11 +232,11 @@ static int mm_try_blas(int32_t dtype, const mm_args *g) {
 
 /* c = alpha * a @ b + beta * c for one matrix: BLAS when it takes the operands, else the loop.
  * 0, or -1 when out of memory (nothing raised: `nested` pieces run on pool workers). */
-static int mm_compute(int32_t dtype, const mm_args *g, int nested) {
+static int mm_compute(int32_t dtype, const mm_args *g, mm_rows_fn rows, int nested) {
     if (g->m == 0 || g->n == 0) return 0;
     const int blas = mm_try_blas(dtype, g);
     if (blas < 0) return -1;
-    if (!blas) mm_loop(g, mm_rows[dtype], nested);
+    if (!blas) mm_loop(g, rows ? rows : mm_rows[dtype], nested);
     return 0;
 }
 
@@ -294,7 +299,8 @@ static mm_args mm_args_at(const tc_view *a, const tc_view *b, const tc_view *c, 
 
 /* ---- one matrix: mm, addmm, addr ---- */
 
-static int run_matrix(const tc_kernel_args *args, int with_bias, const char *name, int check_dtype) {
+/* rows: the loop of a dtype this file has none of (NULL: mm_rows's) */
+static int run_matrix(const tc_kernel_args *args, int with_bias, const char *name, int check_dtype, mm_rows_fn rows) {
     const int nin = with_bias ? 3 : 2;
     if (cpu_check_args(args, nin, 1, name) != TC_OK) return TC_FAIL;
     const tc_view *a = &args->inputs[nin - 2], *b = &args->inputs[nin - 1], *c = &args->outputs[0];
@@ -305,7 +311,7 @@ static int run_matrix(const tc_kernel_args *args, int with_bias, const char *nam
     const mm_scale s = scale_of(args, with_bias);
     if (with_bias && !beta_is_zero(c->dtype, &s)) mm_copy_bias(&args->inputs[0], c, 0, 0, 0, cpu_dtype_size(c->dtype));
     const mm_args g = mm_args_at(a, b, c, 0, 0, 0, 0, &s);
-    return mm_compute(c->dtype, &g, 0) ? mm_oom(name) : TC_OK;
+    return mm_compute(c->dtype, &g, rows, 0) ? mm_oom(name) : TC_OK;
 }
 
 /* addmv: bias[m], mat[m,k], vec[k] -> c[m], as the matrix product of mat and vec's column. */
@@ -329,7 +335,7 @@ static int run_addmv(const tc_kernel_args *args) {
     const mm_scale s = scale_of(args, 1);
     if (!beta_is_zero(c.dtype, &s)) mm_copy_bias(&bias, &c, 0, 0, 0, cpu_dtype_size(c.dtype));
     const mm_args g = mm_args_at(mat, &vec, &c, 0, 0, 0, 0, &s);
-    return mm_compute(c.dtype, &g, 0) ? mm_oom("addmv") : TC_OK;
+    return mm_compute(c.dtype, &g, NULL, 0) ? mm_oom("addmv") : TC_OK;
 }
 
 /* ---- batches: bmm, baddbmm, addbmm ---- */
@@ -338,6 +344,7 @@ typedef struct batch_job {
     const tc_kernel_args *args;
     const tc_view *bias, *a, *b, *c;
     const mm_scale *scale;
+    mm_rows_fn rows;
     int nested;
     int failed; /* set by a piece that ran out of memory */
 } batch_job;
@@ -349,12 +356,12 @@ static void batch_range(void *vjob, int64_t i0, int64_t i1) {
         const int64_t oc = i * j->c->strides[0];
         if (j->bias && !beta_is_zero(j->c->dtype, j->scale)) mm_copy_bias(j->bias, j->c, i * j->bias->strides[0], oc, 1, es);
         const mm_args g = mm_args_at(j->a, j->b, j->c, 1, i * j->a->strides[0], i * j->b->strides[0], oc, j->scale);
-        if (mm_compute(j->c->dtype, &g, j->nested)) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+        if (mm_compute(j->c->dtype, &g, j->rows, j->nested)) __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
     }
 }
 
 /* Products of one batch run side by side when each is too small for the provider to split. */
-static int run_batch(const tc_kernel_args *args, int with_bias, const char *name) {
+static int run_batch(const tc_kernel_args *args, int with_bias, const char *name, mm_rows_fn rows) {
     const int nin = with_bias ? 3 : 2;
     if (cpu_check_args(args, nin, 1, name) != TC_OK) return TC_FAIL;
     const tc_view *a = &args->inputs[nin - 2], *b = &args->inputs[nin - 1], *c = &args->outputs[0];
@@ -367,7 +374,7 @@ static int run_batch(const tc_kernel_args *args, int with_bias, const char *name
     int64_t total;
     if (__builtin_mul_overflow(each, batch, &total)) total = INT64_MAX;
     const int side_by_side = each < ((int64_t)1 << 21); /* plugins/common/gemm_parallel.h's grain */
-    batch_job job = {args, with_bias ? &args->inputs[0] : NULL, a, b, c, &s, side_by_side, 0};
+    batch_job job = {args, with_bias ? &args->inputs[0] : NULL, a, b, c, &s, rows, side_by_side, 0};
     cpu_parallel(batch, side_by_side ? cpu_threads_for(total) : 1, batch_range, &job);
     return job.failed ? mm_oom(name) : TC_OK;
 }
@@ -387,7 +394,7 @@ static int k_addbmm_any(const tc_kernel_args *args) {
                         .strides = b->strides + 1, .ndim = 2, .dtype = b->dtype};
     for (int64_t i = 0; i < (batch ? batch : 1); i++) {
         const mm_args g = mm_args_at(&a0, &b0, c, 0, i * a->strides[0], i * b->strides[0], 0, &s);
-        if (mm_compute(c->dtype, &g, 0)) return mm_oom("addbmm");
+        if (mm_compute(c->dtype, &g, NULL, 0)) return mm_oom("addbmm");
         s.f_beta = 1, s.i_beta = 1;
     }
     return TC_OK;
@@ -417,15 +424,20 @@ static int k_addbmm_any(const tc_kernel_args *args) {
     }
 CPU_DTYPES_ALL(DOT_STAMP, _)
 
+/* ---- other files' dtypes (complex_mm.c) ---- */
+
+int cpu_mm_run(const tc_kernel_args *args, mm_rows_fn rows) { return run_matrix(args, 0, "mm", 1, rows); }
+int cpu_bmm_run(const tc_kernel_args *args, mm_rows_fn rows) { return run_batch(args, 0, "bmm", rows); }
+
 /* ---- registration ---- */
 
 #define KERNEL(_, S)                                                                               \
-    static int k_mm_##S(const tc_kernel_args *args) { return run_matrix(args, 0, "mm", 1); }      \
-    static int k_addmm_##S(const tc_kernel_args *args) { return run_matrix(args, 1, "addmm", 1); } \
-    static int k_addr_##S(const tc_kernel_args *args) { return run_matrix(args, 1, "addr", 0); }  \
-    static int k_addmv_##S(const tc_kernel_args *args) { return run_addmv(args); }                 \
-    static int k_bmm_##S(const tc_kernel_args *args) { return run_batch(args, 0, "bmm"); }         \
-    static int k_baddbmm_##S(const tc_kernel_args *args) { return run_batch(args, 1, "baddbmm"); }
+    static int k_mm_##S(const tc_kernel_args *args) { return run_matrix(args, 0, "mm", 1, NULL); }      \
+    static int k_addmm_##S(const tc_kernel_args *args) { return run_matrix(args, 1, "addmm", 1, NULL); } \
+    static int k_addr_##S(const tc_kernel_args *args) { return run_matrix(args, 1, "addr", 0, NULL); }  \
+    static int k_addmv_##S(const tc_kernel_args *args) { return run_addmv(args); }                       \
+    static int k_bmm_##S(const tc_kernel_args *args) { return run_batch(args, 0, "bmm", NULL); }         \
+    static int k_baddbmm_##S(const tc_kernel_args *args) { return run_batch(args, 1, "baddbmm", NULL); }
 CPU_DTYPES_ALL(KERNEL, _)
 
 #define DOT_KERNEL(_, S)                                                                           \

@@ -165,19 +165,31 @@ static int single_value(PyObject *self, const char *what, tc_scalar *out) {
 static int nb_bool(PyObject *self) {
     tc_scalar s;
     if (single_value(self, "Boolean", &s)) return -1;
+    if (s.kind == TC_SCALAR_COMPLEX) return s.v.f != 0.0 || s.imag != 0.0;
     return s.kind == TC_SCALAR_FLOAT ? s.v.f != 0.0 : s.v.i != 0;
+}
+
+/* int() and float() of a complex value need a zero imaginary part (c10's checked conversion). */
+static int real_part(tc_scalar *s, const char *type) {
+    if (s->kind != TC_SCALAR_COMPLEX) return 0;
+    if (s->imag != 0.0) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", type);
+        return -1;
+    }
+    s->kind = TC_SCALAR_FLOAT;
+    return 0;
 }
 
 static PyObject *nb_int(PyObject *self) {
     tc_scalar s;
-    if (single_value(self, "int", &s)) return NULL;
+    if (single_value(self, "int", &s) || real_part(&s, "int64_t")) return NULL;
     if (s.kind == TC_SCALAR_FLOAT) return PyLong_FromDouble(s.v.f);
     return PyLong_FromLongLong(s.v.i);
 }
 
 static PyObject *nb_float(PyObject *self) {
     tc_scalar s;
-    if (single_value(self, "float", &s)) return NULL;
+    if (single_value(self, "float", &s) || real_part(&s, "double")) return NULL;
     return PyFloat_FromDouble(s.kind == TC_SCALAR_FLOAT ? s.v.f : (double)s.v.i);
 }
 
@@ -387,12 +399,20 @@ static PyObject *meth_storage_offset(PyObject *self, PyObject *unused) {
 
 /* (data pointer, shape, strides in bytes, typestr) for __array_interface__ on the Python side. */
 static PyObject *meth_array_parts(PyObject *self, PyObject *unused) {
-    static const char *typestr[TC_NUM_DTYPES] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8"};
+    static const char *typestr[TC_NUM_DTYPES] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8",
+                                                 [TC_COMPLEX64] = "<c8", [TC_COMPLEX128] = "<c16"};
     tc_tensor *t = tp_unwrap(self);
     if (t->device.type != TC_DEVICE_CPU)
         return PyErr_Format(PyExc_TypeError, "can't convert %s device type tensor to numpy. Use Tensor.cpu() to "
                                              "copy the tensor to host memory first.", tc_device_type_name(t->device.type));
-    if (!typestr[t->dtype]) return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
+    if (!typestr[t->dtype])
+        return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType %s", tc_dtype_scalar_name(t->dtype));
+    if (t->flags & TC_TENSOR_CONJ)
+        return PyErr_Format(PyExc_RuntimeError, "Can't call numpy() on Tensor that has conjugate bit set. Use "
+                                                "tensor.resolve_conj().numpy() instead.");
+    if (t->flags & TC_TENSOR_NEG)
+        return PyErr_Format(PyExc_RuntimeError, "Can't call numpy() on Tensor that has negative bit set. Use "
+                                                "tensor.resolve_neg().numpy() instead.");
     PyObject *shape = tp_size_new(t->ndim, t->sizes);
     PyObject *strides = PyTuple_New(t->ndim);
     for (int32_t i = 0; strides && i < t->ndim; i++)

@@ -56,6 +56,8 @@ PyObject *tp_device_object(tc_device d);
 /* Python number (bool/int/float, or a 1-element tensor) -> scalar; -1 with TypeError if not one. */
 int tp_parse_scalar(PyObject *o, tc_scalar *out);
 int tp_is_numpy_bool(PyObject *o);
+/* Python complex numbers and numpy's complex scalars. */
+int tp_is_complex_number(PyObject *o);
 /* Python number -> a 0-dim CPU tensor marked as a wrapped number (new reference), NULL otherwise
  * (no exception set when o is simply not a number). */
 tc_tensor *tp_wrap_number(PyObject *o);

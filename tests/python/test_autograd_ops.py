@@ -36,6 +36,12 @@ def L(values):
     return torch.tensor(values, dtype=torch.int64)
 
 
+def C(*shape, low=0.5, high=1.5):
+    """A complex128 tensor whose real and imaginary parts are distinct values in [low, high]."""
+    return torch.complex(T(*shape, low=low, high=high, requires_grad=False),
+                         T(*shape, low=low, high=high, requires_grad=False)).requires_grad_(True)
+
+
 def mixed(*shape):
     return T(*shape, low=-1.5, high=1.5)
 
@@ -43,31 +49,40 @@ def mixed(*shape):
 # qualified op name -> a function giving [(args, kwargs), ...]
 SAMPLES = {
     'remainder.Tensor': lambda: [((T(2, 3, low=2.2, high=2.8), T(2, 3, low=0.95, high=1.05)), {})],
-    'abs': lambda: [((mixed(2, 3),), {})],
+    'abs': lambda: [((mixed(2, 3),), {}), ((C(2, 3, low=-1.5),), {})],
     'relu': lambda: [((mixed(2, 3),), {})],
     'neg': lambda: [((mixed(2, 3),), {})],
-    'sin': lambda: [((mixed(2, 3),), {})],
-    'cos': lambda: [((mixed(2, 3),), {})],
-    'tanh': lambda: [((mixed(2, 3),), {})],
-    'sigmoid': lambda: [((mixed(2, 3),), {})],
-    'exp': lambda: [((mixed(2, 3),), {})],
-    'add.Tensor': lambda: [((T(2, 3), T(3)), {}), ((T(2, 3), T(2, 3)), {'alpha': 2.5})],
-    'sub.Tensor': lambda: [((T(2, 3), T(1, 3)), {}), ((T(2, 3), T(2, 3)), {'alpha': -0.5})],
-    'mul.Tensor': lambda: [((T(2, 3), T(3)), {}), ((T(2, 3), T(2, 3)), {})],
-    'div.Tensor': lambda: [((T(2, 3), T(2, 1)), {})],
+    'sin': lambda: [((mixed(2, 3),), {}), ((C(2, 3, low=-1),), {})],
+    'cos': lambda: [((mixed(2, 3),), {}), ((C(2, 3, low=-1),), {})],
+    'tanh': lambda: [((mixed(2, 3),), {}), ((C(2, 3, low=-1),), {})],
+    'sigmoid': lambda: [((mixed(2, 3),), {}), ((C(2, 3, low=-1),), {})],
+    'exp': lambda: [((mixed(2, 3),), {}), ((C(2, 3, low=-1),), {})],
+    'add.Tensor': lambda: [((T(2, 3), T(3)), {}), ((T(2, 3), T(2, 3)), {'alpha': 2.5}),
+                           ((C(2, 3), C(3)), {'alpha': 0.5 - 2j}), ((T(2, 3), C(2, 3)), {})],
+    'sub.Tensor': lambda: [((T(2, 3), T(1, 3)), {}), ((T(2, 3), T(2, 3)), {'alpha': -0.5}),
+                           ((C(2, 3), C(2, 3)), {'alpha': 1j})],
+    'mul.Tensor': lambda: [((T(2, 3), T(3)), {}), ((T(2, 3), T(2, 3)), {}), ((C(2, 3), C(3)), {}),
+                           ((C(2, 3), T(2, 3)), {})],
+    'div.Tensor': lambda: [((T(2, 3), T(2, 1)), {}), ((C(2, 3), C(2, 1)), {}), ((T(2, 3), C(3)), {})],
+    # in place, a complex result cannot go into a real tensor
+    'add_.Tensor': lambda: [((T(2, 3), T(3)), {}), ((C(2, 3), C(3)), {'alpha': 0.5 - 2j}), ((C(2, 3), T(3)), {})],
+    'div_.Tensor': lambda: [((T(2, 3), T(2, 1)), {}), ((C(2, 3), C(2, 1)), {})],
+    'abs_': lambda: [((mixed(2, 3),), {})],
+    'log': lambda: [((T(2, 3),), {}), ((C(2, 3, low=-1),), {})],
+    'sqrt': lambda: [((T(2, 3),), {}), ((C(2, 3),), {})],
+    'pow.Tensor_Tensor': lambda: [((T(2, 3), T(2, 3)), {}), ((C(2, 3), C(2, 3)), {}), ((C(2, 3), T(3)), {})],
     'sum.dim_IntList': lambda: [((T(2, 3), [1]), {}), ((T(2, 3), [0, 1], True), {}), ((T(2, 3, 4), [-1, 0]), {})],
-    'sum': lambda: [((T(2, 3),), {}), ((T(),), {})],
-    'mean': lambda: [((T(2, 3),), {})],
+    'sum': lambda: [((T(2, 3),), {}), ((T(),), {}), ((C(2, 3),), {})],
+    'mean': lambda: [((T(2, 3),), {}), ((C(2, 3),), {})],
     'mean.dim': lambda: [((T(2, 3), [1]), {}), ((T(2, 3, 2), [0, 2], True), {})],
     'max.dim': lambda: [((T(2, 3), 1), {}), ((T(2, 3), 0, True), {})],
     'min.dim': lambda: [((T(2, 3), 1), {}), ((T(2, 3), 0, True), {})],
-    'mm': lambda: [((T(2, 3), T(3, 4)), {})],
-    'bmm': lambda: [((T(2, 2, 3), T(2, 3, 4)), {})],
+    'mm': lambda: [((T(2, 3), T(3, 4)), {}), ((C(2, 3), C(3, 4)), {})],
+    'bmm': lambda: [((T(2, 2, 3), T(2, 3, 4)), {}), ((C(2, 2, 3), C(2, 3, 4)), {})],
     'matmul': lambda: [((T(3), T(3)), {}), ((T(2, 3), T(3)), {}), ((T(3), T(3, 2)), {}), ((T(2, 3), T(3, 2)), {}),
                        ((T(2, 2, 3), T(3, 2)), {}), ((T(2, 2, 3), T(2, 3, 2)), {})],
     'copy_': lambda: [((T(2, 3), T(3)), {})],
     'fill_.Scalar': lambda: [((T(2, 3), 2.5), {})],
-    'to.dtype': lambda: [((T(2, 3), torch.float64), {})],
     'to.dtype_layout': lambda: [((T(2, 3),), {'dtype': torch.float64})],
     'to.device': lambda: [((T(2, 3), 'cpu'), {})],
     'to.other': lambda: [((T(2, 3), T(1, requires_grad=False)), {})],
@@ -95,6 +110,21 @@ SAMPLES = {
                                                    ((T(2, 1), 1, L([[1], [0]]), [2, 3], True), {})],
     '_as_strided_backward': lambda: [((T(2, 2), [3, 3], [3, 1], 0, [2, 2], [1, 2], 1), {}),
                                      ((T(2, 3), [4], [1], 0, [2, 3], [1, 0], 0), {})],
+    # complex numbers
+    'view_as_real': lambda: [((C(2, 3),), {})],
+    'view_as_complex': lambda: [((T(3, 2),), {})],
+    'real': lambda: [((C(2, 3),), {}), ((T(2, 3),), {})],
+    'imag': lambda: [((C(2, 3),), {})],
+    'conj': lambda: [((C(2, 3),), {}), ((T(2, 3),), {})],
+    '_conj': lambda: [((C(2, 3),), {})],
+    'resolve_conj': lambda: [((C(2, 3),), {})],
+    'conj_physical': lambda: [((C(2, 3),), {}), ((T(2, 3),), {})],
+    '_conj_physical': lambda: [((C(2, 3),), {})],
+    'complex': lambda: [((T(2, 3), T(3)), {})],
+    'polar': lambda: [((T(2, 3), mixed(2, 3)), {})],
+    'angle': lambda: [((C(2, 3, low=-1.5),), {}), ((mixed(2, 3),), {})],
+    'to.dtype': lambda: [((T(2, 3), torch.float64), {}), ((T(2, 3), torch.complex128), {}),
+                         ((C(2, 3), torch.float64), {})],
     # random ops: their formulas are zeros (checked, not gradchecked: every call draws anew)
     'geometric_': lambda: [((T(2, 3), 0.5), {})],
     'random_.from': lambda: [((T(2, 3), 1, 5), {})],
@@ -194,7 +224,8 @@ def test_gradients(name, sample_name):
         args, kwargs = sample[:2]
         out = fn(*args, **kwargs)
         outs = out if isinstance(out, tuple) else (out,)
-        float_outs = [o for o in outs if isinstance(o, torch.Tensor) and o.dtype.is_floating_point]
+        float_outs = [o for o in outs if isinstance(o, torch.Tensor) and (o.dtype.is_floating_point or
+                                                                          o.dtype.is_complex)]
         if not float_outs:
             continue  # integer or bool results: nothing to differentiate
         if not any(o.requires_grad for o in float_outs):
@@ -218,7 +249,7 @@ def test_gradients(name, sample_name):
         target, inputs = sample[2](fn, args, kwargs) if len(sample) > 2 else (lambda *xs: fn(*xs, **kwargs), args)
 
         # only differentiable results: a factorisation's LU beside its determinant is not one
-        diff = [k for k, o in enumerate(outs) if isinstance(o, torch.Tensor) and o.dtype.is_floating_point
+        diff = [k for k, o in enumerate(outs) if isinstance(o, torch.Tensor) and (o.dtype.is_floating_point or o.dtype.is_complex)
                 and o.requires_grad]
 
         def call(*xs):
@@ -226,7 +257,9 @@ def test_gradients(name, sample_name):
             r = r if isinstance(r, tuple) else (r,)
             return tuple(r[k] for k in diff)
 
-        assert gradcheck(call, inputs, check_forward_ad=True)
+        # forward mode is checked for real tensors only (gradcheck's complex support is reverse mode)
+        real = not any(isinstance(x, torch.Tensor) and x.dtype.is_complex for x in list(inputs) + float_outs)
+        assert gradcheck(call, inputs, check_forward_ad=real)
         assert gradgradcheck(call, inputs)
 
 

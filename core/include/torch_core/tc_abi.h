@@ -44,7 +44,11 @@ extern "C" {
 
 /* ---- dtypes ---------------------------------------------------------------------------------- */
 
-/* Values are ABI: appended to, never renumbered. */
+/* Values are ABI: appended to, never renumbered. TC_NUM_DTYPES is the count of the header a plugin
+ * was built with: a kernel registered for TC_ANY_DTYPE may receive dtypes added later (the complex
+ * ones, since 1.3, to a 1.2 plugin) and must refuse what it does not know. A complex element is
+ * two values of its part's type, real part first (C's _Complex layout; complex32's parts are
+ * float16). */
 typedef enum tc_dtype {
     TC_BOOL = 0,
     TC_UINT8 = 1,
@@ -56,7 +60,11 @@ typedef enum tc_dtype {
     TC_BFLOAT16 = 7,
     TC_FLOAT32 = 8,
     TC_FLOAT64 = 9,
-    TC_NUM_DTYPES = 10
+    /* since 1.3 */
+    TC_COMPLEX32 = 10,
+    TC_COMPLEX64 = 11,
+    TC_COMPLEX128 = 12,
+    TC_NUM_DTYPES = 13
 } tc_dtype;
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -385,12 +393,25 @@ typedef struct tc_blas_provider {
     int (*get_num_threads)(void);
     /* since 1.3: the provider's LAPACK, NULL when it has none */
     const tc_lapack *lapack;
+    /* since 1.3 (may be NULL): complex GEMM. a, b and c point at interleaved (real, imaginary) pairs,
+     * alpha and beta at one pair; lda/ldb/ldc count complex elements. trans may also be 2: the
+     * conjugate transpose (cblas's ConjTrans). */
+    void (*cgemm)(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *alpha,
+                  const float *a, int64_t lda, const float *b, int64_t ldb, const float *beta,
+                  float *c, int64_t ldc);
+    void (*zgemm)(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const double *alpha,
+                  const double *a, int64_t lda, const double *b, int64_t ldb, const double *beta,
+                  double *c, int64_t ldc);
 } tc_blas_provider;
-_Static_assert(sizeof(tc_blas_provider) == 64, "tc_blas_provider 1.3 layout is ABI");
+_Static_assert(offsetof(tc_blas_provider, lapack) == 56, "tc_blas_provider 1.0 members end at 56");
+_Static_assert(offsetof(tc_blas_provider, cgemm) == 64, "tc_blas_provider 1.3 members are ABI");
+_Static_assert(sizeof(tc_blas_provider) == 80, "tc_blas_provider 1.3 layout is ABI");
 #define TC_BLAS_PROVIDER_SIZE_1_0 56
 
 /* Whether a provider (or tc_lapack) handed over with its struct_size has `member`. */
 #define TC_STRUCT_HAS(p, type, member) ((p)->struct_size >= offsetof(type, member) + sizeof((p)->member))
+/* Whether a provider has `member`, set (one built against an older header has a smaller struct). */
+#define TC_BLAS_HAS(p, member) (TC_STRUCT_HAS(p, tc_blas_provider, member) && (p)->member)
 
 /* ---- ops defined at run time (since 1.1) ------------------------------------------------------ */
 
