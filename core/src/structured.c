@@ -152,6 +152,15 @@ int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *s
     return TC_OK;
 }
 
+int tc_plan_output_none(tc_plan *p, int32_t i) {
+    tc_opcall *c = p->call;
+    if (c->op->variant != TC_VARIANT_FUNCTIONAL || i != p->n_out || i >= TC_MAX_RETURNS)
+        return tc_set_error(TC_ERR_RUNTIME, "internal error: undefined output of %s", c->op->schema.name);
+    p->out[i] = p->target[i] = p->kview[i] = NULL;
+    p->n_out++;
+    return TC_OK;
+}
+
 int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
     if (p->n_in == p->cap_in) {
         int32_t cap = p->cap_in * 2;
@@ -166,6 +175,19 @@ int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
     if (!x) return TC_FAIL;
     p->in[p->n_in++] = x;
     return TC_OK;
+}
+
+int tc_plan_input_contiguous(tc_plan *p, tc_tensor *t, int32_t dtype) {
+    if (dtype < 0) dtype = t->dtype;
+    if (t->dtype != dtype || tc_tensor_is_contiguous(t)) return tc_plan_input(p, t, dtype); /* a cast is contiguous */
+    tc_tensor *copy = tc_empty(t->ndim, t->sizes, dtype, t->device);
+    if (!copy || tc_kernel_copy(copy, t)) {
+        tc_tensor_release(copy);
+        return TC_FAIL;
+    }
+    int rc = tc_plan_input(p, copy, -1);
+    tc_tensor_release(copy);
+    return rc;
 }
 
 int tc_plan_scalar(tc_plan *p, tc_scalar s) {
@@ -224,7 +246,7 @@ static int separate_inputs(tc_plan *p) {
 
 static bool all_outputs_empty(const tc_plan *p) {
     for (int32_t i = 0; i < p->n_out; i++)
-        if (tc_tensor_numel(p->out[i]) != 0) return false;
+        if (p->out[i] && tc_tensor_numel(p->out[i]) != 0) return false;
     return p->n_out > 0;
 }
 
@@ -254,7 +276,8 @@ int tc_structured_run(tc_opcall *c) {
         if (op->variant != TC_VARIANT_FUNCTIONAL) tc_tensor_bump_version(p.target[i]);
     }
     for (int32_t i = 0; i < p.n_out; i++) {
-        c->outs[i] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = p.target[i]};
+        c->outs[i] = p.target[i] ? (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = p.target[i]}
+                                 : (tc_value){.tag = TC_VALUE_NONE, .v.tensor = NULL};
         tc_tensor_release(p.kview[i]);
         if (p.out[i] != p.target[i]) tc_tensor_release(p.out[i]);
     }
