@@ -149,6 +149,11 @@ class Compiler:
                 return Val('bool?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s.v.b)' % (v, v))
             if ty == 'float?':
                 return Val('float?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s.v.f)' % (v, v))
+            if ty == 'float[]?':
+                lst = self.list_local('(%s.tag == TC_VALUE_NONE ? (tc_float_list){NULL, 0} : '
+                                      '(tc_float_list){%s.v.floats.items, %s.v.floats.len})' % (v, v, v),
+                                      'tc_float_list')
+                return Val('float[]?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s)' % (v, lst))
             raise FormulaError('formulas cannot read argument %s of type %s' % (n, ty))
         if n in ('True', 'False'):
             return Val('bool', 'true' if n == 'True' else 'false')
@@ -160,10 +165,10 @@ class Compiler:
             return Val('bool[]', '((tc_bool_list){(const bool[]){%s}, %d})' % (', '.join(needs), len(needs)))
         raise FormulaError('unknown name %r' % n)
 
-    def list_local(self, cexpr):
+    def list_local(self, cexpr, ctype='tc_int_list'):
         self.lists += 1
         name = 'list%d' % (self.lists - 1)
-        self.emit('tc_int_list %s = %s;' % (name, cexpr))
+        self.emit('%s %s = %s;' % (ctype, name, cexpr))
         return name
 
     # ---- attributes ----
@@ -235,6 +240,8 @@ class Compiler:
             return t == 'bool' or (opt and t == 'bool?')
         if base == 'bool[]':
             return t == 'bool[]'
+        if base == 'float[]':
+            return t == 'float[]' or (opt and t == 'float[]?')
         if base in ('ScalarType', 'Layout', 'MemoryFormat', 'Device', 'str'):
             return t == base or (opt and t == pty)
         return False
