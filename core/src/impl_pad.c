@@ -1,10 +1,12 @@
 /*
  * Padding composed of other ops: constant_pad_nd (a tensor filled with the value, the input copied
- * into its middle; negative pads crop) and its backward (the same with the pads negated: a crop).
+ * into its middle; negative pads crop) and its backward (the same with the pads negated: a crop),
+ * and pad, F.pad's front door choosing the op of a mode.
  */
 #include "core_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The padded sizes; pad pairs (left, right) run from the last dim backwards, as F.pad's do. */
 static int padded_sizes(const tc_tensor *t, tc_int_list pad, int64_t *sizes) {
@@ -79,4 +81,36 @@ int tc_impl_constant_pad_nd_backward(tc_opcall *c) {
     tc_tensor *r = tc_constant_pad_nd(tc_arg_tensor(c, 0), (tc_int_list){neg, pad.len}, TC_SCALAR_OF_INT(0));
     free(neg);
     return tc_return(c, r);
+}
+
+/* pad(self, pad, mode, value): constant_pad_nd, or the reflection / replication / circular op of the
+ * padded dims (PyTorch's _pad_enum). */
+int tc_impl_pad(tc_opcall *c) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    tc_int_list pad = tc_arg_ints(c, 1);
+    const char *mode = c->args[2].v.s;
+    bool has_value = !tc_arg_none(c, 3);
+    double value = has_value ? c->args[3].v.f : 0.0;
+    static const char *const modes[4] = {"constant", "reflect", "replicate", "circular"};
+    int m = -1;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(mode, modes[i]) == 0) m = i;
+    if (m < 0) return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "Unrecognised padding mode %s", mode);
+    if (pad.len % 2) return tc_set_error(TC_ERR_RUNTIME, "Padding length must be divisible by 2");
+    if (pad.len > 2 * (int64_t)self->ndim) return tc_set_error(TC_ERR_RUNTIME, "Padding length too large");
+    if (m == 0) return tc_return(c, tc_constant_pad_nd(self, pad, TC_SCALAR_OF_FLOAT(value)));
+    if (has_value && value != 0)
+        return tc_set_error(TC_ERR_RUNTIME, "Padding mode \"%s\" doesn't take in value argument", mode);
+    int32_t nd = self->ndim;
+    if (pad.len == 2 && (nd == 2 || nd == 3))
+        return tc_return(c, m == 1 ? tc_reflection_pad1d(self, pad) : m == 2 ? tc_replication_pad1d(self, pad)
+                                                                             : tc__pad_circular(self, pad));
+    if (pad.len == 4 && (nd == 3 || nd == 4))
+        return tc_return(c, m == 1 ? tc_reflection_pad2d(self, pad) : m == 2 ? tc_replication_pad2d(self, pad)
+                                                                             : tc__pad_circular(self, pad));
+    if (pad.len == 6 && (nd == 4 || nd == 5))
+        return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "padding of 3 dimensions in mode \"%s\" is not supported yet",
+                            mode);
+    return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported "
+                                                "for now");
 }
