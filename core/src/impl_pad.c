@@ -109,8 +109,8 @@ int tc_impl_pad(tc_opcall *c) {
         return tc_return(c, m == 1 ? tc_reflection_pad2d(self, pad) : m == 2 ? tc_replication_pad2d(self, pad)
                                                                              : tc__pad_circular(self, pad));
     if (pad.len == 6 && (nd == 4 || nd == 5))
-        return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "padding of 3 dimensions in mode \"%s\" is not supported yet",
-                            mode);
+        return tc_return(c, m == 1 ? tc_reflection_pad3d(self, pad) : m == 2 ? tc_replication_pad3d(self, pad)
+                                                                             : tc__pad_circular(self, pad));
     return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported "
                                                 "for now");
 }

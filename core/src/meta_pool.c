@@ -91,7 +91,7 @@ static int shape_check(const tc_tensor *in, const pool2d *g) {
 static int pool_geometry(const char *op, const tc_tensor *in, tc_int_list k, tc_int_list s, tc_int_list p,
                          const tc_int_list *d, bool ceil, pool2d *g) {
     if (pool_params(op, k, s, p, d, g)) return TC_FAIL;
-    if (in->ndim < 2) return tc_shape_wrap_dim(-3, in->ndim, &(int32_t){0}); /* PyTorch reads size(-3) first */
+    if (in->ndim < 3) return tc_shape_wrap_dim(-3, in->ndim, &(int32_t){0}); /* PyTorch reads size(-3) first */
     g->in[0] = in->sizes[in->ndim - 2];
     g->in[1] = in->sizes[in->ndim - 1];
     for (int i = 0; i < 2; i++)

@@ -31,6 +31,7 @@ typedef struct emb_job {
     void *out, *out2, *out3, *out4;
     const void *grad;
     int bad; /* an index out of range (1), bad offsets (2) */
+    bool bag; /* an embedding bag: out-of-range indices are RuntimeErrors, as PyTorch's */
 } emb_job;
 
 static void flag(emb_job *j, int what) { __atomic_store_n(&j->bad, what, __ATOMIC_RELAXED); }
@@ -272,6 +273,9 @@ CPU_DTYPES_FLOAT(FLOAT_STAMP, _)
 /* ---- kernels ---- */
 
 static int raise_bad(const emb_job *j) {
+    if (j->bad == 1 && j->bag)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "embedding_bag: an index is out of range for a weight of %lld rows",
+                                   (long long)j->rows);
     if (j->bad == 1) return cpu_core->set_error(TC_ERR_INDEX, "index out of range in self");
     if (j->bad == 2)
         return cpu_core->set_error(TC_ERR_RUNTIME, "embedding_bag: offsets must be non-decreasing and within the "
@@ -346,7 +350,8 @@ static int embedding_bag(const tc_kernel_args *a, cpu_range_fn fn) {
                  .d = w->sizes[1], .offsets = a->inputs[2].data, .n_offsets = numel_of(&a->inputs[2]),
                  .mode = (int)a->ints[0], .padding_idx = a->ints[1], .include_last = a->ints[2] != 0,
                  .psw = a->ints[3] && a->n_inputs > 3 ? a->inputs[3].data : NULL, .bags = out->sizes[0],
-                 .out = out->data, .out2 = a->outputs[1].data, .out3 = a->outputs[2].data, .out4 = a->outputs[3].data};
+                 .out = out->data, .out2 = a->outputs[1].data, .out3 = a->outputs[2].data, .out4 = a->outputs[3].data,
+                 .bag = true};
     if (j.n_offsets > 0 && j.offsets[0] != 0)
         return cpu_core->set_error(TC_ERR_RUNTIME, "offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
                                                    "has to start from position 0. However, got %lld",
@@ -367,7 +372,7 @@ static int bag_backward(const tc_kernel_args *a, cpu_range_fn fn, bool adjoint) 
                  .d = big->sizes[1], .o2b = a->inputs[2].data, .bag_size = a->inputs[3].data,
                  .max_idx = a->inputs[4].data, .bags = numel_of(&a->inputs[3]), .mode = (int)a->ints[0],
                  .padding_idx = a->ints[1], .psw = a->ints[3] && a->n_inputs > 5 ? a->inputs[5].data : NULL,
-                 .out = out->data};
+                 .out = out->data, .bag = true};
     if (adjoint) j.w = a->inputs[0].data;
     else j.grad = a->inputs[0].data;
     int64_t *counts = row_counts(&j);
@@ -387,7 +392,7 @@ static int psw_backward(const tc_kernel_args *a, cpu_range_fn fn) {
     const tc_view *w = &a->inputs[1];
     emb_job j = {.a = a, .grad = a->inputs[0].data, .w = w->data, .idx = a->inputs[2].data,
                  .n = numel_of(&a->inputs[2]), .rows = w->sizes[0], .d = w->sizes[1], .o2b = a->inputs[3].data,
-                 .bags = a->inputs[0].sizes[0], .padding_idx = a->ints[1], .out = a->outputs[0].data};
+                 .bags = a->inputs[0].sizes[0], .padding_idx = a->ints[1], .out = a->outputs[0].data, .bag = true};
     parallel(&j, j.n, j.n * j.d, fn);
     return raise_bad(&j);
 }

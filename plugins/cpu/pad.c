@@ -12,30 +12,39 @@ enum { PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR };
 typedef struct pad_job {
     const void *in;
     void *out;
-    int64_t ih, iw, oh, ow;
-    const int64_t *hmap, *wmap; /* input position of each output row / column */
+    int64_t in_sizes[3], out_sizes[3];
+    const int64_t *map[3]; /* per axis: the input position of each output position */
 } pad_job;
 
-static int64_t source(int mode, int64_t i, int64_t in) {
+/* The input position output position o of an axis of `in` elements reads. */
+static int64_t source(int mode, int64_t o, int64_t in, int64_t lo, int64_t hi) {
+    int64_t i = o - lo;
     if (mode == PAD_REFLECT) {
         if (i < 0) i = -i;
         if (i >= in) i = 2 * (in - 1) - i;
         return i;
     }
     if (mode == PAD_REPLICATE) return i < 0 ? 0 : i >= in ? in - 1 : i;
-    return ((i % in) + in) % in;
+    /* circular: the negative pads crop, and the rest wraps around within what they leave */
+    int64_t crop = lo < 0 ? -lo : 0, kept = in - crop - (hi < 0 ? -hi : 0);
+    int64_t j = o - (lo > 0 ? lo : 0);
+    return kept > 0 ? crop + ((j % kept) + kept) % kept : 0;
 }
 
 #define PAD_STAMP(_, S)                                                                            \
     static void pad_planes_##S(void *vj, int64_t p0, int64_t p1) {                                 \
         const pad_job *j = vj;                                                                     \
+        const int64_t ID = j->in_sizes[0], IH = j->in_sizes[1], IW = j->in_sizes[2];               \
+        const int64_t OD = j->out_sizes[0], OH = j->out_sizes[1], OW = j->out_sizes[2];            \
         for (int64_t p = p0; p < p1; p++) {                                                        \
-            const CPU_T_##S *x = (const CPU_T_##S *)j->in + p * j->ih * j->iw;                      \
-            CPU_T_##S *y = (CPU_T_##S *)j->out + p * j->oh * j->ow;                                 \
-            for (int64_t h = 0; h < j->oh; h++) {                                                  \
-                const CPU_T_##S *row = x + j->hmap[h] * j->iw;                                     \
-                for (int64_t w = 0; w < j->ow; w++) y[h * j->ow + w] = row[j->wmap[w]];            \
-            }                                                                                      \
+            const CPU_T_##S *x = (const CPU_T_##S *)j->in + p * ID * IH * IW;                       \
+            CPU_T_##S *y = (CPU_T_##S *)j->out + p * OD * OH * OW;                                  \
+            for (int64_t d = 0; d < OD; d++)                                                       \
+                for (int64_t h = 0; h < OH; h++) {                                                 \
+                    const CPU_T_##S *row = x + (j->map[0][d] * IH + j->map[1][h]) * IW;             \
+                    CPU_T_##S *o = y + (d * OH + h) * OW;                                          \
+                    for (int64_t w = 0; w < OW; w++) o[w] = row[j->map[2][w]];                     \
+                }                                                                                  \
         }                                                                                          \
     }
 CPU_DTYPES_ALL(PAD_STAMP, _)
@@ -43,15 +52,19 @@ CPU_DTYPES_ALL(PAD_STAMP, _)
 #define PAD_BACK_STAMP(_, S)                                                                       \
     static void pad_back_planes_##S(void *vj, int64_t p0, int64_t p1) {                            \
         const pad_job *j = vj;                                                                     \
+        const int64_t ID = j->in_sizes[0], IH = j->in_sizes[1], IW = j->in_sizes[2];               \
+        const int64_t OD = j->out_sizes[0], OH = j->out_sizes[1], OW = j->out_sizes[2];            \
         for (int64_t p = p0; p < p1; p++) {                                                        \
-            const CPU_T_##S *gy = (const CPU_T_##S *)j->in + p * j->oh * j->ow;                     \
-            CPU_T_##S *gx = (CPU_T_##S *)j->out + p * j->ih * j->iw;                                \
-            memset(gx, 0, sizeof(CPU_T_##S) * (size_t)(j->ih * j->iw));                            \
-            for (int64_t h = 0; h < j->oh; h++) {                                                  \
-                CPU_T_##S *row = gx + j->hmap[h] * j->iw;                                          \
-                for (int64_t w = 0; w < j->ow; w++)                                                \
-                    row[j->wmap[w]] = cpu_st_##S(cpu_ld_##S(row[j->wmap[w]]) + cpu_ld_##S(gy[h * j->ow + w])); \
-            }                                                                                      \
+            const CPU_T_##S *gy = (const CPU_T_##S *)j->in + p * OD * OH * OW;                      \
+            CPU_T_##S *gx = (CPU_T_##S *)j->out + p * ID * IH * IW;                                 \
+            memset(gx, 0, sizeof(CPU_T_##S) * (size_t)(ID * IH * IW));                             \
+            for (int64_t d = 0; d < OD; d++)                                                       \
+                for (int64_t h = 0; h < OH; h++) {                                                 \
+                    CPU_T_##S *row = gx + (j->map[0][d] * IH + j->map[1][h]) * IW;                  \
+                    const CPU_T_##S *g = gy + (d * OH + h) * OW;                                   \
+                    for (int64_t w = 0; w < OW; w++)                                               \
+                        row[j->map[2][w]] = cpu_st_##S(cpu_ld_##S(row[j->map[2][w]]) + cpu_ld_##S(g[w])); \
+                }                                                                                  \
         }                                                                                          \
     }
 CPU_DTYPES_FLOAT(PAD_BACK_STAMP, _)
@@ -59,26 +72,29 @@ CPU_DTYPES_FLOAT(PAD_BACK_STAMP, _)
 static int run(const tc_kernel_args *a, cpu_range_fn fn, bool backward) {
     if (cpu_check_args(a, 1, 1, backward ? "pad_nd_backward" : "pad_nd")) return TC_FAIL;
     const tc_view *small = backward ? &a->outputs[0] : &a->inputs[0], *big = backward ? &a->inputs[0] : &a->outputs[0];
-    int mode = (int)a->ints[0];
-    bool two = a->ints[3] == 2;
+    int mode = (int)a->ints[0], nd = (int)a->ints[1];
     pad_job j = {.in = a->inputs[0].data, .out = a->outputs[0].data};
-    j.iw = small->sizes[small->ndim - 1];
-    j.ow = big->sizes[big->ndim - 1];
-    j.ih = two ? small->sizes[small->ndim - 2] : 1;
-    j.oh = two ? big->sizes[big->ndim - 2] : 1;
+    for (int ax = 0; ax < 3; ax++) {
+        int32_t d = small->ndim - 3 + ax;
+        bool padded = ax >= 3 - nd;
+        j.in_sizes[ax] = padded ? small->sizes[d] : 1;
+        j.out_sizes[ax] = padded ? big->sizes[d] : 1;
+    }
     int64_t planes = 1;
-    for (int32_t d = 0; d < small->ndim - (two ? 2 : 1); d++) planes *= small->sizes[d];
-    size_t bytes = sizeof(int64_t) * (size_t)(j.oh + j.ow);
-    int64_t *map = cpu_core->host_alloc(bytes);
+    for (int32_t d = 0; d < small->ndim - nd; d++) planes *= small->sizes[d];
+    size_t count = (size_t)(j.out_sizes[0] + j.out_sizes[1] + j.out_sizes[2]);
+    int64_t *map = cpu_core->host_alloc(sizeof(int64_t) * count);
     if (!map) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "padding: out of memory");
-    for (int64_t h = 0; h < j.oh; h++) map[h] = source(mode, h - a->ints[1], j.ih);
-    for (int64_t w = 0; w < j.ow; w++) map[j.oh + w] = source(mode, w - a->ints[2], j.iw);
-    j.hmap = map;
-    j.wmap = map + j.oh;
+    int64_t *at = map;
+    for (int ax = 0; ax < 3; ax++) {
+        j.map[ax] = at;
+        for (int64_t o = 0; o < j.out_sizes[ax]; o++)
+            *at++ = source(mode, o, j.in_sizes[ax], a->ints[2 + 2 * ax], a->ints[3 + 2 * ax]);
+    }
     int64_t work;
-    if (__builtin_mul_overflow(planes, j.oh * j.ow, &work)) work = INT64_MAX;
+    if (__builtin_mul_overflow(planes, j.out_sizes[0] * j.out_sizes[1] * j.out_sizes[2], &work)) work = INT64_MAX;
     cpu_parallel(planes, cpu_threads_for(work), fn, &j);
-    cpu_core->host_free(map, bytes);
+    cpu_core->host_free(map, sizeof(int64_t) * count);
     return TC_OK;
 }
 

@@ -387,8 +387,8 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
             } else {
                 rc = parse_list(a, v, sizeof(int64_t), parse_int_item, (const void **)&out->v.ints.items,
                                 &out->v.ints.len);
-                /* an empty list passes as PyTorch's does: the op checks its length (stride=[]) */
-                if (rc == 0 && fixed && out->v.ints.len != fixed && out->v.ints.len > 1) rc = -1;
+                /* a list of another length passes on as PyTorch's parser passes it: the op checks the
+                 * length with its own message (max_pool2d's stride=[], conv2d's stride=[1, 1, 1]) */
                 if (rc == 0 && fixed && out->v.ints.len == 1) { /* [k] for int[2] */
                     int64_t *items = arena_alloc(a, sizeof(int64_t) * (size_t)fixed);
                     if (!items) return -2;

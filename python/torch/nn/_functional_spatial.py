@@ -305,9 +305,9 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
         raise ValueError('Anti-alias option is only supported for bilinear and bicubic modes')
 
     if input.dim() == 3 and mode == 'nearest':
-        return torch.upsample_nearest1d(input, output_size, scale_factors)
+        return torch.ops.aten.upsample_nearest1d.vec(input, output_size, scale_factors)
     if input.dim() == 4 and mode == 'nearest':
-        return torch.upsample_nearest2d(input, output_size, scale_factors)
+        return torch.ops.aten.upsample_nearest2d.vec(input, output_size, scale_factors)
     if input.dim() == 3 and mode == 'area':
         assert output_size is not None
         return adaptive_avg_pool1d(input, output_size)
@@ -316,12 +316,12 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
         return adaptive_avg_pool2d(input, output_size)
     if input.dim() == 3 and mode == 'linear':
         assert align_corners is not None
-        return torch.upsample_linear1d(input, output_size, align_corners, scale_factors)
+        return torch.ops.aten.upsample_linear1d.vec(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == 'bilinear':
         assert align_corners is not None
         if antialias:
             raise NotImplementedError('interpolate: antialias=True is not supported yet')
-        return torch.upsample_bilinear2d(input, output_size, align_corners, scale_factors)
+        return torch.ops.aten.upsample_bilinear2d.vec(input, output_size, align_corners, scale_factors)
 
     if input.dim() == 3 and mode == 'bilinear':
         raise NotImplementedError('Got 3D input, but bilinear mode needs 4D input')
