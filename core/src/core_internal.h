@@ -302,6 +302,10 @@ TC_INTERNAL int tc_kernel_output(const tc_kernel_args *args, int32_t i, int32_t 
 /* Output i with explicit strides (empty_strided); functional ops only. */
 TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
                                        const int64_t *strides, int32_t dtype);
+/* Output i undefined: the op returns None there (PyTorch's undefined tensor: a backward op's
+ * output_mask asking for no gradient); the kernel sees a view with NULL data and ndim -1.
+ * Functional ops only. */
+TC_INTERNAL int tc_plan_output_none(tc_plan *p, int32_t i);
 /* Presents output i to the kernel as a view of it with other geometry (keepdim form of a
  * reduction's result, say); offset relative to the output's own. */
 TC_INTERNAL int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
@@ -316,6 +320,8 @@ TC_INTERNAL int tc_check_can_cast(int32_t from, int32_t to);
 /* Adds a kernel input (retained), to be computed in `dtype` unless dtype < 0: the kernel receives it
  * converted, or converts it while loading when it says it can (TC_KERNEL_CONVERTS_INPUTS). */
 TC_INTERNAL int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype);
+/* The same, contiguous (a copy when t is not), for kernels that walk rows of memory. */
+TC_INTERNAL int tc_plan_input_contiguous(tc_plan *p, tc_tensor *t, int32_t dtype);
 TC_INTERNAL int tc_plan_scalar(tc_plan *p, tc_scalar s);
 TC_INTERNAL int tc_plan_int(tc_plan *p, int64_t v);
 

@@ -22,6 +22,10 @@ typedef struct tc_view_1_0 {
 _Static_assert(sizeof(tc_view_1_0) == TC_VIEW_SIZE_1_0, "the 1.0 view layout");
 
 static void fill_view(tc_view *v, const tc_tensor *t) {
+    if (!t) { /* an undefined output (tc_plan_output_none) */
+        *v = (tc_view){.ndim = -1, .struct_size = sizeof(tc_view)};
+        return;
+    }
     v->data = tc_tensor_data(t);
     v->sizes = t->sizes;
     v->strides = t->strides;

@@ -219,6 +219,15 @@ int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *s
     return TC_OK;
 }
 
+int tc_plan_output_none(tc_plan *p, int32_t i) {
+    tc_opcall *c = p->call;
+    if (c->op->variant != TC_VARIANT_FUNCTIONAL || i != p->n_out || i >= TC_MAX_RETURNS)
+        return tc_set_error(TC_ERR_RUNTIME, "internal error: undefined output of %s", c->op->schema.name);
+    p->out[i] = p->target[i] = p->kview[i] = NULL;
+    p->n_out++;
+    return TC_OK;
+}
+
 int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
     if (p->n_in == p->cap_in) {
         if (p->cap_in > INT32_MAX / 2) return tc_set_error(TC_ERR_RUNTIME, "too many kernel inputs");
@@ -250,6 +259,19 @@ int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
     p->in_dtype[p->n_in] = dtype >= 0 && dtype != t->dtype ? dtype : -1;
     p->in[p->n_in++] = t;
     return TC_OK;
+}
+
+int tc_plan_input_contiguous(tc_plan *p, tc_tensor *t, int32_t dtype) {
+    if (dtype < 0) dtype = t->dtype;
+    if (t->dtype != dtype || tc_tensor_is_contiguous(t)) return tc_plan_input(p, t, dtype); /* a cast is contiguous */
+    tc_tensor *copy = tc_empty(t->ndim, t->sizes, dtype, t->device);
+    if (!copy || tc_kernel_copy(copy, t)) {
+        tc_tensor_release(copy);
+        return TC_FAIL;
+    }
+    int rc = tc_plan_input(p, copy, -1);
+    tc_tensor_release(copy);
+    return rc;
 }
 
 int tc_plan_scalar(tc_plan *p, tc_scalar s) {
@@ -309,7 +331,8 @@ static int separate_inputs(tc_plan *p) {
 
 static bool all_outputs_empty(const tc_plan *p) {
     for (int32_t i = 0; i < p->n_out; i++)
-        if (!p->out[i] || tc_tensor_numel(p->out[i]) != 0) return false;
+        /* a deferred output (sized by the kernel) needs the kernel; an undefined one (None) does not */
+        if (p->out[i] ? tc_tensor_numel(p->out[i]) != 0 : (p->deferred >> i) & 1u) return false;
     return p->n_out > 0;
 }
 
@@ -348,7 +371,8 @@ int tc_structured_run(tc_opcall *c) {
     }
     if (p.after && p.after(&p)) goto fail;
     for (int32_t i = 0; i < p.n_out; i++) {
-        c->outs[i] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = p.target[i]};
+        c->outs[i] = p.target[i] ? (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = p.target[i]}
+                                 : (tc_value){.tag = TC_VALUE_NONE, .v.tensor = NULL};
         tc_tensor_release(p.kview[i]);
         if (p.out[i] != p.target[i]) tc_tensor_release(p.out[i]);
     }

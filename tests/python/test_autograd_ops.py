@@ -137,6 +137,160 @@ SAMPLES = {
 
 SAMPLES.update(autograd_samples_linalg.samples(T, mixed))
 
+# nn: convolution, pooling, normalisation, embedding, resampling, padding
+def _pool_indices(x, *args):
+    return torch.ops.aten.max_pool2d_with_indices(x.detach(), *args)[1]
+
+
+def _stats(x, *norm_args):
+    """save_mean, save_invstd (or mean, rstd) of a normalisation of x, not requiring grad."""
+    return [t.detach() for t in norm_args[0](x.detach(), *norm_args[1:])[1:]]
+
+
+SAMPLES.update({
+    'convolution': lambda: [((T(2, 2, 4, 4), T(3, 2, 2, 3), T(3), [1, 1], [1, 0], [1, 1], False, [0, 0], 1), {}),
+                            ((T(1, 4, 3, 3), T(4, 1, 2, 2), T(2), [2, 1], [0, 1], [1, 1], True, [1, 0], 2), {}),
+                            ((T(2, 2, 5), T(2, 1, 2), None, [2], [1], [2], False, [0], 2), {})],
+    '_convolution': lambda: [((T(1, 2, 4, 4), T(3, 2, 2, 2), T(3), [1, 1], [0, 0], [1, 1], False, [0, 0], 1, False,
+                               False, True, True), {})],
+    'convolution_backward': lambda: [((T(2, 3, 3, 2), T(2, 2, 4, 4), T(3, 2, 2, 3), [3], [1, 1], [0, 0], [1, 1], False,
+                                       [0, 0], 1, [True, True, True]), {}),
+                                      ((T(1, 2, 4, 4), T(1, 2, 3, 3), T(2, 1, 2, 2), None, [1, 1], [0, 0], [1, 1], True,
+                                        [0, 0], 2, [True, True, False]), {})],
+    '_convolution_double_backward': lambda: [
+        ((T(1, 2, 4, 4), T(3, 2, 2, 3), T(3), T(1, 3, 3, 2), T(3, 2, 2, 3), T(1, 2, 4, 4), [1, 1], [0, 0], [1, 1],
+          False, [0, 0], 1, [True, True, True]), {})],
+    'conv1d': lambda: [((T(2, 2, 5), T(3, 2, 2), T(3)), {'stride': 2, 'padding': 1})],
+    'conv1d.padding': lambda: [((T(2, 5), T(3, 2, 2)), {'padding': 'same'})],
+    'conv2d': lambda: [((T(2, 2, 4, 4), T(2, 1, 3, 3)), {'groups': 2, 'dilation': (1, 2), 'padding': 2})],
+    'conv2d.padding': lambda: [((T(1, 2, 3, 4), T(2, 2, 2, 3), T(2)), {'padding': 'same'}),
+                               ((T(1, 2, 3, 4), T(2, 2, 2, 3)), {'padding': 'valid'})],
+    'conv3d': lambda: [((T(1, 2, 3, 3, 3), T(2, 2, 2, 1, 2), T(2)), {'padding': (0, 1, 0)})],
+    'conv3d.padding': lambda: [((T(1, 1, 2, 3, 3), T(1, 1, 1, 2, 2)), {'padding': 'same'})],
+    'conv_transpose1d': lambda: [((T(2, 2, 4), T(2, 3, 2), T(3)), {'stride': 2, 'output_padding': 1})],
+    'conv_transpose2d.input': lambda: [((T(1, 4, 2, 3), T(4, 1, 2, 2), T(2)), {'groups': 2, 'stride': (1, 2)})],
+    'conv_transpose3d.input': lambda: [((T(1, 2, 2, 2, 2), T(2, 1, 2, 1, 2)), {'padding': (0, 0, 1)})],
+    'max_pool2d_with_indices': lambda: [((T(2, 2, 5, 4), [2, 2], [2, 1], [1, 0], [1, 1], True), {}),
+                                        ((T(2, 5, 5), [3, 2], [1, 2], [1, 1], [2, 1]), {})],
+    'max_pool2d_with_indices_backward': lambda: [
+        ((T(1, 2, 3, 2), T(1, 2, 5, 4, requires_grad=False), [2, 2], [2, 2], [1, 0], [1, 1], True,
+          _pool_indices(T(1, 2, 5, 4), [2, 2], [2, 2], [1, 0], [1, 1], True)), {})],
+    'max_pool_double_backward': lambda: [((T(2, 3, 4), L([[[0, 5], [11, 3]], [[2, 2], [7, 1]]]), 2), {})],
+    'max_pool2d': lambda: [((T(1, 2, 4, 4), 2), {})],
+    'max_pool1d_with_indices': lambda: [((T(2, 2, 5), 2, 1, 1), {})],
+    'max_pool1d': lambda: [((T(2, 5), 3, 2), {})],
+    'avg_pool2d': lambda: [((T(2, 2, 5, 4), [3, 2], [2, 1], [1, 1], True, False), {}),
+                           ((T(2, 4, 4), [2, 2], [1, 2], [1, 0], False, True, 3), {})],
+    'avg_pool2d_backward': lambda: [((T(1, 2, 3, 5), T(1, 2, 5, 4), [3, 2], [2, 1], [1, 1], True, False, None), {})],
+    'avg_pool1d': lambda: [((T(2, 2, 5), 3, 2, 1), {})],
+    'adaptive_avg_pool2d': lambda: [((T(2, 2, 5, 4), [3, 2]), {}), ((T(2, 3, 3), [1, 1]), {})],
+    '_adaptive_avg_pool2d': lambda: [((T(2, 2, 5, 4), [3, 2]), {})],
+    '_adaptive_avg_pool2d_backward': lambda: [((T(2, 2, 3, 2), T(2, 2, 5, 4)), {})],
+    'adaptive_avg_pool1d': lambda: [((T(2, 2, 5), 3), {})],
+    'adaptive_max_pool2d': lambda: [((T(2, 2, 5, 4), [3, 2]), {})],
+    'adaptive_max_pool2d_backward': lambda: [
+        ((T(1, 2, 3, 2), T(1, 2, 5, 4, requires_grad=False),
+          torch.ops.aten.adaptive_max_pool2d(T(1, 2, 5, 4, requires_grad=False), [3, 2])[1]), {})],
+    'adaptive_max_pool1d': lambda: [((T(2, 2, 5), 3), {})],
+    'batch_norm': lambda: [((T(3, 2, 4, low=-2, high=2), T(2), T(2), None, None, True, 0.1, 1e-5, False), {}),
+                           ((T(3, 2), T(2), T(2), T(2, requires_grad=False), T(2, requires_grad=False), False, 0.1,
+                             1e-5, False), {})],
+    'native_batch_norm': lambda: [
+        ((T(3, 2, 4, requires_grad=False), T(2), T(2), None, None, True, 0.1, 1e-5), {}),
+        ((T(3, 2, 4), T(2), T(2), T(2, requires_grad=False), T(2, requires_grad=False), False, 0.1, 1e-5), {})],
+    'native_batch_norm_backward': lambda: [
+        ((T(3, 2, 4), T(3, 2, 4, requires_grad=False), T(2), None, None,
+          *_stats(T(3, 2, 4), torch.native_batch_norm, None, None, None, None, True, 0.1, 1e-5), True, 1e-5,
+          [True, True, True]), {}),
+        ((T(3, 2), T(3, 2), T(2), T(2, requires_grad=False), T(2, requires_grad=False), None, None, False, 1e-5,
+          [True, True, False]), {})],
+    'batchnorm_double_backward': lambda: [
+        ((T(3, 2, 4, requires_grad=False), T(2), T(3, 2, 4), T(2), T(2), T(3, 2, 4), None, None, True, 1e-5,
+          *_stats(T(3, 2, 4), torch.native_batch_norm, None, None, None, None, True, 0.1, 1e-5),
+          [True, True, True]), {})],
+    'instance_norm': lambda: [((T(2, 2, 3), T(2), T(2), None, None, True, 0.1, 1e-5, False), {})],
+    'layer_norm': lambda: [((T(2, 2, 3), [3], T(3), T(3)), {}), ((T(2, 3), [2, 3]), {})],
+    'native_layer_norm': lambda: [((T(2, 2, 3, requires_grad=False), [3], T(3), T(3), 1e-5), {})],
+    'native_layer_norm_backward': lambda: [
+        ((T(2, 3), T(2, 3, requires_grad=False), [3],
+          *_stats(T(2, 3), torch.native_layer_norm, [3], None, None, 1e-5), T(3), T(3), [True, True, True]), {})],
+    'layer_norm_double_backward': lambda: [
+        ((T(2, 3, requires_grad=False), T(3), T(2, 3), T(3), T(3), T(2, 3),
+          *_stats(T(2, 3), torch.native_layer_norm, [3], None, None, 1e-5), [3], [True, True, True]), {})],
+    'group_norm': lambda: [((T(2, 4, 3), 2, T(4), T(4)), {})],
+    'native_group_norm': lambda: [((T(2, 4, 3, requires_grad=False), T(4), T(4), 2, 4, 3, 2, 1e-5), {})],
+    'native_group_norm_backward': lambda: [
+        ((T(2, 4, 3), T(2, 4, 3, requires_grad=False),
+          *_stats(T(2, 4, 3), torch.native_group_norm, None, None, 2, 4, 3, 2, 1e-5), T(4), 2, 4, 3, 2,
+          [True, True, True]), {})],
+    'group_norm_double_backward': lambda: [
+        ((T(2, 4, 3, requires_grad=False), T(4), T(2, 4, 3), T(4), T(4), T(2, 4, 3),
+          *_stats(T(2, 4, 3), torch.native_group_norm, None, None, 2, 4, 3, 2, 1e-5), 2, 4, 3, 2,
+          [True, True, True]), {})],
+    'embedding': lambda: [((T(4, 3), L([[1, 2], [0, 1]])), {}), ((T(4, 3), L([3, 0])), {'padding_idx': 1})],
+    'embedding_backward': lambda: [((T(3, 2), L([1, 1, 3]), 4, -1, False, False), {})],
+    'embedding_dense_backward': lambda: [((T(3, 2), L([1, 1, 3]), 4, 3, False), {}),
+                                         ((T(3, 2), L([1, 1, 3]), 4, -1, True), {})],
+    'embedding_dense_double_backward': lambda: [((T(4, 2), L([1, 1, 3]), 3, True), {})],
+    'embedding_bag': lambda: [((T(4, 3), L([1, 2, 1, 0, 3]), L([0, 2])), {'mode': 1})],
+    'embedding_bag.padding_idx': lambda: [((T(4, 3), L([1, 2, 1, 0, 3]), L([0, 2]), False, 0, False, None, False, 2),
+                                           {})],
+    '_embedding_bag': lambda: [((T(4, 3), L([1, 2, 1, 0, 3]), L([0, 2, 2])), {}),
+                               ((T(4, 3), L([1, 2, 1, 0, 3]), L([0, 2])), {'mode': 2}),
+                               ((T(4, 3), L([1, 2, 1, 0, 3]), L([0, 2]), False, 0, False,
+                                 T(5, requires_grad=False)), {})],
+    '_embedding_bag_backward': lambda: [
+        ((T(2, 3), L([1, 2, 1, 0, 3]), L([0, 2]), L([0, 0, 1, 1, 1]), L([2, 3]), L([2, 3]), 4, False, 1, False, None),
+         {})],
+    '_embedding_bag_dense_backward': lambda: [
+        ((T(2, 3), L([1, 2, 1, 0, 3]), L([0, 0, 1, 1, 1]), L([2, 3]), L([2, 3]), 4, False, 1, None), {}),
+        ((T(2, 3), L([1, 2, 1, 0, 3]), L([0, 0, 1, 1, 1]), L([0, 0]), L([0, 0]), 4, False, 0,
+          T(5, requires_grad=False)), {})],
+    '_embedding_bag_dense_double_backward': lambda: [
+        ((T(4, 3), L([1, 2, 1, 0, 3]), L([0, 0, 1, 1, 1]), L([2, 3]), L([[1, 2, 1], [0, 3, 3]]), False, 2, None, -1),
+         {})],
+    'one_hot': lambda: [((L([1, 2, 0]),), {})],
+    'upsample_nearest1d.vec': lambda: [((T(1, 2, 3), None, [2.5]), {})],
+    'upsample_nearest1d': lambda: [((T(1, 2, 3), [7]), {})],
+    'upsample_nearest1d_backward.vec': lambda: [((T(1, 2, 7), [7], [1, 2, 3], None), {})],
+    'upsample_nearest1d_backward': lambda: [((T(1, 2, 7), [7], [1, 2, 3]), {})],
+    'upsample_nearest2d.vec': lambda: [((T(1, 2, 3, 3), None, [1.5, 2.0]), {})],
+    'upsample_nearest2d': lambda: [((T(1, 2, 3, 3), [4, 5]), {})],
+    'upsample_nearest2d_backward.vec': lambda: [((T(1, 2, 4, 6), None, [1, 2, 3, 3], [1.5, 2.0]), {})],
+    'upsample_nearest2d_backward': lambda: [((T(1, 2, 4, 5), [4, 5], [1, 2, 3, 3]), {})],
+    'upsample_linear1d.vec': lambda: [((T(2, 1, 3), None, False, [2.5]), {})],
+    'upsample_linear1d': lambda: [((T(2, 1, 3), [5], True), {})],
+    'upsample_linear1d_backward.vec': lambda: [((T(2, 1, 5), [5], [2, 1, 3], False, None), {})],
+    'upsample_linear1d_backward': lambda: [((T(2, 1, 5), [5], [2, 1, 3], True), {})],
+    'upsample_bilinear2d.vec': lambda: [((T(1, 2, 3, 3), [5, 4], False, None), {})],
+    'upsample_bilinear2d': lambda: [((T(1, 2, 3, 3), [5, 4], True), {})],
+    'upsample_bilinear2d_backward.vec': lambda: [((T(1, 2, 5, 4), [5, 4], [1, 2, 3, 3], False, None), {})],
+    'upsample_bilinear2d_backward': lambda: [((T(1, 2, 5, 4), [5, 4], [1, 2, 3, 3], True), {})],
+    'reflection_pad1d': lambda: [((T(2, 4), [2, 1]), {})],
+    'reflection_pad1d_backward': lambda: [((T(2, 7), T(2, 4), [2, 1]), {})],
+    'reflection_pad2d': lambda: [((T(1, 2, 3, 4), [1, 2, 2, 1]), {})],
+    'reflection_pad2d_backward': lambda: [((T(1, 2, 6, 7), T(1, 2, 3, 4), [1, 2, 2, 1]), {})],
+    'replication_pad1d': lambda: [((T(2, 3), [2, 1]), {})],
+    'replication_pad1d_backward': lambda: [((T(2, 6), T(2, 3), [2, 1]), {})],
+    'replication_pad2d': lambda: [((T(1, 2, 3, 4), [1, -1, 2, 1]), {})],
+    'replication_pad2d_backward': lambda: [((T(1, 2, 6, 4), T(1, 2, 3, 4), [1, -1, 2, 1]), {})],
+    'reflection_pad3d': lambda: [((T(1, 2, 3, 2, 3), [1, 2, 0, 1, 2, 1]), {})],
+    'reflection_pad3d_backward': lambda: [((T(1, 2, 6, 3, 6), T(1, 2, 3, 2, 3), [1, 2, 0, 1, 2, 1]), {})],
+    'replication_pad3d': lambda: [((T(2, 3, 2, 3), [1, 2, 0, 1, 2, 1]), {})],
+    'replication_pad3d_backward': lambda: [((T(2, 6, 3, 6), T(2, 3, 2, 3), [1, 2, 0, 1, 2, 1]), {})],
+    '_pad_circular': lambda: [((T(1, 2, 3, 4), [1, 2, 2, 1]), {})],
+    '_pad_circular_backward': lambda: [((T(1, 2, 6, 7), T(1, 2, 3, 4), [1, 2, 2, 1]), {})],
+    'pixel_shuffle': lambda: [((T(1, 8, 2, 1), 2), {})],
+    'pixel_unshuffle': lambda: [((T(1, 1, 2, 4), 2), {})],
+    'im2col': lambda: [((T(1, 2, 3, 4), [2, 2], [1, 1], [1, 0], [1, 2]), {})],
+    'col2im': lambda: [((T(1, 8, 4), [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]), {})],
+    'linear': lambda: [((T(2, 3), T(4, 3), T(4)), {}), ((T(2, 2, 3), T(4, 3)), {}), ((T(3), T(4, 3), T(4)), {})],
+    'bilinear': lambda: [((T(2, 3), T(2, 2), T(4, 3, 2), T(4)), {})],
+    'constant_pad_nd': lambda: [((T(2, 3, 3), [1, -1, 2, 0], 1.5), {})],
+    'constant_pad_nd_backward': lambda: [((T(2, 5, 3), [1, -1, 2, 0]), {})],
+    'pad': lambda: [((T(2, 3, 3), [1, 1, 2, 0]), {'mode': 'reflect'}), ((T(2, 3), [1, 2]), {'value': 0.5})],
+})
+
 # Differentiable in PyTorch's sense but declared without a derivative (PyTorch raises too).
 NOT_IMPLEMENTED = {'floor_divide'} | autograd_samples_linalg.NOT_IMPLEMENTED
 
