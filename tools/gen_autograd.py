@@ -15,6 +15,7 @@ An op's formulas are the indented lines under it:
   x.strides x.storage_offset
   op calls             f(a, b, kw=c) or a.f(b): ops of the table, overloads tried in table order by the
                        types of the arguments, as Python's binding does
+  grads[i], resultI    the gradient of result i and result i, by position (ops with several results)
   + - * / ** unary -, comparisons, `a if c else b`, [int, ...], list[i]
   intrinsics           maybe_multiply(t, s), value_or(int?, int), reduced_numel(sizes, dim),
                        invert_permutation(dims)
@@ -22,6 +23,10 @@ A number beside a tensor becomes a wrapped-number tensor (PyTorch's promotion ru
 numbers). Other lines: `name: XBackward0` (the node's name when the default, CamelCase of the op name
 + Backward + the overload's rank among same-named ops with formulas, is not PyTorch's),
 `output_differentiability: [True, False]`, and `ARG: not_implemented` (the derivative raises).
+
+`A, B, C: f(...)` gives the gradients of several arguments at once from an op with as many Tensor
+results (a backward op computing them together, as PyTorch's `input, weight, bias: ..._backward`);
+inside it `grad_input_mask` is the bool list of which of A, B, C need a gradient.
 
 Formulas are written in terms of ops, so backward recorded with create_graph is differentiable again.
 """
@@ -82,6 +87,9 @@ class Compiler:
         for j, r in enumerate(op.returns):
             if r.name:
                 self.grad_index['grad_' + r.name] = j
+            if len(op.returns) > 1:
+                self.result_slot['result%d' % j] = j
+        self.mask = None  # the C bool array of the multi-target formula being compiled
         self.temps = 0
         self.lists = 0
         self.saved_used = set()  # slots read as tensors (this formula)
@@ -143,6 +151,10 @@ class Compiler:
             raise FormulaError('formulas cannot read argument %s of type %s' % (n, ty))
         if n in ('True', 'False'):
             return Val('bool', 'true' if n == 'True' else 'false')
+        if n == 'grad_input_mask':
+            if self.mask is None:
+                raise FormulaError('grad_input_mask is for formulas of several arguments')
+            return Val('bool[]', '((tc_bool_list){%s, %d})' % self.mask)
         raise FormulaError('unknown name %r' % n)
 
     def list_local(self, cexpr):
@@ -217,6 +229,8 @@ class Compiler:
             return t in ('float', 'int') or (opt and t == 'float?')
         if base == 'bool':
             return t == 'bool' or (opt and t == 'bool?')
+        if base == 'bool[]':
+            return t == 'bool[]'
         if base in ('ScalarType', 'Layout', 'MemoryFormat', 'Device', 'str'):
             return t == base or (opt and t == pty)
         return False
@@ -293,12 +307,12 @@ class Compiler:
 
     # ---- op calls ----
 
-    def call_op(self, name, pos, kw):
+    def call_op(self, name, pos, kw, n_results=1):
         cands = [o for o in self.ops_by_name.get(name, []) if o.variant == 'functional']
         if not cands:
             raise FormulaError('no op named %s' % name)
         for cand in cands:
-            if len(cand.returns) != 1 or cand.returns[0].ty['base'] != 'Tensor' or cand.returns[0].ty['list']:
+            if len(cand.returns) != n_results or any(r.ty['base'] != 'Tensor' or r.ty['list'] for r in cand.returns):
                 continue
             params = cand.args
             positional = [a for a in params if not a.kwonly]
@@ -323,7 +337,12 @@ class Compiler:
                 continue
             cargs = [self.convert(param_type(a), bound[a.name]) if a.name in bound else self.c_default(a)
                      for a in params]
-            return self.call_tensor('%s(%s)' % (self.entry_name(cand), ', '.join(cargs)))
+            if n_results == 1:
+                return self.call_tensor('%s(%s)' % (self.entry_name(cand), ', '.join(cargs)))
+            ts = [self.temp() for _ in range(n_results)]
+            self.emit('if (%s(%s) != TC_OK) goto done;' % (
+                self.entry_name(cand), ', '.join(cargs + ['&' + t for t in ts])))
+            return [Val('Tensor', t) for t in ts]
         raise FormulaError('no overload of %s takes (%s%s)' % (
             name, ', '.join(v.ty for v in pos), ''.join(', %s=%s' % (k, v.ty) for k, v in kw.items())))
 
@@ -345,6 +364,8 @@ class Compiler:
                 return Val('int', '((int64_t)%dLL)' % node.value)
             if isinstance(node.value, float):
                 return Val('float', repr(node.value))
+            if isinstance(node.value, str) and all(ch.isalnum() or ch in '_-. ' for ch in node.value):
+                return Val('str', '"%s"' % node.value)
             raise FormulaError('unsupported constant %r' % node.value)
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
@@ -356,6 +377,11 @@ class Compiler:
                 return Val('int[]', '((tc_int_list){NULL, 0})')
             return Val('int[]', '((tc_int_list){(const int64_t[]){%s}, %d})' % (
                 ', '.join(i.c for i in items), len(items)))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == 'grads':
+            if not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, int) or \
+                    not 0 <= node.slice.value < len(self.op.returns):
+                raise FormulaError('grads[i] needs a result number')
+            return Val('Tensor', 'grads[%d]' % node.slice.value)
         if isinstance(node, ast.Subscript):
             lst = self.expr(node.value)
             idx = self.expr(node.slice)
@@ -400,6 +426,12 @@ class Compiler:
         opname, cop = self.ARITH[kind]
         a, b = self.expr(node.left), self.expr(node.right)
         numeric = ('int', 'float', 'Scalar', 'bool')
+        if a.ty in ('int', 'float', 'Scalar') and b.ty in ('int', 'float', 'Scalar') and 'Scalar' in (a.ty, b.ty):
+            if cop is None:
+                raise FormulaError('** of numbers')
+            # a Scalar argument in arithmetic with numbers: computed in double, as PyTorch's toDouble()
+            x, y = [('tc_scalar_to_double(%s)' % v.c if v.ty == 'Scalar' else '((double)(%s))' % v.c) for v in (a, b)]
+            return Val('float', '(%s %s %s)' % (x, cop, y))
         if a.ty in ('int', 'float') and b.ty in ('int', 'float'):
             if cop is None:
                 raise FormulaError('** of numbers')
@@ -425,6 +457,8 @@ class Compiler:
             return Val('bool', '((%s) %s (%s))' % (a.c, cop, b.c))
         if a.ty == 'ScalarType' and b.ty == 'ScalarType':
             return Val('bool', '((%s) %s (%s))' % (a.c, cop, b.c))
+        if a.ty == 'str' and b.ty == 'str' and cop in ('==', '!='):
+            return Val('bool', '(strcmp(%s, %s) %s 0)' % (a.c, b.c, cop))
         if a.ty == 'Tensor' and b.ty != 'Tensor':
             b = self.wrap(b)
         elif b.ty == 'Tensor' and a.ty != 'Tensor':
@@ -492,6 +526,25 @@ class Compiler:
             return Val('int[]', 'tc_ag_invert_permutation(%s, %s)' % (pos[0].c, buf))
         return self.call_op(fname, pos, kw)
 
+    def compile_multi(self, targets, text, mask):
+        """`A, B: f(...)`: one call of an op with a Tensor result per target."""
+        try:
+            tree = ast.parse(text.strip(), mode='eval')
+        except SyntaxError as e:
+            raise FormulaError('cannot parse formula: %s' % e.msg)
+        self.saved_used = set()
+        self.meta_used = set()
+        self.body = []
+        self.mask = (mask, len(targets))
+        node = tree.body
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            raise FormulaError('a formula of several arguments must be one op call')
+        kw = {k.arg: self.expr(k.value) for k in node.keywords}
+        pos = [self.expr(a) for a in node.args]
+        vals = self.call_op(node.func.id, pos, kw, n_results=len(targets))
+        self.mask = None
+        return vals, self.body, self.saved_used, self.meta_used
+
     def compile_formula(self, target, text):
         try:
             tree = ast.parse(text.strip(), mode='eval')
@@ -509,6 +562,7 @@ class Compiler:
 def parse_formula_lines(op, lines):
     """lines: [(lineno, text)] -> op.formulas {arg: (lineno, text)}, op.grad_name, op.output_diff."""
     op.formulas = {}
+    op.multi_formulas = []  # [(lineno, [arg names], text)]
     op.grad_name = None
     op.output_diff = None
     op.not_implemented = set()
@@ -517,6 +571,18 @@ def parse_formula_lines(op, lines):
         target, expr = target.strip(), expr.strip()
         if not colon or not expr:
             raise FormulaError('line %d: expected "ARG: FORMULA"' % lineno)
+        if ',' in target:
+            names = [t.strip() for t in target.split(',')]
+            for t in names:
+                arg = next((a for a in op.args if a.name == t), None)
+                if arg is None or arg.ty['base'] != 'Tensor' or arg.ty['list']:
+                    raise FormulaError('line %d: %s is not a Tensor argument of %s' % (lineno, t, op.name))
+                if t in op.formulas or t in op.not_implemented or any(t in m[1] for m in op.multi_formulas):
+                    raise FormulaError('line %d: two formulas for %s' % (lineno, t))
+            op.multi_formulas.append((lineno, names, expr))
+            for t in names:
+                op.formulas[t] = (lineno, None)
+            continue
         if target == 'name':
             op.grad_name = expr
             continue
@@ -543,6 +609,10 @@ def has_autograd(op):
     return bool(op.formulas or op.not_implemented or op.grad_name or op.output_diff is not None)
 
 
+def needs_grad(i):
+    return 'o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, o->edge_of_arg[%d])' % (i, i)
+
+
 def assign_names(ops):
     """PyTorch's node names: CamelCase + Backward + the rank among same-named ops with formulas."""
     rank = {}
@@ -561,7 +631,8 @@ def emit(ops, entry_name, path_c, path_table):
         ops_by_name.setdefault(o.name, []).append(o)
     assign_names(ops)
     out = ['/* Generated by tools/gen_ops.py (gen_autograd.py) from core/ops.table. Do not edit. */',
-           '#include "autograd/autograd_internal.h"', '#include "autograd/formula_helpers.h"', '']
+           '#include "autograd/autograd_internal.h"', '#include "autograd/formula_helpers.h"', '',
+           '#include <string.h>', '']
     infos = {}
     for o in ops:
         if o.base is not o or not has_autograd(o):
@@ -581,7 +652,7 @@ def emit_op(o, ops_by_name, entry_name, out):
     meta_users = [0] * n_args
     blocks = []
     for i, a in enumerate(o.args):
-        if a.name not in o.formulas:
+        if a.name not in o.formulas or o.formulas[a.name][1] is None:
             continue
         lineno, text = o.formulas[a.name]
         v, body, saved, metas = comp.compile_formula(a.name, text)
@@ -590,6 +661,16 @@ def emit_op(o, ops_by_name, entry_name, out):
         for m in metas:
             meta_users[m] |= 1 << i
         blocks.append((i, a, v, body))
+    multi = []
+    for k, (lineno, names, text) in enumerate(getattr(o, 'multi_formulas', [])):
+        idx = [comp.arg_index[n] for n in names]
+        vals, body, saved, metas = comp.compile_multi(names, text, 'mask%d' % k)
+        users = sum(1 << i for i in idx)
+        for s in saved:
+            saved_users[s] |= users
+        for m in metas:
+            meta_users[m] |= users
+        multi.append((k, idx, vals, body))
     # differentiable arguments: those with a formula or declared not implemented
     diff = 0
     for i, a in enumerate(o.args):
@@ -614,6 +695,16 @@ def emit_op(o, ops_by_name, entry_name, out):
         out += body
         out.append('        tc_tensor_retain(%s);' % v.c)
         out.append('        out[o->edge_of_arg[%d]] = %s;' % (i, v.c))
+        out.append('    }')
+    for k, idx, vals, body in multi:
+        out.append('    bool mask%d[%d] = {%s};' % (k, len(idx), ', '.join(needs_grad(i) for i in idx)))
+        out.append('    if (%s) {' % ' || '.join('mask%d[%d]' % (k, j) for j in range(len(idx))))
+        out += body
+        for j, (i, v) in enumerate(zip(idx, vals)):
+            out.append('        if (mask%d[%d]) {' % (k, j))
+            out.append('            tc_tensor_retain(%s);' % v.c)
+            out.append('            out[o->edge_of_arg[%d]] = %s;' % (i, v.c))
+            out.append('        }')
         out.append('    }')
     for i, a in enumerate(o.args):
         if a.name in o.not_implemented:
