@@ -7,6 +7,7 @@
  * a 0-dim tensor is one element along dim 0.
  */
 #include "core_internal.h"
+#include "nn_meta.h"
 
 #include <string.h>
 
@@ -20,8 +21,7 @@ static int check_dtype(const tc_opcall *c, const tc_tensor *t, int32_t dim) {
                         backward ? "_backward" : "", last ? "_lastdim" : "", tc_dtype_scalar_name(t->dtype));
 }
 
-/* The kernel's view of output 0: itself when contiguous, else a contiguous temporary. */
-static int contiguous_output(tc_plan *p) {
+int tc_nn_contiguous_output(tc_plan *p) {
     tc_tensor *o = p->out[0];
     if (tc_tensor_is_contiguous(o)) return TC_OK;
     tc_tensor *tmp = tc_empty(o->ndim, o->sizes, o->dtype, p->call->device);
@@ -31,7 +31,7 @@ static int contiguous_output(tc_plan *p) {
     return TC_OK;
 }
 
-static int contiguous_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
+int tc_nn_contiguous_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
     if (tc_tensor_is_contiguous(t) && (dtype < 0 || t->dtype == dtype)) return tc_plan_input(p, t, -1);
     tc_tensor *cast = dtype >= 0 && t->dtype != dtype ? tc_kernel_cast(t, dtype) : (tc_tensor_retain(t), t);
     if (!cast) return TC_FAIL;
@@ -61,8 +61,8 @@ int tc_meta_softmax(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "softmax with half to float conversion is not supported on CPU");
     if (check_dtype(c, self, dim)) return TC_FAIL;
     int32_t dtype = half_to_float ? TC_FLOAT32 : self->dtype;
-    if (tc_plan_output(p, 0, self->ndim, self->sizes, dtype) || contiguous_output(p)) return TC_FAIL;
-    if (contiguous_input(p, self, -1)) return TC_FAIL;
+    if (tc_plan_output(p, 0, self->ndim, self->sizes, dtype) || tc_nn_contiguous_output(p)) return TC_FAIL;
+    if (tc_nn_contiguous_input(p, self, -1)) return TC_FAIL;
     p->dtype = self->dtype;
     return tc_plan_int(p, self->ndim ? dim : 0);
 }
@@ -81,8 +81,8 @@ int tc_meta_softmax_backward(tc_opcall *c, tc_plan *p) {
     int32_t dim;
     if (wrap_dim(grad, tc_arg_int(c, 2), &dim)) return TC_FAIL;
     if (check_dtype(c, grad, dim)) return TC_FAIL;
-    if (tc_plan_output(p, 0, grad->ndim, grad->sizes, grad->dtype) || contiguous_output(p)) return TC_FAIL;
-    if (contiguous_input(p, grad, -1) || contiguous_input(p, output, grad->dtype)) return TC_FAIL;
+    if (tc_plan_output(p, 0, grad->ndim, grad->sizes, grad->dtype) || tc_nn_contiguous_output(p)) return TC_FAIL;
+    if (tc_nn_contiguous_input(p, grad, -1) || tc_nn_contiguous_input(p, output, grad->dtype)) return TC_FAIL;
     p->dtype = grad->dtype;
     return tc_plan_int(p, grad->ndim ? dim : 0);
 }
