@@ -444,3 +444,106 @@ int tc_impl_poisson_nll_loss(tc_opcall *c) {
     }
     return nn_temps_return(&k, c, reduce(&k, loss, tc_arg_int(c, 5)));
 }
+
+/* ---- CTC ---- */
+
+/* ctc_loss.IntList(log_probs, targets, input_lengths, target_lengths, blank, reduction,
+ * zero_infinity): _ctc_loss's negative log likelihoods (targets as int64; an unbatched [T, C]
+ * input as a batch of one), infinite ones zeroed with zero_infinity, then the mean of the losses
+ * over the target lengths (at least 1), their sum, or themselves. */
+int tc_impl_ctc_loss_IntList(tc_opcall *c) {
+    tc_tensor *lp = tc_arg_tensor(c, 0), *targets = tc_arg_tensor(c, 1);
+    tc_int_list in_len = tc_arg_ints(c, 2), tg_len = tc_arg_ints(c, 3);
+    int64_t blank = tc_arg_int(c, 4), reduction = tc_arg_int(c, 5);
+    bool zero_infinity = tc_arg_bool(c, 6), batched = lp->ndim == 3;
+    nn_temps k = NN_TEMPS_INIT;
+    tc_tensor *x = batched ? lp : NN_KEEP(&k, tc_unsqueeze(lp, 1));
+    tc_tensor *t = NN_KEEP(&k, tc_to_dtype(targets, TC_INT64, false, false, -1));
+    tc_tensor *res = NULL, *alpha = NULL;
+    if (!k.failed && tc__ctc_loss(x, t, in_len, tg_len, blank, zero_infinity, &res, &alpha) == TC_OK) {
+        NN_KEEP(&k, res);
+        NN_KEEP(&k, alpha);
+    } else {
+        res = nn_fail(&k);
+    }
+    if (zero_infinity) { /* where(res == inf, 0, res): the finite losses kept, the infinite ones 0 */
+        tc_tensor *finite = NN_KEEP(&k, tc_ne_Tensor(res, NUM(INFINITY)));
+        res = MUL(NN_KEEP(&k, tc_minimum(res, NUM(3.0e38))), finite);
+    }
+    tc_tensor *r = res;
+    if (reduction == REDUCE_MEAN) {
+        tc_tensor *lengths = NN_KEEP(&k, tc_empty(1, &tg_len.len, k.failed ? TC_FLOAT32 : res->dtype,
+                                                  (tc_device){TC_DEVICE_CPU, 0}));
+        for (int64_t b = 0; lengths && b < tg_len.len; b++) {
+            double v = (double)(tg_len.items[b] > 1 ? tg_len.items[b] : 1);
+            tc_scalar_store(TC_SCALAR_OF_FLOAT(v), lengths->dtype, (char *)tc_tensor_data(lengths) + (size_t)b * tc_dtype_size(lengths->dtype));
+        }
+        if (!k.failed && res->device.type != TC_DEVICE_CPU)
+            lengths = NN_KEEP(&k, tc_to_device(lengths, res->device, -1, false, false, -1));
+        r = NN_KEEP(&k, tc_mean(DIV(res, lengths), -1));
+    } else if (reduction == REDUCE_SUM) {
+        r = NN_KEEP(&k, tc_sum(res, -1));
+    } else if (!batched) {
+        r = NN_KEEP(&k, tc_squeeze_dim(res, 0));
+    }
+    return nn_temps_return(&k, c, r);
+}
+
+/* The values of an integral 1-D tensor of lengths, malloc'ed (NULL with the error set). */
+static int64_t *lengths_of(const tc_tensor *t, const char *what) {
+    if (!tc_dtype_is_integral(t->dtype)) {
+        tc_set_error(TC_ERR_RUNTIME, "%s must be integral", what);
+        return NULL;
+    }
+    int64_t n = tc_tensor_numel(t);
+    int64_t *v = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (!v) {
+        tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        tc_scalar s;
+        if (tc_tensor_get(t, i, &s)) {
+            free(v);
+            return NULL;
+        }
+        v[i] = s.v.i;
+    }
+    return v;
+}
+
+/* The .Tensor overloads read the lengths out of tensors and run the int[] ones. */
+static int ctc_lengths(tc_opcall *c, int64_t **in_len, int64_t **tg_len) {
+    *in_len = lengths_of(tc_arg_tensor(c, 2), "input_lengths");
+    *tg_len = *in_len ? lengths_of(tc_arg_tensor(c, 3), "target_lengths") : NULL;
+    if (*tg_len) return TC_OK;
+    free(*in_len);
+    return TC_FAIL;
+}
+
+int tc_impl_ctc_loss_Tensor(tc_opcall *c) {
+    int64_t *il, *tl;
+    if (ctc_lengths(c, &il, &tl)) return TC_FAIL;
+    tc_tensor *r = tc_ctc_loss_IntList(tc_arg_tensor(c, 0), tc_arg_tensor(c, 1),
+                                       (tc_int_list){il, tc_tensor_numel(tc_arg_tensor(c, 2))},
+                                       (tc_int_list){tl, tc_tensor_numel(tc_arg_tensor(c, 3))}, tc_arg_int(c, 4),
+                                       tc_arg_int(c, 5), tc_arg_bool(c, 6));
+    free(il);
+    free(tl);
+    return tc_return(c, r);
+}
+
+int tc_impl__ctc_loss_Tensor(tc_opcall *c) {
+    int64_t *il, *tl;
+    if (ctc_lengths(c, &il, &tl)) return TC_FAIL;
+    tc_tensor *nll = NULL, *alpha = NULL;
+    int rc = tc__ctc_loss(tc_arg_tensor(c, 0), tc_arg_tensor(c, 1), (tc_int_list){il, tc_tensor_numel(tc_arg_tensor(c, 2))},
+                          (tc_int_list){tl, tc_tensor_numel(tc_arg_tensor(c, 3))}, tc_arg_int(c, 4), tc_arg_bool(c, 5),
+                          &nll, &alpha);
+    free(il);
+    free(tl);
+    if (rc) return TC_FAIL;
+    c->outs[0] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = nll};
+    c->outs[1] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = alpha};
+    return TC_OK;
+}

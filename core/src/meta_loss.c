@@ -173,3 +173,91 @@ static int nll_backward(tc_opcall *c, tc_plan *p, bool spatial) {
 
 int tc_meta_nll_loss_backward(tc_opcall *c, tc_plan *p) { return nll_backward(c, p, false); }
 int tc_meta_nll_loss2d_backward(tc_opcall *c, tc_plan *p) { return nll_backward(c, p, true); }
+
+/* ---- CTC ---- */
+
+/* PyTorch's checks of ctc_loss_cpu; the longest target through *max_target. */
+static int check_ctc(const tc_tensor *lp, const tc_tensor *targets, tc_int_list in_len, tc_int_list tg_len,
+                     int64_t blank, int64_t *max_target) {
+    if (lp->ndim != 3)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected 3-dimensional tensor, but got %d-dimensional tensor for argument "
+                                            "#1 'log_probs' (while checking arguments for ctc_loss_cpu)", lp->ndim);
+    if (targets->dtype != TC_INT64 && targets->dtype != TC_INT32)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected tensor for argument #2 'targets' to have scalar type Int; but got "
+                                            "%s instead (while checking arguments for ctc_loss_cpu)",
+                            tc_dtype_scalar_name(targets->dtype));
+    if (targets->ndim < 1 || targets->ndim > 2)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected 1 to 2 dimensions, but got %d-dimensional tensor for argument #2 "
+                                            "'targets' (while checking arguments for ctc_loss_cpu)", targets->ndim);
+    const int64_t n = lp->sizes[1], classes = lp->sizes[2];
+    if (blank < 0 || blank >= classes) return tc_set_error(TC_ERR_RUNTIME, "blank must be in label range");
+    if (in_len.len != n) return tc_set_error(TC_ERR_RUNTIME, "input_lengths must be of size batch_size");
+    if (tg_len.len != n) return tc_set_error(TC_ERR_RUNTIME, "target_lengths must be of size batch_size");
+    int64_t total = 0;
+    *max_target = 0;
+    for (int64_t b = 0; b < n; b++) {
+        if (in_len.items[b] < 0 || tg_len.items[b] < 0)
+            return tc_set_error(TC_ERR_RUNTIME, "ctc_loss: input_lengths and target_lengths must be non-negative");
+        if (__builtin_add_overflow(total, tg_len.items[b], &total))
+            return tc_set_error(TC_ERR_RUNTIME, "ctc_loss: target lengths overflow");
+        if (tg_len.items[b] > *max_target) *max_target = tg_len.items[b];
+    }
+    const int64_t want = targets->ndim == 1 ? total : n;
+    if (targets->sizes[0] != want)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected tensor to have size %lld at dimension 0, but got size %lld for "
+                                            "argument #2 'targets' (while checking arguments for ctc_loss_cpu)",
+                            (long long)want, (long long)targets->sizes[0]);
+    if (targets->ndim == 2 && targets->sizes[1] < *max_target)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected tensor to have size at least %lld at dimension 1, but got size "
+                                            "%lld for argument #2 'targets' (while checking arguments for ctc_loss_cpu)",
+                            (long long)*max_target, (long long)targets->sizes[1]);
+    for (int64_t b = 0; b < n; b++)
+        if (in_len.items[b] > lp->sizes[0])
+            return tc_set_error(TC_ERR_RUNTIME, "Expected input_lengths to have value at most %lld, but got value %lld "
+                                                "(while checking arguments for ctc_loss_cpu)", (long long)lp->sizes[0],
+                                (long long)in_len.items[b]);
+    if (!(lp->dtype == TC_FLOAT32 || lp->dtype == TC_FLOAT64))
+        return tc_set_error(TC_ERR_RUNTIME, "\"ctc_loss_cpu\" not implemented for '%s'", tc_dtype_scalar_name(lp->dtype));
+    return TC_OK;
+}
+
+/* _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity) ->
+ * (neg_log_likelihood [N], log_alpha [N, T, 2 S + 1]) */
+int tc_meta_ctc_loss(tc_opcall *c, tc_plan *p) {
+    tc_tensor *lp = tc_arg_tensor(c, 0), *targets = tc_arg_tensor(c, 1);
+    int64_t max_target;
+    if (check_ctc(lp, targets, tc_arg_ints(c, 2), tc_arg_ints(c, 3), tc_arg_int(c, 4), &max_target)) return TC_FAIL;
+    int64_t width;
+    if (__builtin_mul_overflow(max_target, 2, &width) || __builtin_add_overflow(width, 1, &width))
+        return tc_set_error(TC_ERR_RUNTIME, "ctc_loss: target too long");
+    int64_t alpha[3] = {lp->sizes[1], lp->sizes[0], width};
+    int rc = tc_plan_output(p, 0, 1, &lp->sizes[1], lp->dtype);
+    if (rc == TC_OK) rc = tc_nn_contiguous_output(p);
+    if (rc == TC_OK) rc = tc_plan_output(p, 1, 3, alpha, lp->dtype);
+    if (rc == TC_OK && !tc_tensor_is_contiguous(p->out[1]))
+        rc = tc_set_error(TC_ERR_RUNTIME, "_ctc_loss: log_alpha must be contiguous");
+    if (rc == TC_OK) rc = tc_nn_contiguous_input(p, lp, -1);
+    if (rc == TC_OK) rc = tc_nn_contiguous_input(p, targets, -1);
+    p->dtype = lp->dtype;
+    return rc;
+}
+
+/* _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood,
+ * log_alpha, blank, zero_infinity) -> the gradient of log_probs. */
+int tc_meta_ctc_loss_backward(tc_opcall *c, tc_plan *p) {
+    tc_tensor *grad = tc_arg_tensor(c, 0), *lp = tc_arg_tensor(c, 1), *targets = tc_arg_tensor(c, 2);
+    tc_tensor *nll = tc_arg_tensor(c, 5), *alpha = tc_arg_tensor(c, 6);
+    int64_t max_target;
+    if (check_ctc(lp, targets, tc_arg_ints(c, 3), tc_arg_ints(c, 4), tc_arg_int(c, 7), &max_target)) return TC_FAIL;
+    const int64_t n = lp->sizes[1];
+    if (tc_tensor_numel(grad) != n || tc_tensor_numel(nll) != n || alpha->ndim != 3 || alpha->sizes[0] != n ||
+        alpha->sizes[1] != lp->sizes[0] || alpha->sizes[2] != 2 * max_target + 1)
+        return tc_set_error(TC_ERR_RUNTIME, "_ctc_loss_backward: grad, neg_log_likelihood and log_alpha do not match "
+                                            "log_probs and the target lengths");
+    int rc = tc_plan_output(p, 0, lp->ndim, lp->sizes, lp->dtype);
+    if (rc == TC_OK) rc = tc_nn_contiguous_output(p);
+    tc_tensor *in[5] = {grad, lp, targets, nll, alpha};
+    for (int i = 0; i < 5 && rc == TC_OK; i++) rc = tc_nn_contiguous_input(p, in[i], i == 2 ? -1 : lp->dtype);
+    p->dtype = lp->dtype;
+    return rc;
+}
