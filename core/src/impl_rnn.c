@@ -332,7 +332,7 @@ static int backward_by_recompute(tc_opcall *c, tc_tensor **grads) {
             yk[n_y] = ys[j];
             gk[n_y++] = gs[j];
         }
-    if (n_wrt && n_y && tc_grad(n_y, yk, gk, n_wrt, wrt, false, true, true, got)) goto done;
+    if (n_wrt && n_y && tc_grad(n_y, yk, gk, n_wrt, wrt, true, true, true, got)) goto done; /* the graph is kept: differentiating the gradient again walks it */
     for (int i = 0; i < N_LAYER_ARGS; i++) {
         tc_tensor *g = slot[i] >= 0 ? got[slot[i]] : NULL;
         if (g) tc_tensor_retain(g);
