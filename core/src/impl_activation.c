@@ -22,11 +22,17 @@ int tc_impl_relu6(tc_opcall *c) {
     return tc_return(c, tc_hardtanh(tc_arg_tensor(c, 0), TC_SCALAR_OF_INT(0), TC_SCALAR_OF_INT(6)));
 }
 
-/* selu(self) = elu(self, alpha, scale) with SELU's constants */
-int tc_impl_selu(tc_opcall *c) {
-    return tc_return(c, tc_elu(tc_arg_tensor(c, 0), TC_SCALAR_OF_FLOAT(1.6732632423543772848170429916717),
-                               TC_SCALAR_OF_FLOAT(1.0507009873554804934193349852946), TC_SCALAR_OF_INT(1)));
+/* In-place forms run the in-place op they stand for, so autograd records that op's own in-place
+ * step (a functional result copied back would have saved the input it overwrites). */
+int tc_impl_relu6_(tc_opcall *c) {
+    return tc_return(c, tc_hardtanh_(tc_arg_tensor(c, 0), TC_SCALAR_OF_INT(0), TC_SCALAR_OF_INT(6)));
 }
+
+/* selu(self) = elu(self, alpha, scale) with SELU's constants */
+#define SELU_ALPHA TC_SCALAR_OF_FLOAT(1.6732632423543772848170429916717)
+#define SELU_SCALE TC_SCALAR_OF_FLOAT(1.0507009873554804934193349852946)
+int tc_impl_selu(tc_opcall *c) { return tc_return(c, tc_elu(tc_arg_tensor(c, 0), SELU_ALPHA, SELU_SCALE, ONE)); }
+int tc_impl_selu_(tc_opcall *c) { return tc_return(c, tc_elu_(tc_arg_tensor(c, 0), SELU_ALPHA, SELU_SCALE, ONE)); }
 
 /* log_sigmoid(self): the output of log_sigmoid_forward (which also returns the buffer backward
  * reads). */
@@ -50,15 +56,28 @@ int tc_impl_rrelu(tc_opcall *c) {
     return tc_return(c, r);
 }
 
+int tc_impl_rrelu_(tc_opcall *c) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    tc_tensor *noise = tc_empty_like(self, -1, -1, NULL, NULL, -1);
+    if (!noise) return TC_FAIL;
+    tc_tensor *r = tc_rrelu_with_noise_(self, noise, c->args[1].v.scalar, c->args[2].v.scalar, tc_arg_bool(c, 3),
+                                        tc_arg_none(c, 4) ? NULL : c->args[4].v.generator);
+    tc_tensor_release(noise);
+    return tc_return(c, r);
+}
+
 /* In evaluation rrelu is leaky_relu with the mean of the bounds as its slope. Training samples a
  * slope per negative element, which needs the random numbers family's uniform_. */
-int tc_impl_rrelu_with_noise(tc_opcall *c) {
+static int rrelu_eval(tc_opcall *c, tc_tensor *(*leaky)(tc_tensor *, tc_scalar)) {
     double lower = scalar_value(c->args[2].v.scalar), upper = scalar_value(c->args[3].v.scalar);
     if (tc_arg_bool(c, 4))
         return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "rrelu in training mode samples random slopes, which needs "
                                                     "the random numbers ops (uniform_); use training=False");
-    return tc_return(c, tc_leaky_relu(tc_arg_tensor(c, 0), TC_SCALAR_OF_FLOAT((lower + upper) / 2)));
+    return tc_return(c, leaky(tc_arg_tensor(c, 0), TC_SCALAR_OF_FLOAT((lower + upper) / 2)));
 }
+
+int tc_impl_rrelu_with_noise(tc_opcall *c) { return rrelu_eval(c, tc_leaky_relu); }
+int tc_impl_rrelu_with_noise_(tc_opcall *c) { return rrelu_eval(c, tc_leaky_relu_); }
 
 /* rrelu_with_noise_backward(grad_output, self, noise, lower, upper, training, self_is_result) */
 int tc_impl_rrelu_with_noise_backward(tc_opcall *c) {

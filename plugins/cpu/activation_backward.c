@@ -214,18 +214,24 @@ static int k_softplus_backward(const tc_kernel_args *a) {
     return nnp_run(a, 2, NNP_FN(softplus_backward), &p, "softplus_backward");
 }
 
-/* ---- log_sigmoid_backward(grad_output, self, buffer) ---- */
+/* ---- log_sigmoid_backward(grad_output, self, buffer) ----
+ * PyTorch's (max_deriv - sign * z / (1 + z)) * g with z = exp(-|x|), z recomputed from self rather
+ * than read from `buffer` (which log_sigmoid_forward computes the same way): the op is then a
+ * function of grad_output and self alone, which its derivative formulas assume. */
 
 #define BODY_log_sigmoid_backward(T, p, n, y, x)                                                   \
+    T z[NNP_BLOCK];                                                                                \
+    for (int64_t i = 0; i < n; i++) z[i] = x[1][i] < 0 ? x[1][i] : -x[1][i];                       \
+    NNV(T, exp)(z, z, n);                                                                          \
     for (int64_t i = 0; i < n; i++) {                                                              \
         const int neg = x[1][i] < 0;                                                               \
-        const T max_deriv = neg ? (T)1 : (T)0, sign = neg ? (T)1 : (T)-1, z = x[2][i];             \
-        y[i] = (max_deriv - sign * (z / ((T)1 + z))) * x[0][i];                                    \
+        const T max_deriv = neg ? (T)1 : (T)0, sign = neg ? (T)1 : (T)-1;                          \
+        y[i] = (max_deriv - sign * (z[i] / ((T)1 + z[i]))) * x[0][i];                              \
     }
 NNP_DEFINE(log_sigmoid_backward, BODY_log_sigmoid_backward)
 
 static int k_log_sigmoid_backward(const tc_kernel_args *a) {
-    return nnp_run(a, 3, NNP_FN(log_sigmoid_backward), NULL, "log_sigmoid_backward");
+    return nnp_run(a, 2, NNP_FN(log_sigmoid_backward), NULL, "log_sigmoid_backward");
 }
 
 /* ---- glu_backward(grad_output, self, dim): the output's first half is grad * s, its second
