@@ -429,7 +429,7 @@ int tc_impl_triplet_margin_loss(tc_opcall *c) {
 
 /* poisson_nll_loss(input, target, log_input, full, eps, reduction): exp(x) - y x, or
  * x - y log(x + eps); with `full` the Stirling term y log y - y + log(2 pi y) / 2 where y > 1
- * (computed on max(y, 2), which is y there, so that y <= 1 contributes an exact 0). */
+ * (computed on max(y, 1), which is y there, so that y <= 1 contributes an exact 0). */
 int tc_impl_poisson_nll_loss(tc_opcall *c) {
     tc_tensor *x = tc_arg_tensor(c, 0), *y = tc_arg_tensor(c, 1);
     nn_temps k = NN_TEMPS_INIT;
@@ -437,7 +437,7 @@ int tc_impl_poisson_nll_loss(tc_opcall *c) {
     if (tc_arg_bool(c, 2)) loss = SUB(NN_KEEP(&k, tc_exp(x)), MUL(y, x));
     else loss = SUB(x, MUL(y, NN_KEEP(&k, tc_log(ADD(x, NUM(c->args[4].v.f))))));
     if (tc_arg_bool(c, 3)) {
-        tc_tensor *ys = NN_KEEP(&k, tc_maximum(y, NUM(2)));
+        tc_tensor *ys = NN_KEEP(&k, tc_maximum(y, NUM(1)));
         tc_tensor *st = ADD(SUB(MUL(ys, NN_KEEP(&k, tc_log(ys))), ys),
                             MUL(NUM(0.5), NN_KEEP(&k, tc_log(MUL(NUM(2 * M_PI), ys)))));
         loss = ADD(loss, MUL(st, NN_KEEP(&k, tc_gt_Tensor(y, INT(1)))));

@@ -57,10 +57,31 @@ int tc_meta_activation(tc_opcall *c, tc_plan *p) {
     return elementwise(p, ts, n, dtype);
 }
 
+/* mish: float32 and float64 only. */
+int tc_meta_activation_f32(tc_opcall *c, tc_plan *p) {
+    tc_tensor *ts[4];
+    int n = tensor_args(c, ts, 4);
+    int32_t dtype = tc_result_type(ts, n);
+    if (dtype != TC_FLOAT32 && dtype != TC_FLOAT64) return refuse_dtype(c, dtype);
+    return elementwise(p, ts, n, dtype);
+}
+
+/* The op's Scalar arguments must fit the tensor's dtype (PyTorch's checked Scalar::to<scalar_t>),
+ * as c10 names the type it failed to convert to. */
+static int scalars_fit(const tc_opcall *c, int32_t dtype) {
+    static const char *const ctype[TC_NUM_DTYPES] = {"bool", "uint8_t", "int8_t", "int16_t", "int", "int64_t",
+                                                     "c10::Half", "c10::BFloat16", "float", "double"};
+    for (int32_t i = 1; i < c->op->schema.n_args; i++)
+        if (c->args[i].tag == TC_VALUE_SCALAR && !tc_scalar_fits(c->args[i].v.scalar, dtype))
+            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow", ctype[dtype]);
+    return TC_OK;
+}
+
 /* threshold(self, threshold, value): every numeric dtype but float16. */
 int tc_meta_threshold(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
     if (self->dtype == TC_BOOL || self->dtype == TC_FLOAT16) return refuse_dtype(c, self->dtype);
+    if (scalars_fit(c, self->dtype)) return TC_FAIL;
     return elementwise(p, &self, 1, self->dtype);
 }
 
@@ -74,6 +95,7 @@ int tc_meta_hardtanh(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "cannot do hardtanh on an unsigned type with negative lower bound.");
     if (self->dtype == TC_FLOAT16)
         return tc_set_error(TC_ERR_RUNTIME, "\"clamp_scalar_cpu\" not implemented for 'Half'");
+    if (scalars_fit(c, self->dtype)) return TC_FAIL;
     return elementwise(p, &self, 1, self->dtype);
 }
 
@@ -82,9 +104,10 @@ int tc_meta_hardtanh(tc_opcall *c, tc_plan *p) {
 int tc_meta_prelu(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0), *weight = tc_arg_tensor(c, 1);
     int64_t n = tc_tensor_numel(weight);
-    if (self->dtype != weight->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "prelu: Type promoting not supported. Got %s and %s",
-                            tc_dtype_scalar_name(self->dtype), tc_dtype_scalar_name(weight->dtype));
+    /* PyTorch's bfloat16 kernel converts the weight; the others want the input's dtype */
+    if (self->dtype != weight->dtype && self->dtype != TC_BFLOAT16)
+        return tc_set_error(TC_ERR_RUNTIME, "Found dtype %s but expected %s", tc_dtype_scalar_name(weight->dtype),
+                            tc_dtype_scalar_name(self->dtype));
     if (n != 1) {
         if (self->ndim == 0) return tc_set_error(TC_ERR_RUNTIME, "Not allow zero-dim input tensor.");
         int64_t channels = self->ndim > 1 ? self->sizes[1] : 1;
@@ -101,7 +124,7 @@ int tc_meta_prelu(tc_opcall *c, tc_plan *p) {
     int64_t strides[TC_MAX_DIMS] = {0};
     if (n != 1) strides[1] = weight->ndim ? weight->strides[0] : 0;
     tc_tensor *w = tc_tensor_restride(weight, self->ndim, self->sizes, strides, weight->offset);
-    int rc = w ? tc_plan_input(p, w, -1) : TC_FAIL;
+    int rc = w ? tc_plan_input(p, w, self->dtype) : TC_FAIL;
     tc_tensor_release(w);
     p->dtype = self->dtype;
     return rc;

@@ -24,8 +24,8 @@ static int reduction_of(const tc_opcall *c, int64_t *reduction) {
 
 /* Pointwise losses (self, target[, weight], reduction, ...): every tensor argument broadcast to one
  * shape and promoted; the result has that shape (reduction none) or none (mean, sum). Inputs reach
- * the kernel already expanded to the shape. */
-int tc_meta_loss(tc_opcall *c, tc_plan *p) {
+ * the kernel already expanded to the shape. `dtypes`: a bit per dtype PyTorch's kernel takes. */
+static int loss(tc_opcall *c, tc_plan *p, unsigned dtypes) {
     tc_tensor *ts[3];
     int n = 0;
     for (int32_t i = 0; i < c->op->schema.n_args && n < 3; i++)
@@ -34,7 +34,7 @@ int tc_meta_loss(tc_opcall *c, tc_plan *p) {
     int64_t reduction;
     if (reduction_of(c, &reduction)) return TC_FAIL;
     int32_t dtype = tc_result_type(ts, n);
-    if (!tc_dtype_is_floating(dtype))
+    if (!(dtypes >> dtype & 1))
         return tc_set_error(TC_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", tc_kernel_name(c->op->kernel),
                             tc_dtype_scalar_name(dtype));
     int32_t ndim = ts[0]->ndim;
@@ -52,6 +52,18 @@ int tc_meta_loss(tc_opcall *c, tc_plan *p) {
     p->dtype = dtype;
     return TC_OK;
 }
+
+#define BIT(d) (1u << (d))
+/* smooth_l1_loss, huber_loss: every floating dtype */
+int tc_meta_loss(tc_opcall *c, tc_plan *p) {
+    return loss(c, p, BIT(TC_FLOAT16) | BIT(TC_BFLOAT16) | BIT(TC_FLOAT32) | BIT(TC_FLOAT64));
+}
+/* mse_loss: not bfloat16 */
+int tc_meta_loss_no_bf16(tc_opcall *c, tc_plan *p) {
+    return loss(c, p, BIT(TC_FLOAT16) | BIT(TC_FLOAT32) | BIT(TC_FLOAT64));
+}
+/* binary_cross_entropy: float32 and float64 */
+int tc_meta_loss_f32(tc_opcall *c, tc_plan *p) { return loss(c, p, BIT(TC_FLOAT32) | BIT(TC_FLOAT64)); }
 
 /* ---- nll_loss ---- */
 

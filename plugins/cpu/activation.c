@@ -43,12 +43,13 @@ void nn_elu_params(nnp_params *p, double alpha, double scale, double input_scale
     nnp_param(p, 0, dtype == TC_FLOAT64 ? p->d[0] * p->d[1] : (double)(p->f[0] * p->f[1]), dtype);
 }
 
+/* (exp(x nis) - 1) neg, not expm1: PyTorch's vectorised kernel, whose exp(-0) - 1 is +0 */
 #define BODY_elu(T, p, n, y, x)                                                                    \
     const T neg = NNP_P(T, p, 0), pos = NNP_P(T, p, 1), nis = NNP_P(T, p, 2);                      \
     T t[NNP_BLOCK];                                                                                \
     for (int64_t i = 0; i < n; i++) t[i] = x[0][i] * nis;                                          \
-    NNV(T, expm1)(t, t, n);                                                                        \
-    for (int64_t i = 0; i < n; i++) y[i] = x[0][i] > 0 ? x[0][i] * pos : t[i] * neg;
+    NNV(T, exp)(t, t, n);                                                                          \
+    for (int64_t i = 0; i < n; i++) y[i] = x[0][i] > 0 ? x[0][i] * pos : (t[i] - (T)1) * neg;
 NNP_DEFINE(elu, BODY_elu)
 
 static int k_elu(const tc_kernel_args *a) {
@@ -76,11 +77,16 @@ int nn_gelu_approximate(const char *s) {
     return -1;
 }
 
+/* float32 (and bfloat16): x/2 erf(x/sqrt 2) + x/2, which is +0 where erf reaches -1, as PyTorch's
+ * oneDNN kernel gives; float64: x/2 (1 + erf(x/sqrt 2)), PyTorch's own vectorised kernel. */
 #define BODY_gelu(T, p, n, y, x)                                                                   \
     T t[NNP_BLOCK];                                                                                \
     for (int64_t i = 0; i < n; i++) t[i] = x[0][i] * (T)M_SQRT1_2;                                 \
     NNV(T, erf)(t, t, n);                                                                          \
-    for (int64_t i = 0; i < n; i++) y[i] = x[0][i] * (T)0.5 * ((T)1 + t[i]);
+    for (int64_t i = 0; i < n; i++) {                                                              \
+        const T h = x[0][i] * (T)0.5;                                                              \
+        y[i] = sizeof(T) == sizeof(float) ? h * t[i] + h : h * ((T)1 + t[i]);                      \
+    }
 NNP_DEFINE(gelu, BODY_gelu)
 
 #define GELU_BETA (M_SQRT2 * M_2_SQRTPI * 0.5)
@@ -173,7 +179,7 @@ static int k_softplus(const tc_kernel_args *a) {
     const T l = NNP_P(T, p, 0);                                                                    \
     for (int64_t i = 0; i < n; i++) {                                                              \
         const T v = x[0][i];                                                                       \
-        y[i] = v > l ? v - l : (v < -l ? v + l : v * (T)0);                                        \
+        y[i] = v > l ? v - l : (v < -l ? v + l : (T)0); /* NaN too: PyTorch's kernel */          \
     }
 NNP_DEFINE(softshrink, BODY_softshrink)
 
@@ -195,7 +201,7 @@ static int k_hardshrink(const tc_kernel_args *a) {
 }
 
 /* ---- log_sigmoid_forward(self) -> (output, buffer): buffer = exp(-|x|), output = min(0, x) -
- * log(1 + buffer); log(1 + z) rather than log1p(z), as PyTorch's kernel computes it ---- */
+ * log1p(buffer) ---- */
 
 #define BODY_log_sigmoid_buffer(T, p, n, y, x)                                                     \
     T t[NNP_BLOCK];                                                                                \
@@ -205,8 +211,7 @@ NNP_DEFINE(log_sigmoid_buffer, BODY_log_sigmoid_buffer)
 
 #define BODY_log_sigmoid(T, p, n, y, x)                                                            \
     T t[NNP_BLOCK];                                                                                \
-    for (int64_t i = 0; i < n; i++) t[i] = (T)1 + x[1][i];                                         \
-    NNV(T, log)(t, t, n);                                                                          \
+    NNV(T, log1p)(t, x[1], n);                                                                     \
     for (int64_t i = 0; i < n; i++) y[i] = (x[0][i] < 0 ? x[0][i] : (T)0) - t[i];
 NNP_DEFINE(log_sigmoid, BODY_log_sigmoid)
 
@@ -253,7 +258,8 @@ static const cpu_kernel_entry kernels[] = {
     FLOATS("celu", k_celu),
     FLOATS("gelu", k_gelu),
     FLOATS("silu", k_silu),
-    FLOATS("mish", k_mish),
+    {"mish", TC_FLOAT32, k_mish},
+    {"mish", TC_FLOAT64, k_mish},
     FLOATS("hardswish", k_hardswish),
     FLOATS("hardsigmoid", k_hardsigmoid),
     FLOATS("softplus", k_softplus),

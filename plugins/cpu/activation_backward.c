@@ -187,7 +187,7 @@ NNP_DEFINE(hardswish_backward, BODY_hardswish_backward)
 
 #define BODY_hardsigmoid_backward(T, p, n, y, x)                                                   \
     for (int64_t i = 0; i < n; i++)                                                                \
-        y[i] = (x[1][i] > (T)-3 && x[1][i] < (T)3) ? x[0][i] * ((T)1 / (T)6) : (T)0;
+        y[i] = (x[1][i] > (T)-3 && x[1][i] < (T)3) ? x[0][i] * (T)(1.0f / 6.0f) : (T)0; /* float's 1/6, as PyTorch */
 NNP_DEFINE(hardsigmoid_backward, BODY_hardsigmoid_backward)
 
 static int k_hardswish_backward(const tc_kernel_args *a) {
@@ -282,7 +282,8 @@ static const cpu_kernel_entry kernels[] = {
     FLOATS("elu_backward", k_elu_backward),
     FLOATS("gelu_backward", k_gelu_backward),
     FLOATS("silu_backward", k_silu_backward),
-    FLOATS("mish_backward", k_mish_backward),
+    {"mish_backward", TC_FLOAT32, k_mish_backward},
+    {"mish_backward", TC_FLOAT64, k_mish_backward},
     FLOATS("hardswish_backward", k_hardswish_backward),
     FLOATS("hardsigmoid_backward", k_hardsigmoid_backward),
     FLOATS("softplus_backward", k_softplus_backward),

@@ -75,7 +75,6 @@
     }
 
 NNV_ARRAY(exp)
-NNV_ARRAY(expm1)
 NNV_ARRAY(log)
 NNV_ARRAY(log1p)
 NNV_ARRAY(tanh)

@@ -33,7 +33,7 @@ DEF_SIGMOID(double, d)
 
 #define BODY_relu_KU(C, U, x) (x)
 #define BODY_relu_KI(C, U, x) ((x) > 0 ? (x) : 0)
-#define BODY_relu_KF(C, U, x) ((((x) > 0) | ((x) != (x))) ? (x) : (C)0) /* NaN stays NaN */
+#define BODY_relu_KF(C, U, x) ((((x) >= 0) | ((x) != (x))) ? (x) : (C)0) /* NaN and -0 stay, as clamp_min's */
 
 #define BODY_exp_KF(C, U, x) exp(x)
 #define BODY_log_KF(C, U, x) log(x)

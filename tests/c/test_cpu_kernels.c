@@ -418,7 +418,7 @@ static void test_registration(void) {
                 {"threshold", act_int}, {"hardtanh", act_int}, {"threshold_backward", act},
                 {"hardtanh_backward", act}, {"leaky_relu", act}, {"leaky_relu_backward", act}, {"prelu", act},
                 {"elu", act}, {"elu_backward", act}, {"celu", act}, {"gelu", act}, {"gelu_backward", act},
-                {"silu", act}, {"silu_backward", act}, {"mish", act}, {"mish_backward", act},
+                {"silu", act}, {"silu_backward", act}, {"mish", f32_f64}, {"mish_backward", f32_f64},
                 {"hardswish", act}, {"hardswish_backward", act}, {"hardsigmoid", act},
                 {"hardsigmoid_backward", act}, {"softplus", act}, {"softplus_backward", act},
                 {"softshrink", act}, {"softshrink_backward", act}, {"hardshrink", act},

@@ -146,7 +146,7 @@ def test_prelu_channels_and_errors():
     close(F.prelu(x, w), [[[-0.1, 2.0], [-0.6, 4.0], [-1.5, -1.8]]])
     with pytest.raises(RuntimeError, match='Mismatch of parameter numbers and input channel size'):
         F.prelu(x, t([0.1, 0.2]))
-    with pytest.raises(RuntimeError, match='Type promoting not supported'):
+    with pytest.raises(RuntimeError, match='Found dtype Float but expected Double'):
         F.prelu(x, w.float())
     x.requires_grad_()
     w.requires_grad_()
