@@ -60,10 +60,11 @@ MAX_RETURNS = 8
 # attributes after the `|`
 KINDS = ('structured', 'impl')
 FLAG_WORDS = ('method', 'function', 'number_self', 'no_bool', 'float_only', 'factory', 'composite', 'view',
-              'inplace_function', 'ignore_coverage', 'internal', 'hidden', 'varargs', 'hidden_out')
+              'inplace_function', 'ignore_coverage', 'internal', 'hidden', 'varargs', 'hidden_out', 'nn')
 # python modules an op may live in instead of torch (PyTorch's python_module): module=linalg makes
-# linalg_inv torch.linalg.inv
-PYTHON_MODULES = {'linalg': 'linalg_'}
+# linalg_inv torch.linalg.inv; the flag `nn` is module=nn (torch._C._nn.gelu, what torch.nn.functional
+# calls), neither torch.* nor a method
+PYTHON_MODULES = {'linalg': 'linalg_', 'nn': ''}
 DTYPE_RULES = ('promote', 'float', 'compare', 'same', 'none', 'int_only', 'bool')
 
 
@@ -455,12 +456,16 @@ def read_table(path):
             raise SystemExit('%s:%d: op %s is declared twice (first at line %d)' % (path, o.lineno, o.qualname,
                                                                                   seen[o.id]))
         seen[o.id] = o.lineno
+        if 'nn' in o.flags and not o.python_module:
+            o.python_module = 'nn'
         # a method when a Tensor argument is called self, usually the first (polygamma(int n, Tensor self)
         # is x.polygamma(n) too)
         o.is_method = any(a.name == 'self' and a.ty['base'] == 'Tensor' and not a.ty['list'] for a in o.args) \
             and 'function' not in o.flags and 'internal' not in o.flags and 'hidden' not in o.flags \
             and not o.python_module
-        o.is_function = 'method' not in o.flags and 'internal' not in o.flags and 'hidden' not in o.flags
+        # a module's ops are functions of the module in every variant (torch._C._nn.hardtanh_)
+        o.is_function = ('method' not in o.flags or bool(o.python_module)) and 'internal' not in o.flags \
+            and 'hidden' not in o.flags
         o.python_name = o.name
         if o.python_module:
             prefix = PYTHON_MODULES[o.python_module]

@@ -499,6 +499,23 @@ static PyMethodDef generated_linalg_functions[] = {
 static struct PyModuleDef linalg_module_def = {PyModuleDef_HEAD_INIT, "torch._C._linalg", NULL, -1,
                                                generated_linalg_functions};
 
+static PyMethodDef generated_nn_functions[] = {
+    TP_GENERATED_NN_FUNCTIONS
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef nn_module_def = {PyModuleDef_HEAD_INIT, "torch._C._nn", NULL, -1, generated_nn_functions};
+
+/* torch._C._nn: the ops PyTorch keeps out of torch.* (its python_module: nn), which
+ * torch.nn.functional calls. */
+static int nn_module_init(PyObject *module) {
+    PyObject *nn = PyModule_Create(&nn_module_def);
+    if (!nn) return -1;
+    int rc = PyModule_AddObjectRef(module, "_nn", nn);
+    Py_DECREF(nn);
+    return rc;
+}
+
 int tp_tensor_type_init(PyObject *module) {
     if (PyType_Ready(&TPTensorBase_Type) < 0) return -1;
     if (PyModule_AddObjectRef(module, "_TensorBase", (PyObject *)&TPTensorBase_Type) < 0) return -1;
@@ -507,5 +524,6 @@ int tp_tensor_type_init(PyObject *module) {
         Py_XDECREF(linalg);
         return -1;
     }
+    if (nn_module_init(module) < 0) return -1;
     return PyModule_AddFunctions(module, generated_functions);
 }

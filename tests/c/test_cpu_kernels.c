@@ -461,6 +461,7 @@ static tc_scalar SF(double v) { return (tc_scalar){.is_float = 1, .v.f = v}; }
 static void test_registration(void) {
     /* (op, dtypes) as a bitmask of tc_dtype; bool is bit 0. cx: complex32/64/128, cxf: complex64/128 */
     const unsigned all = 0x3ff, nobool = 0x3fe, floats = 0x3c0, cx = 0x1c00, cxf = 0x1800;
+    const unsigned act = 0x380, act_int = 0x3be, f32_f64 = 0x300; /* bfloat16 up; and the integers; BLAS types */
     const struct {
         const char *op;
         unsigned dtypes;
@@ -492,7 +493,23 @@ static void test_registration(void) {
                 {"index", all},     {"index_put", all},  {"where", all},   {"nonzero_count", all},
                 {"nonzero", all},   {"masked_select", all}, {"masked_scatter", all}, {"cat", all},
                 {"flip", all},      {"tril", all},       {"triu", all},    {"tril_indices", 0x30},
-                {"triu_indices", 0x30}};
+                {"triu_indices", 0x30},
+                /* nn: the activations take bfloat16/float32/float64, threshold and hardtanh integers too */
+                {"threshold", act_int}, {"hardtanh", act_int}, {"threshold_backward", act},
+                {"hardtanh_backward", act}, {"leaky_relu", act}, {"leaky_relu_backward", act}, {"prelu", act},
+                {"elu", act}, {"elu_backward", act}, {"celu", act}, {"gelu", act}, {"gelu_backward", act},
+                {"silu", act}, {"silu_backward", act}, {"mish", f32_f64}, {"mish_backward", f32_f64},
+                {"hardswish", act}, {"hardswish_backward", act}, {"hardsigmoid", act},
+                {"hardsigmoid_backward", act}, {"softplus", act}, {"softplus_backward", act},
+                {"softshrink", act}, {"softshrink_backward", act}, {"hardshrink", act},
+                {"hardshrink_backward", act}, {"log_sigmoid_forward", act}, {"log_sigmoid_backward", act},
+                {"glu", act}, {"glu_backward", act}, {"_softmax", floats}, {"_log_softmax", floats},
+                {"_softmax_backward_data", floats}, {"_log_softmax_backward_data", floats},
+                {"mse_loss", floats}, {"mse_loss_backward", floats}, {"smooth_l1_loss", floats},
+                {"smooth_l1_loss_backward", floats}, {"huber_loss", floats}, {"huber_loss_backward", floats},
+                {"binary_cross_entropy", floats}, {"nll_loss_forward", act}, {"nll_loss2d_forward", act},
+                {"nll_loss_backward", act}, {"nll_loss2d_backward", act}, {"_ctc_loss", f32_f64},
+                {"_ctc_loss_backward", f32_f64}, {"_lstm_layer", f32_f64}, {"_lstm_layer_backward_data", f32_f64}};
     /* the pointwise family (ops.table's pointwise section) */
     const unsigned ints_bool = 0x03f, ints = 0x03e;
     const struct {

@@ -291,6 +291,158 @@ SAMPLES.update({
     'pad': lambda: [((T(2, 3, 3), [1, 1, 2, 0]), {'mode': 'reflect'}), ((T(2, 3), [1, 2]), {'value': 0.5})],
 })
 
+
+
+# ---- nn: activations, softmax family, losses, recurrent layers, attention ----
+
+
+def F(*shape):  # a constant (no gradient) float64 tensor
+    return T(*shape, requires_grad=False)
+
+
+def P(*shape):  # probabilities away from 0 and 1
+    return T(*shape, low=0.1, high=0.9)
+
+
+def _rnn_params(mode, I, H, layers=1, dirs=1):
+    g = {'lstm': 4, 'gru': 3}.get(mode, 1) * H
+    params = []
+    for l in range(layers):
+        for _ in range(dirs):
+            params += [mixed(g, I if l == 0 else H * dirs), mixed(g, H), mixed(g), mixed(g)]
+    return params
+
+
+def _lstm_layer_backward_sample():
+    T_, B, I, H = 2, 1, 2, 2
+    x, h, c, w_ih, w_hh, b_ih, b_hh = mixed(T_, B, I), mixed(B, H), mixed(B, H), mixed(4 * H, I), mixed(4 * H, H), \
+        mixed(4 * H), mixed(4 * H)
+    with torch.no_grad():
+        out, _, _, ws = torch.ops.aten._lstm_layer(x, h, c, w_ih, w_hh, b_ih, b_hh, False)
+    return [((T(T_, B, H), T(B, H), T(B, H), x, h, c, w_ih, w_hh, b_ih, b_hh, out, ws, False, [True] * 7), {})]
+
+
+SAMPLES.update({
+    'threshold': lambda: [((mixed(2, 3), 0.1, 2.0), {})],
+    'threshold_backward': lambda: [((T(2, 3), mixed(2, 3), 0.1), {})],
+    'hardtanh': lambda: [((mixed(2, 3),), {}), ((mixed(2, 3), -0.7, 0.9), {})],
+    'hardtanh_backward': lambda: [((T(2, 3), mixed(2, 3), -0.7, 0.9), {})],
+    'relu6': lambda: [((mixed(2, 3),), {})],
+    'leaky_relu': lambda: [((mixed(2, 3), 0.2), {})],
+    'leaky_relu_backward': lambda: [((T(2, 3), mixed(2, 3), 0.2, False), {})],
+    'rrelu': lambda: [((mixed(2, 3),), {})],
+    'rrelu_with_noise': lambda: [((mixed(2, 3), F(2, 3)), {})],
+    'rrelu_with_noise_backward': lambda: [((T(2, 3), mixed(2, 3), F(2, 3), 0.1, 0.3, False, False), {})],
+    'prelu': lambda: [((mixed(2, 3, 2), T(3)), {}), ((mixed(4), T(1)), {})],
+    'prelu_backward': lambda: [((T(2, 3, 2), mixed(2, 3, 2), T(3)), {})],
+    'elu': lambda: [((mixed(2, 3),), {}), ((mixed(2, 3), 0.5, 1.5, 2.0), {})],
+    'elu_backward': lambda: [((T(2, 3), 0.5, 1.5, 2.0, False, mixed(2, 3)), {}),
+                             ((T(2, 3), 0.5, 1.5, 2.0, True, mixed(2, 3)), {})],
+    'selu': lambda: [((mixed(2, 3),), {})],
+    'celu': lambda: [((mixed(2, 3), 0.8), {})],
+    'gelu': lambda: [((mixed(2, 3),), {}), ((mixed(2, 3),), {'approximate': 'tanh'})],
+    'gelu_backward': lambda: [((T(2, 3), mixed(2, 3)), {}), ((T(2, 3), mixed(2, 3)), {'approximate': 'tanh'})],
+    '_gelu_second_derivative': lambda: [((mixed(2, 3),), {}), ((mixed(2, 3), 'tanh'), {})],
+    'silu': lambda: [((mixed(2, 3),), {})],
+    'silu_backward': lambda: [((T(2, 3), mixed(2, 3)), {})],
+    'mish': lambda: [((mixed(2, 3),), {})],
+    'mish_backward': lambda: [((T(2, 3), mixed(2, 3)), {})],
+    'hardswish': lambda: [((mixed(2, 3),), {})],
+    'hardswish_backward': lambda: [((T(2, 3), mixed(2, 3)), {})],
+    'hardsigmoid': lambda: [((mixed(2, 3),), {})],
+    'hardsigmoid_backward': lambda: [((T(2, 3), mixed(2, 3)), {})],
+    'softplus': lambda: [((mixed(2, 3), 2.0), {})],
+    'softplus_backward': lambda: [((T(2, 3), mixed(2, 3), 2.0, 20), {})],
+    'softshrink': lambda: [((mixed(2, 3), 0.1), {})],
+    'softshrink_backward': lambda: [((T(2, 3), mixed(2, 3), 0.1), {})],
+    'hardshrink': lambda: [((mixed(2, 3), 0.1), {})],
+    'hardshrink_backward': lambda: [((T(2, 3), mixed(2, 3), 0.1), {})],
+    'log_sigmoid': lambda: [((mixed(2, 3),), {})],
+    'log_sigmoid_forward': lambda: [((mixed(2, 3),), {})],
+    'log_sigmoid_backward': lambda: [((T(2, 3), mixed(2, 3), F(2, 3)), {})],
+    'glu': lambda: [((mixed(2, 4), 1), {}), ((mixed(4),), {})],
+    'glu_backward': lambda: [((T(2, 2), mixed(2, 4), 1), {})],
+    '_glu_double_backward': lambda: [((T(2, 4), T(2, 2), mixed(2, 4), -1), {})],
+    '_softmax': lambda: [((mixed(2, 3), 1, False), {}), ((mixed(2, 3), 0, False), {})],
+    '_log_softmax': lambda: [((mixed(2, 3), 1, False), {}), ((mixed(2, 3), 0, False), {})],
+    '_softmax_backward_data': lambda: [((T(2, 3), P(2, 3), 1, torch.float64), {})],
+    '_log_softmax_backward_data': lambda: [((T(2, 3), mixed(2, 3), 0, torch.float64), {})],
+    'softmax.int': lambda: [((mixed(2, 3), 1), {})],
+    'log_softmax.int': lambda: [((mixed(2, 3), -1), {})],
+    'mse_loss': lambda: [((T(2, 3), T(2, 3)), {}), ((T(2, 3), T(2, 3), 0), {}), ((T(2, 3), T(2, 3), 2), {})],
+    'mse_loss_backward': lambda: [((T(), T(2, 3), T(2, 3), 1), {}), ((T(2, 3), T(2, 3), T(2, 3), 0), {}),
+                                  ((T(), T(2, 3), T(2, 3), 2), {})],
+    'l1_loss': lambda: [((T(2, 3), T(2, 3)), {}), ((T(2, 3), T(2, 3), 0), {})],
+    'smooth_l1_loss': lambda: [((T(2, 3), T(2, 3), 1, 0.3), {}), ((T(2, 3), T(2, 3), 0, 0.3), {})],
+    'smooth_l1_loss_backward': lambda: [((T(), T(2, 3), T(2, 3), 1, 0.3), {}),
+                                        ((T(2, 3), T(2, 3), T(2, 3), 0, 0.3), {})],
+    'huber_loss': lambda: [((T(2, 3), T(2, 3), 1, 0.3), {}), ((T(2, 3), T(2, 3), 2, 0.3), {})],
+    'huber_loss_backward': lambda: [((T(), T(2, 3), T(2, 3), 1, 0.3), {}), ((T(2, 3), T(2, 3), T(2, 3), 0, 0.3), {})],
+    'binary_cross_entropy': lambda: [((P(2, 3), P(2, 3)), {}), ((P(2, 3), P(2, 3), F(3), 2), {})],
+    'binary_cross_entropy_backward': lambda: [((T(), P(2, 3), P(2, 3), F(3), 1), {})],
+    '_binary_cross_entropy_target_backward': lambda: [((T(), P(2, 3), P(2, 3), F(3), 1), {})],
+    'binary_cross_entropy_with_logits': lambda: [((mixed(2, 3), P(2, 3)), {}),
+                                                 ((mixed(2, 3), P(2, 3), F(3), F(3), 0), {})],
+    'binary_cross_entropy_with_logits_backward': lambda: [((T(), mixed(2, 3), P(2, 3), F(3), F(3), 1), {})],
+    '_binary_cross_entropy_with_logits_target_backward': lambda: [((T(), mixed(2, 3), P(2, 3), F(3), F(3), 1), {})],
+    'nll_loss': lambda: [((mixed(2, 3), L([0, 2])), {}), ((mixed(2, 3), L([0, 2]), F(3), 0, 2), {})],
+    'nll_loss_nd': lambda: [((mixed(2, 3, 2), L([[0, 2], [1, 1]])), {})],
+    'nll_loss_forward': lambda: [((mixed(2, 3), L([0, 2]), None, 1, -100), {})],
+    'nll_loss_backward': lambda: [((T(), mixed(2, 3), L([0, 2]), None, 1, -100,
+                                    torch.tensor(2., dtype=torch.float64)), {})],
+    'nll_loss2d': lambda: [((mixed(2, 3, 2, 1), L([[[0], [2]], [[1], [1]]])), {})],
+    'nll_loss2d_forward': lambda: [((mixed(2, 3, 2, 1), L([[[0], [2]], [[1], [1]]]), None, 2, -100), {})],
+    'nll_loss2d_backward': lambda: [((T(), mixed(2, 3, 2, 1), L([[[0], [2]], [[1], [1]]]), None, 2, -100, F()), {})],
+    'cross_entropy_loss': lambda: [((mixed(2, 3), L([0, 2])), {}), ((mixed(2, 3), L([0, 2]), F(3), 1, 2, 0.2), {}),
+                                   ((mixed(2, 3), P(2, 3)), {})],
+    'kl_div': lambda: [((mixed(2, 3), P(2, 3)), {}), ((mixed(2, 3), mixed(2, 3), 2), {'log_target': True})],
+    'margin_ranking_loss': lambda: [((T(3), T(3), torch.tensor([1., -1., 1.], dtype=torch.float64)), {})],
+    'hinge_embedding_loss': lambda: [((T(2, 3), torch.tensor([[1., -1., 1.], [-1., 1., 1.]], dtype=torch.float64)),
+                                      {})],
+    'cosine_embedding_loss': lambda: [((mixed(2, 3), mixed(2, 3), L([1, -1])), {})],
+    'pairwise_distance': lambda: [((T(2, 3), T(2, 3)), {}), ((T(2, 3), T(2, 3), 1.5), {})],
+    'triplet_margin_loss': lambda: [((mixed(2, 3), mixed(2, 3), mixed(2, 3), 1.0, 2.0, 1e-6, True), {})],
+    'poisson_nll_loss': lambda: [((T(2, 3), T(2, 3, low=1.5, high=3.0), True, True, 1e-8, 1), {}),
+                                 ((T(2, 3), T(2, 3), False, False, 1e-8, 0), {})],
+    'ctc_loss.IntList': lambda: [((mixed(4, 2, 3), L([[1, 2], [1, 1]]), [4, 3], [2, 1]), {})],
+    'ctc_loss.Tensor': lambda: [((mixed(4, 2, 3), L([1, 2, 1]), L([4, 3]), L([2, 1])), {})],
+    '_ctc_loss': lambda: [((mixed(4, 2, 3), L([[1, 2], [1, 1]]), [4, 3], [2, 1]), {})],
+    '_ctc_loss.Tensor': lambda: [((mixed(4, 2, 3), L([1, 2, 1]), L([4, 3]), L([2, 1])), {})],
+    'rnn_tanh_cell': lambda: [((mixed(2, 3), mixed(2, 4), mixed(4, 3), mixed(4, 4), mixed(4), mixed(4)), {})],
+    'rnn_relu_cell': lambda: [((mixed(2, 3), mixed(2, 4), mixed(4, 3), mixed(4, 4)), {})],
+    'lstm_cell': lambda: [((mixed(2, 3), [mixed(2, 2), mixed(2, 2)], mixed(8, 3), mixed(8, 2), mixed(8), mixed(8)),
+                           {})],
+    'gru_cell': lambda: [((mixed(2, 3), mixed(2, 2), mixed(6, 3), mixed(6, 2), mixed(6), mixed(6)), {})],
+    'lstm.input': lambda: [((mixed(3, 2, 2), [mixed(2, 2, 2), mixed(2, 2, 2)], _rnn_params('lstm', 2, 2, dirs=2),
+                             True, 1, 0.0, False, True, False), {})],
+    'gru.input': lambda: [((mixed(2, 3, 2), mixed(1, 2, 2), _rnn_params('gru', 2, 2), True, 1, 0.0, False, False,
+                            True), {})],
+    'rnn_tanh.input': lambda: [((mixed(3, 2, 2), mixed(2, 2, 2), _rnn_params('tanh', 2, 2, layers=2), True, 2, 0.0,
+                                 False, False, False), {})],
+    'rnn_relu.input': lambda: [((mixed(3, 2, 2), mixed(1, 2, 2), _rnn_params('relu', 2, 2), True, 1, 0.0, False,
+                                 False, False), {})],
+    '_lstm_layer': lambda: [((mixed(3, 2, 2), mixed(2, 2), mixed(2, 2), mixed(8, 2), mixed(8, 2), mixed(8), mixed(8),
+                              False), {}),
+                            ((mixed(3, 2, 2), mixed(2, 2), mixed(2, 2), mixed(8, 2), mixed(8, 2), None, None, True),
+                             {})],
+    '_lstm_layer_backward': _lstm_layer_backward_sample,
+    '_scaled_dot_product_attention': lambda: [((T(2, 3, 4), T(2, 5, 4), T(2, 5, 3)), {}),
+                                              ((T(2, 3, 4), T(2, 5, 4), T(2, 5, 3), F(3, 5)), {}),
+                                              ((T(2, 3, 4), T(2, 5, 4), T(2, 5, 3)), {'is_causal': True})],
+})
+
+# Ops whose second derivative PyTorch does not implement either (and so no forward-mode check,
+# which runs on it): CTC's backward is a kernel of its own.
+FIRST_ORDER_ONLY = {'ctc_loss.IntList', 'ctc_loss.Tensor', '_ctc_loss', '_ctc_loss.Tensor'}
+# CTC's backward, as PyTorch's, is the gradient of the logits the log-probabilities came from (it
+# folds log_softmax's backward in), so these are checked as op(log_softmax(x), ...).
+THROUGH_LOG_SOFTMAX = FIRST_ORDER_ONLY
+# the LSTM layer's backward (what its double backward runs) is checked to first order in reverse mode:
+# forward mode through its recomputed graph gives zeros here (noted in docs/autograd.md)
+FIRST_ORDER_ONLY = FIRST_ORDER_ONLY | {'_lstm_layer_backward'}
+# ops with a Generator that draw nothing in their samples (rrelu in eval mode: training=False)
+DETERMINISTIC_SAMPLES = {'rrelu', 'rrelu_', 'rrelu_with_noise', 'rrelu_with_noise_'}
+
 # Differentiable in PyTorch's sense but declared without a derivative (PyTorch raises too).
 NOT_IMPLEMENTED = {'floor_divide'} | autograd_samples_linalg.NOT_IMPLEMENTED
 
@@ -374,6 +526,8 @@ def requiring(args):
 def test_gradients(name, sample_name):
     i, _, info, kind, node, formula_args = next(o for o in OPS if o[1] == name)
     fn = overload_fn(name, info)
+    if name in THROUGH_LOG_SOFTMAX:
+        fn = (lambda f: lambda x, *rest, **kw: f(x.log_softmax(-1), *rest, **kw))(fn)
     for sample in samples_for(name, sample_name, info):
         args, kwargs = sample[:2]
         out = fn(*args, **kwargs)
@@ -391,7 +545,7 @@ def test_gradients(name, sample_name):
         if kind == 'formula':  # the first differentiable result carries the node (linalg_lu's P does not)
             first = next(o for o in float_outs if o.requires_grad)
             assert first.grad_fn is not None and (first.grad_fn.name() == node or info['name'].endswith('_'))
-        if any(a[1] == GENERATOR for a in info['args']):
+        if any(a[1] == GENERATOR for a in info['args']) and name not in DETERMINISTIC_SAMPLES:
             # a random op: every call draws anew, so no finite differences; its gradients are zeros
             grads = torch.autograd.grad([o.sum() for o in float_outs if o.requires_grad], requiring(args),
                                         allow_unused=True)
@@ -403,8 +557,8 @@ def test_gradients(name, sample_name):
         target, inputs = sample[2](fn, args, kwargs) if len(sample) > 2 else (lambda *xs: fn(*xs, **kwargs), args)
 
         # only differentiable results: a factorisation's LU beside its determinant is not one
-        diff = [k for k, o in enumerate(outs) if isinstance(o, torch.Tensor) and (o.dtype.is_floating_point or o.dtype.is_complex)
-                and o.requires_grad]
+        diff = [k for k, o in enumerate(outs) if isinstance(o, torch.Tensor)
+                and (o.dtype.is_floating_point or o.dtype.is_complex) and o.requires_grad]
 
         def call(*xs):
             r = target(*xs)
@@ -413,8 +567,10 @@ def test_gradients(name, sample_name):
 
         # forward mode is checked for real tensors only (gradcheck's complex support is reverse mode)
         real = not any(isinstance(x, torch.Tensor) and x.dtype.is_complex for x in list(inputs) + float_outs)
-        assert gradcheck(call, inputs, check_forward_ad=real)
-        assert gradgradcheck(call, inputs)
+        first_order_only = name in FIRST_ORDER_ONLY
+        assert gradcheck(call, inputs, check_forward_ad=real and not first_order_only)
+        if not first_order_only:
+            assert gradgradcheck(call, inputs)
 
 
 def test_no_op_lacks_a_formula():
