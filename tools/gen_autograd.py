@@ -16,7 +16,8 @@ An op's formulas are the indented lines under it:
   op calls             f(a, b, kw=c) or a.f(b): ops of the table, overloads tried in table order by the
                        types of the arguments, as Python's binding does
   + - * / ** unary -, comparisons, `a if c else b`, [int, ...], list[i]
-  intrinsics           maybe_multiply(t, s), value_or(int?, int), reduced_numel(sizes, dim),
+  result0, result1     unnamed results of an op returning several
+  intrinsics           maybe_multiply(t, s), value_or(int? or bool?, default), reduced_numel(sizes, dim),
                        invert_permutation(dims)
 A number beside a tensor becomes a wrapped-number tensor (PyTorch's promotion rules for Python
 numbers). Other lines: `name: XBackward0` (the node's name when the default, CamelCase of the op name
@@ -75,6 +76,10 @@ class Compiler:
         self.result_slot = {}
         if len(op.returns) == 1 and not op.returns[0].name:
             self.result_slot['result'] = 0
+        elif len(op.returns) > 1:  # unnamed results of a tuple are result0, result1, ... as in PyTorch
+            for j, r in enumerate(op.returns):
+                if not r.name:
+                    self.result_slot['result%d' % j] = j
         for j, r in enumerate(op.returns):
             if r.name:
                 self.result_slot[r.name] = j
@@ -474,6 +479,11 @@ class Compiler:
             if len(pos) != 2 or pos[0].ty != 'Tensor':
                 raise FormulaError('maybe_multiply(Tensor, Scalar)')
             return self.call_tensor('tc_ag_maybe_multiply(%s, %s)' % (pos[0].c, self.scalar_of(pos[1])))
+        if fname == 'value_or' and len(pos) == 2 and pos[0].ty == 'bool?' and pos[1].ty == 'bool':
+            opt = 'opt%d' % self.lists
+            self.lists += 1
+            self.emit('const bool *%s = %s;' % (opt, pos[0].c))
+            return Val('bool', '(%s ? *%s : %s)' % (opt, opt, pos[1].c))
         if fname == 'value_or':
             if len(pos) != 2 or pos[0].ty != 'int?' or pos[1].ty != 'int':
                 raise FormulaError('value_or(int?, int)')
