@@ -250,7 +250,8 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (!m) return NULL;
     tp_install_warning_handler();
     if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m) || tp_generator_init(m) ||
-        PyModule_AddFunctions(m, tp_library_functions) || tp_autograd_init(m)) {
+        PyModule_AddFunctions(m, tp_library_functions) || tp_autograd_init(m) ||
+        PyModule_AddFunctions(m, tp_pickle_functions)) {
         Py_DECREF(m);
         return NULL;
     }

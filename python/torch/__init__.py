@@ -21,6 +21,8 @@ from torch import backends, cuda, library  # noqa: F401
 from torch import autograd, nn  # noqa: F401
 from torch.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
+from torch import optim  # noqa: F401
+import torch.utils.data  # noqa: F401
 
 __version__ = '0.1.0'
 

@@ -1,0 +1,44 @@
+"""Adadelta."""
+import torch
+from torch.optim import _fused
+from torch.optim.optimizer import Optimizer, _params_with_grad
+
+__all__ = ['Adadelta']
+
+
+class Adadelta(Optimizer):
+    """v = rho v + (1 - rho) g^2; d = sqrt(u + eps) / sqrt(v + eps) g; u = rho u + (1 - rho) d^2;
+    p -= lr d."""
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, maximize=False):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: {}".format(lr))
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError("Invalid rho value: {}".format(rho))
+        if not 0.0 <= eps:
+            raise ValueError("Invalid epsilon value: {}".format(eps))
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, foreach=foreach)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault('foreach', None)
+            group.setdefault('maximize', False)
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            for p, grad in _params_with_grad(group, 'Adadelta'):
+                state = self.state[p]
+                if len(state) == 0:
+                    state['step'] = 0
+                    state['square_avg'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    state['acc_delta'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                state['step'] += 1
+                _fused.adadelta(p, grad, state['square_avg'], state['acc_delta'], group['lr'], group['rho'],
+                                group['eps'], group['weight_decay'], group['maximize'])
+        return loss

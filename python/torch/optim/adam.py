@@ -1,0 +1,91 @@
+"""Adam (with amsgrad and maximize)."""
+import math
+
+import torch
+from torch.optim import _fused
+from torch.optim.optimizer import Optimizer, _params_with_grad
+
+__all__ = ['Adam']
+
+
+def _check_adam_args(lr, eps, betas, weight_decay):
+    if not 0.0 <= lr:
+        raise ValueError("Invalid learning rate: {}".format(lr))
+    if not 0.0 <= eps:
+        raise ValueError("Invalid epsilon value: {}".format(eps))
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError("Invalid beta parameter at index 0: {}".format(betas[0]))
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
+    if not 0.0 <= weight_decay:
+        raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+
+
+def _steps_as_tensors(optimizer, *keys):
+    """Checkpoints of older PyTorch versions hold counters as numbers; 1.13 keeps float32 tensors."""
+    for s in optimizer.state.values():
+        for key in keys:
+            if key in s and not torch.is_tensor(s[key]):
+                s[key] = torch.tensor(float(s[key]))
+
+
+def _adam_step(optimizer, name, decoupled):
+    """One step of Adam or AdamW over every group: the step counter and the bias corrections as
+    PyTorch computes them (Python floats from the float32 counter), the arithmetic in the kernel."""
+    for group in optimizer.param_groups:
+        beta1, beta2 = group['betas']
+        lr, wd, amsgrad = group['lr'], group['weight_decay'], group['amsgrad']
+        for p, grad in _params_with_grad(group, name):
+            state = optimizer.state[p]
+            if len(state) == 0:
+                capturable = optimizer.defaults['capturable'] or optimizer.defaults.get('fused', False)
+                state['step'] = torch.zeros((1,), dtype=torch.float) if capturable else torch.tensor(0.)
+                state['exp_avg'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                state['exp_avg_sq'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                if amsgrad:
+                    state['max_exp_avg_sq'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+            if group['capturable']:
+                assert p.is_cuda and state['step'].is_cuda, \
+                    "If capturable=True, params and state_steps must be CUDA tensors."
+            step_t = state['step']
+            step_t += 1
+            step = step_t.item()
+            bias_correction1 = 1 - beta1 ** step
+            bias_correction2 = 1 - beta2 ** step
+            step_size = lr / bias_correction1
+            _fused.adam(p, grad, state['exp_avg'], state['exp_avg_sq'], state['max_exp_avg_sq'] if amsgrad else None,
+                        beta1, beta2, 0.0 if decoupled else wd, 1 - lr * wd if decoupled else 1.0, group['eps'],
+                        step_size, math.sqrt(bias_correction2), group['maximize'])
+
+
+class Adam(Optimizer):
+    """Adam: m = beta1 m + (1 - beta1) g, v = beta2 v + (1 - beta2) g^2, p -= lr / (1 - beta1^t) *
+    m / (sqrt(v) / sqrt(1 - beta2^t) + eps) (v replaced by its running maximum with amsgrad); one
+    fused kernel pass per parameter, with PyTorch 1.13's roundings."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False, fused=False):
+        _check_adam_args(lr, eps, betas, weight_decay)
+        self._check_not_differentiable(differentiable)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
+                        foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+        if fused:
+            if differentiable:
+                raise RuntimeError("`fused` cannot be `differentiable`")
+            if not all(p.is_cuda and torch.is_floating_point(p) for g in self.param_groups for p in g['params']):
+                raise RuntimeError("FusedAdam requires all the params to be CUDA, floating point")
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for key, value in (('amsgrad', False), ('maximize', False), ('foreach', None), ('capturable', False),
+                               ('differentiable', False), ('fused', False)):
+                group.setdefault(key, value)
+        _steps_as_tensors(self, 'step')
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = self._run_closure(closure)
+        _adam_step(self, 'Adam', decoupled=False)
+        return loss

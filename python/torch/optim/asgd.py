@@ -1,0 +1,52 @@
+"""ASGD: averaged stochastic gradient descent."""
+import math
+
+import torch
+from torch.optim import _fused
+from torch.optim.adam import _steps_as_tensors
+from torch.optim.optimizer import Optimizer, _params_with_grad
+
+__all__ = ['ASGD']
+
+
+class ASGD(Optimizer):
+    """p = p (1 - lambd eta) - eta g; ax averages p from step t0 on; eta and mu follow PyTorch's
+    schedules, kept as float32 tensors in the state as PyTorch keeps them."""
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
+                 maximize=False):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: {}".format(lr))
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, foreach=foreach,
+                        maximize=maximize)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault('foreach', None)
+            group.setdefault('maximize', False)
+        _steps_as_tensors(self, 'step', 'eta', 'mu')
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            lr, lambd, alpha, t0 = group['lr'], group['lambd'], group['alpha'], group['t0']
+            for p, grad in _params_with_grad(group, 'ASGD'):
+                state = self.state[p]
+                if len(state) == 0:
+                    state['step'] = torch.tensor(0.)
+                    state['eta'] = torch.tensor(lr)
+                    state['mu'] = torch.tensor(1.)
+                    state['ax'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                step_t, eta, mu = state['step'], state['eta'], state['mu']
+                step_t += 1
+                step = step_t.item()
+                _fused.asgd(p, grad, state['ax'], eta.item(), mu.item(), lambd, group['weight_decay'],
+                            group['maximize'])
+                eta.copy_(torch.tensor(lr / math.pow((1 + lambd * lr * step), alpha)))
+                mu.copy_(torch.tensor(1 / max(1, step - t0)))
+        return loss

@@ -1,0 +1,60 @@
+"""RAdam: Adam with the variance of the adaptive learning rate rectified."""
+import math
+
+import torch
+from torch.optim import _fused
+from torch.optim.adam import _steps_as_tensors
+from torch.optim.optimizer import Optimizer, _params_with_grad
+
+__all__ = ['RAdam']
+
+
+class RAdam(Optimizer):
+    """Adam's moments; while the approximated SMA length rho_t is at most 5 the update is plain momentum,
+    after that Adam's, scaled by the rectification term."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: {}".format(lr))
+        if not 0.0 <= eps:
+            raise ValueError("Invalid epsilon value: {}".format(eps))
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError("Invalid beta parameter at index 0: {}".format(betas[0]))
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault('foreach', None)
+        _steps_as_tensors(self, 'step')
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = self._run_closure(closure)
+        for group in self.param_groups:
+            beta1, beta2 = group['betas']
+            for p, grad in _params_with_grad(group, 'RAdam'):
+                state = self.state[p]
+                if len(state) == 0:
+                    state['step'] = torch.tensor(0.)
+                    state['exp_avg'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    state['exp_avg_sq'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                step_t = state['step']
+                step_t += 1
+                step = step_t.item()
+                bias_correction1 = 1 - beta1 ** step
+                bias_correction2 = 1 - beta2 ** step
+                rho_inf = 2 / (1 - beta2) - 1
+                rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+                rect = 0.0
+                if rho_t > 5.:
+                    rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+                _fused.radam(p, grad, state['exp_avg'], state['exp_avg_sq'], group['lr'], beta1, beta2,
+                             group['weight_decay'], group['eps'], bias_correction1, math.sqrt(bias_correction2), rect,
+                             rho_t > 5.)
+        return loss
