@@ -6,8 +6,8 @@
  * (plugins/cpu/optim_*.c).
  *
  * Kernel contract: outputs = the written tensors in schema order (None ones left out), inputs = the
- * read ones, scalars = the float arguments and ints = the bool arguments, in schema order; every
- * view is contiguous, of the parameter's sizes and dtype.
+ * read ones; every view is contiguous, of the parameter's sizes and dtype. The kernel reads the float
+ * and bool arguments from the op's own arguments (args), which follow the tensors in every schema.
  */
 #include "core_internal.h"
 
@@ -56,13 +56,9 @@ static int optim_update(tc_opcall *c, int32_t kernel) {
                             tc_dtype_scalar_name(param->dtype));
     /* targets: the tensors as given (written first); views: what the kernel sees */
     tc_tensor *targets[n], *views[n];
-    tc_scalar scalars[n];
-    int64_t ints[n];
-    int32_t n_written = 0, n_read = 0, n_scalars = 0, n_ints = 0, n_views = 0;
+    int32_t n_written = 0, n_read = 0, n_views = 0;
     for (int32_t i = 0; i < n; i++) {
         const tc_value *v = &c->args[i];
-        if (v->tag == TC_VALUE_FLOAT) scalars[n_scalars++] = TC_SCALAR_OF_FLOAT(v->v.f);
-        if (v->tag == TC_VALUE_BOOL) ints[n_ints++] = v->v.b;
         if (v->tag == TC_VALUE_TENSOR && (s->args[i].flags & TC_ARG_WRITE)) targets[n_written++] = v->v.tensor;
     }
     for (int32_t i = 0; i < n; i++) {
@@ -114,9 +110,8 @@ static int optim_update(tc_opcall *c, int32_t kernel) {
     if (tc_tensor_numel(param) > 0) {
         tc_kernel_run run = {.kernel = kernel, .backend = c->backend, .dtype = param->dtype,
                              .inputs = views + n_written, .n_inputs = n_read, .outputs = views,
-                             .n_outputs = n_written, .scalars = scalars, .n_scalars = n_scalars, .ints = ints,
-                             .n_ints = n_ints, .broadcast = false, .schema_op = c->op->id, .args = c->args,
-                             .n_args = n};
+                             .n_outputs = n_written, .broadcast = false, .schema_op = c->op->id,
+                             .args = c->args, .n_args = n};
         if (tc_kernel_invoke(&run)) goto out;
     }
     for (int32_t i = 0; i < n_written; i++) {

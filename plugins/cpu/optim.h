@@ -23,24 +23,26 @@
 #include "cpu.h"
 #include "dtype.h"
 
-/* What a kernel expects of its arguments; `check`, when set, validates the optional tensors against
- * the flags (on the calling thread, where errors may be raised). */
+/* What a kernel expects of its arguments: its float arguments start at args[first_float] and its bool
+ * arguments follow them (the op's schema order); `check`, when set, validates the optional tensors
+ * against the flags (on the calling thread, where errors may be raised). */
 typedef struct optim_contract {
     const char *name;
     int32_t n_inputs;
     int32_t min_outputs, max_outputs;
-    int32_t n_scalars, n_ints;
+    int32_t first_float, n_floats, n_bools;
     int (*check)(const tc_kernel_args *a);
 } optim_contract;
 
 /* Checks the arguments against the contract, then runs `range` over the elements on the pool. */
 int optim_run(const tc_kernel_args *a, const optim_contract *contract, cpu_range_fn range);
 
-/* Inside a body: `a` (the kernel args), the element type T and the compute type C of suffix S. */
+/* Inside a body: `a` (the kernel args), `k` (its contract), the element type T and the compute type C of
+ * suffix S. OPTIM_F(i) is the kernel's i-th float argument, OPTIM_B(i) its i-th bool. */
 #define OPTIM_OUT(T, i) ((T *)a->outputs[i].data)
 #define OPTIM_IN(T, i) ((const T *)a->inputs[i].data)
-#define OPTIM_F(i) (a->scalars[i].v.f)
-#define OPTIM_B(i) (a->ints[i] != 0)
+#define OPTIM_F(i) (a->args[k->first_float + (i)].v.f)
+#define OPTIM_B(i) (a->args[k->first_float + k->n_floats + (i)].v.b)
 #define OPTIM_LD(S, x) cpu_ld_##S(x)
 #define OPTIM_ST(S, x) cpu_st_##S(x)
 #define OPTIM_R(S, x) cpu_ld_##S(cpu_st_##S(x))
@@ -54,6 +56,7 @@ int optim_run(const tc_kernel_args *a, const optim_contract *contract, cpu_range
 #define OPTIM_DEFINE(S, NAME)                                                                      \
     static void NAME##_range_##S(void *ctx, int64_t b, int64_t e) {                                \
         const tc_kernel_args *a = ctx;                                                             \
+        const optim_contract *k = &NAME##_contract;                                                \
         NAME##_BODY(S, CPU_T_##S, CPU_C_##S)                                                       \
     }                                                                                              \
     static int k_##NAME##_##S(const tc_kernel_args *args) {                                        \

@@ -20,10 +20,10 @@
     const C b1 = (C)OPTIM_F(first), keep1 = (C)(1 - OPTIM_F(first));                               \
     const C b2 = (C)OPTIM_F(first + 1), keep2 = (C)(1 - OPTIM_F(first + 1));
 
-/* ---- adam_update: scalars beta1, beta2, weight_decay, decay (AdamW's 1 - lr * weight_decay, 1 for
- * Adam), eps, step_size, bias_correction2_sqrt; ints maximize; outputs param, exp_avg, exp_avg_sq[,
+/* ---- adam_update: floats beta1, beta2, weight_decay, decay (AdamW's 1 - lr * weight_decay, 1 for
+ * Adam), eps, step_size, bias_correction2_sqrt; bools maximize; outputs param, exp_avg, exp_avg_sq[,
  * max_exp_avg_sq (amsgrad)]; input grad ---- */
-static const optim_contract adam_update_contract = {"adam_update", 1, 3, 4, 7, 1, NULL};
+static const optim_contract adam_update_contract = {"adam_update", 1, 3, 4, 5, 7, 1, NULL};
 
 #define adam_update_BODY(S, T, C)                                                                  \
     T *param = OPTIM_OUT(T, 0), *exp_avg = OPTIM_OUT(T, 1), *exp_avg_sq = OPTIM_OUT(T, 2);         \
@@ -49,9 +49,9 @@ static const optim_contract adam_update_contract = {"adam_update", 1, 3, 4, 7, 1
         param[i] = OPTIM_ST(S, p + neg_step * m / denom);                                          \
     }
 
-/* ---- adamax_update: scalars beta1, beta2, eps, weight_decay, clr (lr / bias correction); ints
+/* ---- adamax_update: floats beta1, beta2, eps, weight_decay, clr (lr / bias correction); bools
  * maximize; outputs param, exp_avg, exp_inf; input grad ---- */
-static const optim_contract adamax_update_contract = {"adamax_update", 1, 3, 3, 5, 1, NULL};
+static const optim_contract adamax_update_contract = {"adamax_update", 1, 3, 3, 4, 5, 1, NULL};
 
 #define adamax_update_BODY(S, T, C)                                                                \
     T *param = OPTIM_OUT(T, 0), *exp_avg = OPTIM_OUT(T, 1), *exp_inf = OPTIM_OUT(T, 2);            \
@@ -73,9 +73,9 @@ static const optim_contract adamax_update_contract = {"adamax_update", 1, 3, 3, 
         param[i] = OPTIM_ST(S, p + neg_clr * m / u);                                               \
     }
 
-/* ---- nadam_update: scalars beta1, beta2, weight_decay, eps, bias_correction2, grad_coeff and
+/* ---- nadam_update: floats beta1, beta2, weight_decay, eps, bias_correction2, grad_coeff and
  * exp_avg_coeff (the values PyTorch passes addcdiv_); outputs param, exp_avg, exp_avg_sq; input grad ---- */
-static const optim_contract nadam_update_contract = {"nadam_update", 1, 3, 3, 7, 0, NULL};
+static const optim_contract nadam_update_contract = {"nadam_update", 1, 3, 3, 4, 7, 0, NULL};
 
 #define nadam_update_BODY(S, T, C)                                                                 \
     T *param = OPTIM_OUT(T, 0), *exp_avg = OPTIM_OUT(T, 1), *exp_avg_sq = OPTIM_OUT(T, 2);         \
@@ -94,10 +94,10 @@ static const optim_contract nadam_update_contract = {"nadam_update", 1, 3, 3, 7,
         param[i] = OPTIM_ST(S, p + cm * m / denom);                                                \
     }
 
-/* ---- radam_update: scalars lr, beta1, beta2, weight_decay, eps, bias_correction1,
- * bias_correction2_sqrt, rect; ints rectified (rho_t > 5); outputs param, exp_avg, exp_avg_sq; input
+/* ---- radam_update: floats lr, beta1, beta2, weight_decay, eps, bias_correction1,
+ * bias_correction2_sqrt, rect; bools rectified (rho_t > 5); outputs param, exp_avg, exp_avg_sq; input
  * grad. `number / tensor` is reciprocal() * number in PyTorch's Python, and rounds so here too. ---- */
-static const optim_contract radam_update_contract = {"radam_update", 1, 3, 3, 8, 1, NULL};
+static const optim_contract radam_update_contract = {"radam_update", 1, 3, 3, 4, 8, 1, NULL};
 
 #define radam_update_BODY(S, T, C)                                                                 \
     T *param = OPTIM_OUT(T, 0), *exp_avg = OPTIM_OUT(T, 1), *exp_avg_sq = OPTIM_OUT(T, 2);         \

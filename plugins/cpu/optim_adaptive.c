@@ -8,14 +8,16 @@
 
 #include "optim.h"
 
-/* ---- rmsprop_update: scalars lr, alpha, eps, weight_decay, momentum; ints centered, maximize;
+/* ---- rmsprop_update: floats lr, alpha, eps, weight_decay, momentum; bools centered, maximize;
  * outputs param, square_avg[, momentum_buffer (momentum > 0)][, grad_avg (centered)]; input grad ---- */
+static const optim_contract rmsprop_update_contract;
 static int rmsprop_check(const tc_kernel_args *a) {
+    const optim_contract *k = &rmsprop_update_contract;
     if (a->n_outputs == 2 + (OPTIM_F(4) > 0) + OPTIM_B(0)) return TC_OK;
     return cpu_core->set_error(TC_ERR_RUNTIME, "_rmsprop_update_: a momentum_buffer is needed exactly when momentum "
                                                "> 0, and a grad_avg exactly when centered");
 }
-static const optim_contract rmsprop_update_contract = {"rmsprop_update", 1, 2, 4, 5, 2, rmsprop_check};
+static const optim_contract rmsprop_update_contract = {"rmsprop_update", 1, 2, 4, 5, 5, 2, rmsprop_check};
 
 #define rmsprop_update_BODY(S, T, C)                                                               \
     const bool centered = OPTIM_B(0), maximize = OPTIM_B(1), decay = OPTIM_F(3) != 0;             \
@@ -50,9 +52,9 @@ static const optim_contract rmsprop_update_contract = {"rmsprop_update", 1, 2, 4
         }                                                                                          \
     }
 
-/* ---- adagrad_update: scalars clr (the decayed learning rate), weight_decay, eps; ints maximize;
+/* ---- adagrad_update: floats clr (the decayed learning rate), weight_decay, eps; bools maximize;
  * outputs param, state_sum; input grad ---- */
-static const optim_contract adagrad_update_contract = {"adagrad_update", 1, 2, 2, 3, 1, NULL};
+static const optim_contract adagrad_update_contract = {"adagrad_update", 1, 2, 2, 3, 3, 1, NULL};
 
 #define adagrad_update_BODY(S, T, C)                                                               \
     T *param = OPTIM_OUT(T, 0), *sum = OPTIM_OUT(T, 1);                                            \
@@ -70,9 +72,9 @@ static const optim_contract adagrad_update_contract = {"adagrad_update", 1, 2, 2
         param[i] = OPTIM_ST(S, p + neg_clr * g / std);                                             \
     }
 
-/* ---- adadelta_update: scalars lr, rho, eps, weight_decay; ints maximize; outputs param, square_avg,
+/* ---- adadelta_update: floats lr, rho, eps, weight_decay; bools maximize; outputs param, square_avg,
  * acc_delta; input grad ---- */
-static const optim_contract adadelta_update_contract = {"adadelta_update", 1, 3, 3, 4, 1, NULL};
+static const optim_contract adadelta_update_contract = {"adadelta_update", 1, 3, 3, 4, 4, 1, NULL};
 
 #define adadelta_update_BODY(S, T, C)                                                              \
     T *param = OPTIM_OUT(T, 0), *sq = OPTIM_OUT(T, 1), *acc = OPTIM_OUT(T, 2);                     \

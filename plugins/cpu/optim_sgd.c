@@ -7,14 +7,16 @@
 
 #include "optim.h"
 
-/* ---- sgd_update: scalars lr, weight_decay, momentum, dampening; ints nesterov, maximize, first_step;
+/* ---- sgd_update: floats lr, weight_decay, momentum, dampening; bools nesterov, maximize, first_step;
  * outputs param[, momentum_buffer]; input grad ---- */
+static const optim_contract sgd_update_contract;
 static int sgd_check(const tc_kernel_args *a) {
+    const optim_contract *k = &sgd_update_contract;
     if ((a->n_outputs == 2) == (OPTIM_F(2) != 0)) return TC_OK;
     return cpu_core->set_error(TC_ERR_RUNTIME, "_sgd_update_: a momentum_buffer is needed exactly when momentum "
                                                "is not 0");
 }
-static const optim_contract sgd_update_contract = {"sgd_update", 1, 1, 2, 4, 3, sgd_check};
+static const optim_contract sgd_update_contract = {"sgd_update", 1, 1, 2, 3, 4, 3, sgd_check};
 
 #define sgd_update_BODY(S, T, C)                                                                   \
     T *param = OPTIM_OUT(T, 0), *buf = a->n_outputs > 1 ? OPTIM_OUT(T, 1) : NULL;                  \
@@ -34,9 +36,9 @@ static const optim_contract sgd_update_contract = {"sgd_update", 1, 1, 2, 4, 3, 
         param[i] = OPTIM_ST(S, fma(neg_lr, g, p));                                                 \
     }
 
-/* ---- asgd_update: scalars eta, mu, lambd, weight_decay (eta and mu: the float32 values of
- * PyTorch's state tensors); ints maximize; outputs param, ax; input grad ---- */
-static const optim_contract asgd_update_contract = {"asgd_update", 1, 2, 2, 4, 1, NULL};
+/* ---- asgd_update: floats eta, mu, lambd, weight_decay (eta and mu: the float32 values of
+ * PyTorch's state tensors); bools maximize; outputs param, ax; input grad ---- */
+static const optim_contract asgd_update_contract = {"asgd_update", 1, 2, 2, 3, 4, 1, NULL};
 
 #define asgd_update_BODY(S, T, C)                                                                  \
     T *param = OPTIM_OUT(T, 0), *ax = OPTIM_OUT(T, 1);                                             \
@@ -60,10 +62,10 @@ static const optim_contract asgd_update_contract = {"asgd_update", 1, 2, 2, 4, 1
         }                                                                                          \
     }
 
-/* ---- rprop_update: scalars etaminus, etaplus, step_size_min, step_size_max; ints maximize;
+/* ---- rprop_update: floats etaminus, etaplus, step_size_min, step_size_max; bools maximize;
  * outputs param, prev, step_size; input grad. PyTorch writes the sign tensor with three masked
  * fills in turn (> 0, then < 0, then == 0), so each test sees the previous fills' values. ---- */
-static const optim_contract rprop_update_contract = {"rprop_update", 1, 3, 3, 4, 1, NULL};
+static const optim_contract rprop_update_contract = {"rprop_update", 1, 3, 3, 4, 4, 1, NULL};
 
 #define rprop_update_BODY(S, T, C)                                                                 \
     T *param = OPTIM_OUT(T, 0), *prev = OPTIM_OUT(T, 1), *step = OPTIM_OUT(T, 2);                  \
