@@ -352,10 +352,11 @@ class Module:
                             % dtype)
 
         def convert(t):
-            target = dtype if t.is_floating_point() else None
+            kwargs = {'device': device, 'dtype': dtype if t.is_floating_point() else None,
+                      'non_blocking': non_blocking}
             if memory_format is not None and t.dim() in (4, 5):
-                return t.to(device, target, non_blocking, memory_format=memory_format)
-            return t.to(device, target, non_blocking)
+                kwargs['memory_format'] = memory_format
+            return t.to(**kwargs)
         return self._apply(convert)
 
     # ---- hooks ----
