@@ -74,7 +74,8 @@ def _same_float(r, o, rel):
         return math.isnan(r) and math.isnan(o)
     if r == 0 and o == 0:
         return math.copysign(1, r) == math.copysign(1, o) or rel > 0
-    return r == o or abs(r - o) <= rel * abs(r)
+    # a tolerance is relative, with a floor for values near 0 (cancellation leaves them less precise)
+    return r == o or abs(r - o) <= rel * max(abs(r), 1e-2)
 
 
 def _flatten(v):
