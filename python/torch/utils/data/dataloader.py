@@ -13,6 +13,7 @@ import itertools
 import multiprocessing
 import os
 import queue
+import time
 import warnings
 
 import torch
@@ -25,6 +26,10 @@ from torch.utils.data.dataset import IterableDataset
 from torch.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ['DataLoader', 'get_worker_info', 'default_collate', 'default_convert']
+
+
+# How long the main process waits on the result queue before looking at its workers again.
+_POLL_INTERVAL = 0.1
 
 
 class _DatasetKind:
@@ -342,6 +347,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         try:
             return True, self._data_queue.get(timeout=timeout)
         except Exception as e:
+            # a SIGCHLD may have gone to another thread, whose Python handler then only runs later: look now
+            if self._worker_pids_set:
+                _utils.signal_handling._error_if_any_worker_fails()
             failed = []
             for worker_id, w in enumerate(self._workers):
                 if self._workers_status[worker_id] and not w.is_alive():
@@ -355,15 +363,15 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             raise
 
     def _get_data(self):
-        if self._timeout > 0:
-            success, data = self._try_get_data(self._timeout)
-            if success:
-                return data
-            raise RuntimeError('DataLoader timed out after {} seconds'.format(self._timeout))
+        """The next result; waits in short slices, checking the workers in between."""
+        deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
         while True:
-            success, data = self._try_get_data()
+            wait = _POLL_INTERVAL if deadline is None else min(_POLL_INTERVAL, max(deadline - time.monotonic(), 0))
+            success, data = self._try_get_data(wait)
             if success:
                 return data
+            if deadline is not None and time.monotonic() >= deadline:
+                raise RuntimeError('DataLoader timed out after {} seconds'.format(self._timeout))
 
     def _next_data(self):
         while True:

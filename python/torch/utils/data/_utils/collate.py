@@ -19,10 +19,10 @@ def _stack(tensors):
     """torch.stack(tensors, 0), with the pieces copied into one new tensor (torch.stack comes with the
     joining family)."""
     first = tensors[0]
-    for t in tensors[1:]:
+    for i, t in enumerate(tensors):
         if t.shape != first.shape:
             raise RuntimeError("stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}"
-                               .format(list(first.shape), list(t.shape), tensors.index(t)))
+                               .format(list(first.shape), list(t.shape), i))
     out = torch.empty((len(tensors),) + tuple(first.shape), dtype=first.dtype, device=first.device)
     for i, t in enumerate(tensors):
         out[i] = t

@@ -2,6 +2,7 @@
 RuntimeError when one of the DataLoader's workers was killed by a signal or exited with an error
 (otherwise a waiting main process would only notice at its next status check). Workers' pids are
 registered per iterator and removed before the iterator terminates them itself."""
+import atexit
 import os
 import signal
 import threading
@@ -46,11 +47,17 @@ def _set_SIGCHLD_handler():
         previous = None
 
     def handler(signum, frame):
-        _error_if_any_worker_fails()
+        from torch.utils.data import _utils
+        if not _utils.python_exit_status:  # at exit, daemonic workers are terminated on purpose
+            _error_if_any_worker_fails()
         if previous is not None:
             previous(signum, frame)
     signal.signal(signal.SIGCHLD, handler)
     _SIGCHLD_handler_set = True
+    # multiprocessing registers its exit function (which terminates daemonic workers) when a loader first
+    # starts them: the exit flag registered now is set before it runs (atexit runs newest first)
+    from torch.utils.data import _utils
+    atexit.register(_utils._set_python_exit_flag)
 
 
 def _set_worker_signal_handlers():
