@@ -25,23 +25,16 @@
  * max_exp_avg_sq (amsgrad)]; input grad ---- */
 static const optim_contract adam_update_contract = {"adam_update", 1, 3, 4, 5, 7, 1, NULL};
 
-#define adam_update_BODY(S, T, C)                                                                  \
-    T *param = OPTIM_OUT(T, 0), *exp_avg = OPTIM_OUT(T, 1), *exp_avg_sq = OPTIM_OUT(T, 2);         \
-    T *vmax = a->n_outputs > 3 ? OPTIM_OUT(T, 3) : NULL;                                           \
-    const T *grad = OPTIM_IN(T, 0);                                                                \
-    ADAM_COEFFS(C, 0)                                                                              \
-    const C wd = (C)OPTIM_F(2), shrink = (C)OPTIM_F(3), eps = (C)OPTIM_F(4);                       \
-    const C neg_step = (C)-OPTIM_F(5), bc2 = (C)OPTIM_F(6);                                        \
-    const bool decay = OPTIM_F(2) != 0, decoupled = OPTIM_F(3) != 1, maximize = OPTIM_B(0);       \
+/* amsgrad is a separate loop; the flags are selects, so that the loops vectorise. */
+#define ADAM_LOOP(S, T, C, AMSGRAD)                                                                \
     for (int64_t i = b; i < e; i++) {                                                              \
         C p = OPTIM_LD(S, param[i]);                                                               \
-        C g = OPTIM_LD(S, grad[i]);                                                                \
-        if (maximize) g = -g;                                                                      \
-        if (decoupled) p = OPTIM_R(S, p * shrink);                                                 \
-        if (decay) g = OPTIM_R(S, fma(wd, p, g));                                                  \
+        C g = OPTIM_LD(S, grad[i]) * flip;                                                         \
+        p = decoupled ? OPTIM_R(S, p * shrink) : p;                                                \
+        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
         ADAM_MOMENTS(S, C, m, v, g, b1, keep1, b2, keep2)                                          \
         C src = v;                                                                                 \
-        if (vmax) {                                                                                \
+        if (AMSGRAD) {                                                                             \
             src = OPTIM_MAX(OPTIM_LD(S, vmax[i]), v);                                              \
             vmax[i] = OPTIM_ST(S, src);                                                            \
         }                                                                                          \
@@ -49,21 +42,33 @@ static const optim_contract adam_update_contract = {"adam_update", 1, 3, 4, 5, 7
         param[i] = OPTIM_ST(S, p + neg_step * m / denom);                                          \
     }
 
+#define adam_update_BODY(S, T, C)                                                                  \
+    T *restrict param = OPTIM_OUT(T, 0), *restrict exp_avg = OPTIM_OUT(T, 1);                      \
+    T *restrict exp_avg_sq = OPTIM_OUT(T, 2), *restrict vmax = a->n_outputs > 3 ? OPTIM_OUT(T, 3) : NULL; \
+    const T *restrict grad = OPTIM_IN(T, 0);                                                       \
+    ADAM_COEFFS(C, 0)                                                                              \
+    const C wd = (C)OPTIM_F(2), shrink = (C)OPTIM_F(3), eps = (C)OPTIM_F(4);                       \
+    const C neg_step = (C)-OPTIM_F(5), bc2 = (C)OPTIM_F(6), flip = OPTIM_B(0) ? -1 : 1;            \
+    const bool decay = OPTIM_F(2) != 0, decoupled = OPTIM_F(3) != 1;                              \
+    if (vmax)                                                                                      \
+        ADAM_LOOP(S, T, C, 1)                                                                      \
+    else                                                                                           \
+        ADAM_LOOP(S, T, C, 0)
+
 /* ---- adamax_update: floats beta1, beta2, eps, weight_decay, clr (lr / bias correction); bools
  * maximize; outputs param, exp_avg, exp_inf; input grad ---- */
 static const optim_contract adamax_update_contract = {"adamax_update", 1, 3, 3, 4, 5, 1, NULL};
 
 #define adamax_update_BODY(S, T, C)                                                                \
-    T *param = OPTIM_OUT(T, 0), *exp_avg = OPTIM_OUT(T, 1), *exp_inf = OPTIM_OUT(T, 2);            \
-    const T *grad = OPTIM_IN(T, 0);                                                                \
+    T *restrict param = OPTIM_OUT(T, 0), *restrict exp_avg = OPTIM_OUT(T, 1), *restrict exp_inf = OPTIM_OUT(T, 2); \
+    const T *restrict grad = OPTIM_IN(T, 0);                                                       \
     const C b1 = (C)OPTIM_F(0), keep1 = (C)(1 - OPTIM_F(0)), b2 = (C)OPTIM_F(1);                   \
-    const C eps = (C)OPTIM_F(2), wd = (C)OPTIM_F(3), neg_clr = (C)-OPTIM_F(4);                     \
-    const bool decay = OPTIM_F(3) != 0, maximize = OPTIM_B(0);                                    \
+    const C eps = (C)OPTIM_F(2), wd = (C)OPTIM_F(3), neg_clr = (C)-OPTIM_F(4), flip = OPTIM_B(0) ? -1 : 1; \
+    const bool decay = OPTIM_F(3) != 0;                                                            \
     for (int64_t i = b; i < e; i++) {                                                              \
         const C p = OPTIM_LD(S, param[i]);                                                         \
-        C g = OPTIM_LD(S, grad[i]);                                                                \
-        if (maximize) g = -g;                                                                      \
-        if (decay) g = OPTIM_R(S, fma(wd, p, g));                                                  \
+        C g = OPTIM_LD(S, grad[i]) * flip;                                                         \
+        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
         const C m = OPTIM_R(S, fma(keep1, g, OPTIM_R(S, OPTIM_LD(S, exp_avg[i]) * b1)));           \
         exp_avg[i] = OPTIM_ST(S, m);                                                               \
         const C decayed = OPTIM_R(S, OPTIM_LD(S, exp_inf[i]) * b2);                                \
@@ -78,8 +83,9 @@ static const optim_contract adamax_update_contract = {"adamax_update", 1, 3, 3, 
 static const optim_contract nadam_update_contract = {"nadam_update", 1, 3, 3, 4, 7, 0, NULL};
 
 #define nadam_update_BODY(S, T, C)                                                                 \
-    T *param = OPTIM_OUT(T, 0), *exp_avg = OPTIM_OUT(T, 1), *exp_avg_sq = OPTIM_OUT(T, 2);         \
-    const T *grad = OPTIM_IN(T, 0);                                                                \
+    T *restrict param = OPTIM_OUT(T, 0), *restrict exp_avg = OPTIM_OUT(T, 1);                      \
+    T *restrict exp_avg_sq = OPTIM_OUT(T, 2);                                                      \
+    const T *restrict grad = OPTIM_IN(T, 0);                                                       \
     ADAM_COEFFS(C, 0)                                                                              \
     const C wd = (C)OPTIM_F(2), eps = (C)OPTIM_F(3), bc2 = (C)OPTIM_F(4);                          \
     const C cg = (C)OPTIM_F(5), cm = (C)OPTIM_F(6);                                                \
@@ -87,7 +93,7 @@ static const optim_contract nadam_update_contract = {"nadam_update", 1, 3, 3, 4,
     for (int64_t i = b; i < e; i++) {                                                              \
         C p = OPTIM_LD(S, param[i]);                                                               \
         C g = OPTIM_LD(S, grad[i]);                                                                \
-        if (decay) g = OPTIM_R(S, fma(wd, p, g));                                                  \
+        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
         ADAM_MOMENTS(S, C, m, v, g, b1, keep1, b2, keep2)                                          \
         const C denom = OPTIM_R(S, OPTIM_R(S, sqrt(OPTIM_R(S, v / bc2))) + eps);                   \
         p = OPTIM_R(S, p + cg * g / denom);                                                        \
@@ -100,8 +106,9 @@ static const optim_contract nadam_update_contract = {"nadam_update", 1, 3, 3, 4,
 static const optim_contract radam_update_contract = {"radam_update", 1, 3, 3, 4, 8, 1, NULL};
 
 #define radam_update_BODY(S, T, C)                                                                 \
-    T *param = OPTIM_OUT(T, 0), *exp_avg = OPTIM_OUT(T, 1), *exp_avg_sq = OPTIM_OUT(T, 2);         \
-    const T *grad = OPTIM_IN(T, 0);                                                                \
+    T *restrict param = OPTIM_OUT(T, 0), *restrict exp_avg = OPTIM_OUT(T, 1);                      \
+    T *restrict exp_avg_sq = OPTIM_OUT(T, 2);                                                      \
+    const T *restrict grad = OPTIM_IN(T, 0);                                                       \
     const C lr = (C)OPTIM_F(0);                                                                    \
     ADAM_COEFFS(C, 1)                                                                              \
     const C wd = (C)OPTIM_F(3), eps = (C)OPTIM_F(4), bc1 = (C)OPTIM_F(5), bc2 = (C)OPTIM_F(6);     \
@@ -110,15 +117,13 @@ static const optim_contract radam_update_contract = {"radam_update", 1, 3, 3, 4,
     for (int64_t i = b; i < e; i++) {                                                              \
         const C p = OPTIM_LD(S, param[i]);                                                         \
         C g = OPTIM_LD(S, grad[i]);                                                                \
-        if (decay) g = OPTIM_R(S, fma(wd, p, g));                                                  \
+        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
         ADAM_MOMENTS(S, C, m, v, g, b1, keep1, b2, keep2)                                          \
         const C corrected = OPTIM_R(S, m / bc1);                                                   \
-        C update = OPTIM_R(S, corrected * lr);                                                     \
-        if (rectified) {                                                                           \
-            const C adaptive = OPTIM_R(S, OPTIM_R(S, (C)1 / OPTIM_R(S, OPTIM_R(S, sqrt(v)) + eps)) * bc2); \
-            update = OPTIM_R(S, OPTIM_R(S, update * adaptive) * rect);                             \
-        }                                                                                          \
-        param[i] = OPTIM_ST(S, p - update);                                                        \
+        const C update = OPTIM_R(S, corrected * lr);                                               \
+        const C adaptive = OPTIM_R(S, OPTIM_R(S, (C)1 / OPTIM_R(S, OPTIM_R(S, sqrt(v)) + eps)) * bc2); \
+        const C rectified_update = OPTIM_R(S, OPTIM_R(S, update * adaptive) * rect);               \
+        param[i] = OPTIM_ST(S, p - (rectified ? rectified_update : update));                       \
     }
 
 #define KERNELS(X, A) X(A, adam_update) X(A, adamax_update) X(A, nadam_update) X(A, radam_update)
