@@ -63,7 +63,8 @@ static int optim_update(tc_opcall *c, int32_t kernel) {
     }
     for (int32_t i = 0; i < n; i++) {
         const tc_value *v = &c->args[i];
-        if (v->tag == TC_VALUE_TENSOR && !(s->args[i].flags & TC_ARG_WRITE)) targets[n_written + n_read++] = v->v.tensor;
+        if (v->tag == TC_VALUE_TENSOR && !(s->args[i].flags & TC_ARG_WRITE))
+            targets[n_written + n_read++] = v->v.tensor;
     }
     /* the checks, before anything is written */
     for (int32_t i = 0, k = 0; i < n; i++) {

@@ -41,8 +41,8 @@ out = [[b["i"].tolist() for b in dl] for _ in range(%d)] + [torch.randint(1000, 
 CASES = {
     # samplers
     'sequential_sampler': DS + 'out = list(SequentialSampler(range(5)))',
-    'random_sampler': DS + 'torch.manual_seed(0)\nout = [list(RandomSampler(range(10))), list(RandomSampler(range(10))),'
-                           ' torch.rand(2)]',
+    'random_sampler': DS + 'torch.manual_seed(0)\nout = [list(RandomSampler(range(10))), '
+                           'list(RandomSampler(range(10))), torch.rand(2)]',
     'random_sampler_generator': DS + 'g = torch.Generator().manual_seed(7)\ns = RandomSampler(range(6), generator=g)\n'
                                      'out = [list(s), list(s)]',
     'random_sampler_num_samples': DS + 'torch.manual_seed(1)\nout = [list(RandomSampler(range(4), num_samples=11)), '

@@ -24,7 +24,8 @@ CASES = {
     'feature_dropout_op_inplace': 'torch.manual_seed(3)\n' + X + 'torch.feature_dropout_(x, 0.5, True)\nout = x',
     'feature_dropout_1d_error': 'torch.feature_dropout(torch.ones(3), 0.5, True)',
     'alpha_dropout_op': 'torch.manual_seed(4)\nout = torch.alpha_dropout(torch.ones(2, 9), 0.3, True)',
-    'alpha_dropout_op_inplace': 'torch.manual_seed(4)\nx = torch.ones(2, 9)\ntorch.alpha_dropout_(x, 0.3, True)\nout = x',
+    'alpha_dropout_op_inplace': 'torch.manual_seed(4)\nx = torch.ones(2, 9)\n'
+                                'torch.alpha_dropout_(x, 0.3, True)\nout = x',
     'feature_alpha_dropout_op': 'torch.manual_seed(5)\n' + X + 'out = torch.feature_alpha_dropout(x, 0.3, True)',
     'feature_alpha_dropout_op_inplace': 'torch.manual_seed(5)\n' + X + 'torch.feature_alpha_dropout_(x, 0.2, True)\n'
                                         'out = x',
@@ -53,7 +54,8 @@ out = [y, x.grad, y.grad_fn.name()]
     'F_dropout_bad_p': 'F.dropout(torch.ones(2), p=2)',
     'F_dropout1d': 'torch.manual_seed(10)\n' + X + 'out = [F.dropout1d(x), F.dropout1d(x[0])]',
     'F_dropout1d_error': 'F.dropout1d(torch.ones(2, 2, 2, 2))',
-    'F_dropout1d_inplace_unbatched': 'torch.manual_seed(10)\nx = torch.ones(3, 4)\nF.dropout1d(x, inplace=True)\nout = x',
+    'F_dropout1d_inplace_unbatched': 'torch.manual_seed(10)\nx = torch.ones(3, 4)\n'
+                                     'F.dropout1d(x, inplace=True)\nout = x',
     'F_dropout2d': 'torch.manual_seed(11)\nout = F.dropout2d(torch.ones(2, 3, 2, 2))',
     'F_dropout2d_3d_input': 'torch.manual_seed(11)\n' + X + 'out = F.dropout2d(x)',
     'F_dropout2d_2d_input': 'torch.manual_seed(11)\nout = F.dropout2d(torch.ones(3, 4))',

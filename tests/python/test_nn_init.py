@@ -13,7 +13,8 @@ from snippets import SnippetSuite
 CASES = {
     'linear_default': 'torch.manual_seed(0)\nl = nn.Linear(3, 4)\nout = [l.weight, l.bias]',
     'linear_default_big': 'torch.manual_seed(1)\nl = nn.Linear(70, 33)\nout = [l.weight[::7], l.bias]',
-    'linear_sequence': 'torch.manual_seed(2)\nm = nn.Sequential(nn.Linear(5, 3), nn.ReLU(), nn.Linear(3, 2, bias=False))\n'
+    'linear_sequence': 'torch.manual_seed(2)\n'
+                       'm = nn.Sequential(nn.Linear(5, 3), nn.ReLU(), nn.Linear(3, 2, bias=False))\n'
                        'out = list(m.parameters())',
     'linear_double': 'torch.manual_seed(3)\nout = list(nn.Linear(4, 2, dtype=torch.float64).parameters())',
     'linear_zero_in': 'torch.manual_seed(3)\nl = nn.Linear(0, 2)\nout = [l.weight.shape, l.bias]',

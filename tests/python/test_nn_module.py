@@ -386,7 +386,8 @@ out = [list(s._modules), repr(s), list(s.state_dict().keys()), type(s[0:1]).__na
     'sequential_insert_error': 'nn.Sequential().insert(0, 3)',
     'sequential_insert_range': 'nn.Sequential().insert(2, nn.ReLU())',
     # Linear is matmul then add until F.linear (addmm, one rounding) comes with the nn-spatial family
-    'sequential_forward': ('torch.manual_seed(0)\nout = nn.Sequential(nn.Linear(2, 3), nn.Tanh())(torch.ones(1, 2))', 1e-6),
+    'sequential_forward': ('torch.manual_seed(0)\n'
+                           'out = nn.Sequential(nn.Linear(2, 3), nn.Tanh())(torch.ones(1, 2))', 1e-6),
     'modulelist_ops': '''
 ml = nn.ModuleList([nn.ReLU(), nn.Tanh()])
 ml.append(nn.Sigmoid())

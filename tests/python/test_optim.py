@@ -117,14 +117,16 @@ ERRORS = {
     'err_not_tensor': 'torch.optim.SGD([1.0], lr=1)',
     'err_non_leaf': 'torch.optim.SGD([torch.ones(2, requires_grad=True) * 2], lr=1)',
     'err_set': 'torch.optim.SGD({torch.ones(2, requires_grad=True)}, lr=1)',
-    'err_duplicate_groups': 'p = torch.ones(2, requires_grad=True)\ntorch.optim.SGD([{"params": [p]}, {"params": p}], lr=1)',
+    'err_duplicate_groups': 'p = torch.ones(2, requires_grad=True)\n'
+                            'torch.optim.SGD([{"params": [p]}, {"params": p}], lr=1)',
     'err_lbfgs_groups': 'torch.optim.LBFGS([{"params": [torch.ones(1, requires_grad=True)]}, '
                         '{"params": [torch.ones(1, requires_grad=True)]}])',
     'err_load_groups': 'p = torch.ones(2, requires_grad=True)\nopt = torch.optim.SGD([p], lr=1)\n'
                        'opt.load_state_dict({"state": {}, "param_groups": []})',
     'err_load_sizes': 'p = torch.ones(2, requires_grad=True)\nopt = torch.optim.SGD([p], lr=1)\n'
                       'opt.load_state_dict({"state": {}, "param_groups": [{"params": [0, 1], "lr": 1}]})',
-    'warn_duplicate': 'p = torch.ones(2, requires_grad=True)\nout = len(torch.optim.SGD([p, p], lr=1).param_groups[0]["params"])',
+    'warn_duplicate': 'p = torch.ones(2, requires_grad=True)\n'
+                      'out = len(torch.optim.SGD([p, p], lr=1).param_groups[0]["params"])',
 }
 
 STATE = {

@@ -1,7 +1,7 @@
 """Adadelta."""
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _params_with_grad
 
 __all__ = ['Adadelta']
 
@@ -11,22 +11,14 @@ class Adadelta(Optimizer):
     p -= lr d."""
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
+        _check_nonnegative(('learning rate', lr))
         if not 0.0 <= rho <= 1.0:
             raise ValueError("Invalid rho value: {}".format(rho))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        _check_nonnegative(('epsilon value', eps), ('weight_decay value', weight_decay))
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, foreach=foreach)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
+    _group_defaults = (('foreach', None), ('maximize', False))
 
     @torch.no_grad()
     def step(self, closure=None):
@@ -35,9 +27,7 @@ class Adadelta(Optimizer):
             for p, grad in _params_with_grad(group, 'Adadelta'):
                 state = self.state[p]
                 if len(state) == 0:
-                    state['step'] = 0
-                    state['square_avg'] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state['acc_delta'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    _new_state(state, p, 0, 'square_avg', 'acc_delta')
                 state['step'] += 1
                 _fused.adadelta(p, grad, state['square_avg'], state['acc_delta'], group['lr'], group['rho'],
                                 group['eps'], group['weight_decay'], group['maximize'])

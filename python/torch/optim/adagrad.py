@@ -1,8 +1,7 @@
 """Adagrad."""
 import torch
 from torch.optim import _fused
-from torch.optim.adam import _steps_as_tensors
-from torch.optim.optimizer import Optimizer, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _params_with_grad
 
 __all__ = ['Adagrad']
 
@@ -13,16 +12,8 @@ class Adagrad(Optimizer):
 
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= lr_decay:
-            raise ValueError("Invalid lr_decay value: {}".format(lr_decay))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError("Invalid initial_accumulator_value value: {}".format(initial_accumulator_value))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
+        _check_nonnegative(('learning rate', lr), ('lr_decay value', lr_decay), ('weight_decay value', weight_decay),
+                           ('initial_accumulator_value value', initial_accumulator_value), ('epsilon value', eps))
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach, maximize=maximize)
         super().__init__(params, defaults)
@@ -32,12 +23,8 @@ class Adagrad(Optimizer):
                 state['step'] = torch.tensor(0.0)
                 state['sum'] = torch.full_like(p, initial_accumulator_value, memory_format=torch.preserve_format)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-        _steps_as_tensors(self, 'step')
+    _group_defaults = (('foreach', None), ('maximize', False))
+    _tensor_counters = ('step',)
 
     @torch.no_grad()
     def step(self, closure=None):

@@ -3,30 +3,16 @@ import math
 
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_betas, _check_nonnegative, _new_state, _params_with_grad
 
 __all__ = ['Adam']
 
 
 def _check_adam_args(lr, eps, betas, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError("Invalid learning rate: {}".format(lr))
-    if not 0.0 <= eps:
-        raise ValueError("Invalid epsilon value: {}".format(eps))
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError("Invalid beta parameter at index 0: {}".format(betas[0]))
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
-    if not 0.0 <= weight_decay:
-        raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-
-
-def _steps_as_tensors(optimizer, *keys):
-    """Checkpoints of older PyTorch versions hold counters as numbers; 1.13 keeps float32 tensors."""
-    for s in optimizer.state.values():
-        for key in keys:
-            if key in s and not torch.is_tensor(s[key]):
-                s[key] = torch.tensor(float(s[key]))
+    """The checks of the Adam family, in PyTorch's order."""
+    _check_nonnegative(('learning rate', lr), ('epsilon value', eps))
+    _check_betas(betas)
+    _check_nonnegative(('weight_decay value', weight_decay))
 
 
 def _adam_step(optimizer, name, decoupled):
@@ -39,11 +25,8 @@ def _adam_step(optimizer, name, decoupled):
             state = optimizer.state[p]
             if len(state) == 0:
                 capturable = optimizer.defaults['capturable'] or optimizer.defaults.get('fused', False)
-                state['step'] = torch.zeros((1,), dtype=torch.float) if capturable else torch.tensor(0.)
-                state['exp_avg'] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                state['exp_avg_sq'] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                if amsgrad:
-                    state['max_exp_avg_sq'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                _new_state(state, p, torch.zeros((1,), dtype=torch.float) if capturable else torch.tensor(0.),
+                           'exp_avg', 'exp_avg_sq', *(('max_exp_avg_sq',) if amsgrad else ()))
             if group['capturable']:
                 assert p.is_cuda and state['step'].is_cuda, \
                     "If capturable=True, params and state_steps must be CUDA tensors."
@@ -76,13 +59,9 @@ class Adam(Optimizer):
             if not all(p.is_cuda and torch.is_floating_point(p) for g in self.param_groups for p in g['params']):
                 raise RuntimeError("FusedAdam requires all the params to be CUDA, floating point")
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (('amsgrad', False), ('maximize', False), ('foreach', None), ('capturable', False),
-                               ('differentiable', False), ('fused', False)):
-                group.setdefault(key, value)
-        _steps_as_tensors(self, 'step')
+    _group_defaults = (('amsgrad', False), ('maximize', False), ('foreach', None), ('capturable', False),
+                       ('differentiable', False), ('fused', False))
+    _tensor_counters = ('step',)
 
     @torch.no_grad()
     def step(self, closure=None):

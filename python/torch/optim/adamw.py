@@ -1,6 +1,6 @@
 """AdamW: Adam with decoupled weight decay (the parameter shrinks by lr * weight_decay first)."""
 import torch
-from torch.optim.adam import _adam_step, _check_adam_args, _steps_as_tensors
+from torch.optim.adam import _adam_step, _check_adam_args
 from torch.optim.optimizer import Optimizer
 
 __all__ = ['AdamW']
@@ -16,12 +16,8 @@ class AdamW(Optimizer):
                         maximize=maximize, capturable=capturable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (('amsgrad', False), ('maximize', False), ('foreach', None), ('capturable', False)):
-                group.setdefault(key, value)
-        _steps_as_tensors(self, 'step')
+    _group_defaults = (('amsgrad', False), ('maximize', False), ('foreach', None), ('capturable', False))
+    _tensor_counters = ('step',)
 
     @torch.no_grad()
     def step(self, closure=None):

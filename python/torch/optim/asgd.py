@@ -3,8 +3,7 @@ import math
 
 import torch
 from torch.optim import _fused
-from torch.optim.adam import _steps_as_tensors
-from torch.optim.optimizer import Optimizer, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _params_with_grad
 
 __all__ = ['ASGD']
 
@@ -15,20 +14,13 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
                  maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        _check_nonnegative(('learning rate', lr), ('weight_decay value', weight_decay))
         defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, foreach=foreach,
                         maximize=maximize)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-        _steps_as_tensors(self, 'step', 'eta', 'mu')
+    _group_defaults = (('foreach', None), ('maximize', False))
+    _tensor_counters = ('step', 'eta', 'mu')
 
     @torch.no_grad()
     def step(self, closure=None):
@@ -38,9 +30,7 @@ class ASGD(Optimizer):
             for p, grad in _params_with_grad(group, 'ASGD'):
                 state = self.state[p]
                 if len(state) == 0:
-                    state['step'] = torch.tensor(0.)
-                    state['eta'] = torch.tensor(lr)
-                    state['mu'] = torch.tensor(1.)
+                    state.update(step=torch.tensor(0.), eta=torch.tensor(lr), mu=torch.tensor(1.))
                     state['ax'] = torch.zeros_like(p, memory_format=torch.preserve_format)
                 step_t, eta, mu = state['step'], state['eta'], state['mu']
                 step_t += 1

@@ -178,7 +178,8 @@ class MultiplicativeLR(_FunctionSchedule):
     def get_lr(self):
         self._warn_outside_step()
         if self.last_epoch > 0:
-            return [group['lr'] * fn(self.last_epoch) for fn, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
+            return [group['lr'] * fn(self.last_epoch)
+                    for fn, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
         return self._current_lrs()
 
 

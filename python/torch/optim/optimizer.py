@@ -7,7 +7,7 @@ from copy import deepcopy
 from itertools import chain
 
 import torch
-from torch.nn.modules.module import _typename
+from torch.nn.modules.module import _typename, _zero_grads
 
 __all__ = ['Optimizer', 'required']
 
@@ -43,9 +43,21 @@ class Optimizer:
     def __getstate__(self):
         return {'defaults': self.defaults, 'state': self.state, 'param_groups': self.param_groups}
 
+    # What __setstate__ fills in for checkpoints of older PyTorch versions: group settings added since,
+    # and state counters that were numbers before they became float32 tensors.
+    _group_defaults = ()
+    _tensor_counters = ()
+
     def __setstate__(self, state):
         self.__dict__.update(state)
         self.defaults.setdefault('differentiable', False)
+        for group in self.param_groups:
+            for key, value in self._group_defaults:
+                group.setdefault(key, value)
+        for s in self.state.values():
+            for key in self._tensor_counters:
+                if key in s and not torch.is_tensor(s[key]):
+                    s[key] = torch.tensor(float(s[key]))
 
     def __repr__(self):
         text = type(self).__name__ + ' ('
@@ -108,18 +120,7 @@ class Optimizer:
 
     def zero_grad(self, set_to_none=False):
         """Zeroes (or, with set_to_none, drops) the gradients of every parameter."""
-        for group in self.param_groups:
-            for p in group['params']:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                    continue
-                if p.grad.grad_fn is not None:
-                    p.grad.detach_()
-                else:
-                    p.grad.requires_grad_(False)
-                p.grad.zero_()
+        _zero_grads((p for group in self.param_groups for p in group['params']), set_to_none)
 
     def step(self, closure):
         raise NotImplementedError
@@ -168,6 +169,27 @@ class Optimizer:
         if differentiable:
             raise RuntimeError("differentiable=True is not supported: parameter updates run as fused kernels that "
                                "autograd does not record")
+
+
+def _check_nonnegative(*checks):
+    """Each (what, value) must be >= 0, else PyTorch's ValueError "Invalid <what>: <value>" (checked in
+    order: the first bad one is named)."""
+    for what, value in checks:
+        if not 0.0 <= value:
+            raise ValueError("Invalid {}: {}".format(what, value))
+
+
+def _check_betas(betas):
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError("Invalid beta parameter at index {}: {}".format(i, betas[i]))
+
+
+def _new_state(state, p, step, *buffers):
+    """The state of a parameter at its first step: the counter and zero buffers like it."""
+    state['step'] = step
+    for name in buffers:
+        state[name] = torch.zeros_like(p, memory_format=torch.preserve_format)
 
 
 def _params_with_grad(group, name):

@@ -1,7 +1,7 @@
 """Rprop: resilient backpropagation (only the gradient's sign is used)."""
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _params_with_grad
 
 __all__ = ['Rprop']
 
@@ -11,18 +11,13 @@ class Rprop(Optimizer):
     etaminus when it flips (that step then skips the element); p -= sign(g) * step size."""
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), foreach=None, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
+        _check_nonnegative(('learning rate', lr))
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError("Invalid eta values: {}, {}".format(etas[0], etas[1]))
         defaults = dict(lr=lr, etas=etas, step_sizes=step_sizes, foreach=foreach, maximize=maximize)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
+    _group_defaults = (('foreach', None), ('maximize', False))
 
     @torch.no_grad()
     def step(self, closure=None):
@@ -33,8 +28,7 @@ class Rprop(Optimizer):
             for p, grad in _params_with_grad(group, 'Rprop'):
                 state = self.state[p]
                 if len(state) == 0:
-                    state['step'] = 0
-                    state['prev'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    _new_state(state, p, 0, 'prev')
                     state['step_size'] = torch.empty(grad.shape, dtype=grad.dtype).fill_(group['lr'])
                 state['step'] += 1
                 _fused.rprop(p, grad, state['prev'], state['step_size'], etaminus, etaplus, step_size_min,

@@ -1,7 +1,7 @@
 """SGD with momentum, dampening, Nesterov momentum, weight decay and maximize."""
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _params_with_grad, required
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _params_with_grad, required
 
 __all__ = ['SGD']
 
@@ -12,12 +12,9 @@ class SGD(Optimizer):
 
     def __init__(self, params, lr=required, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False):
-        if lr is not required and lr < 0.0:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if momentum < 0.0:
-            raise ValueError("Invalid momentum value: {}".format(momentum))
-        if weight_decay < 0.0:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        if lr is not required:
+            _check_nonnegative(('learning rate', lr))
+        _check_nonnegative(('momentum value', momentum), ('weight_decay value', weight_decay))
         self._check_not_differentiable(differentiable)
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov,
                         maximize=maximize, foreach=foreach, differentiable=differentiable)
@@ -25,13 +22,7 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('nesterov', False)
-            group.setdefault('maximize', False)
-            group.setdefault('foreach', None)
-            group.setdefault('differentiable', False)
+    _group_defaults = (('nesterov', False), ('maximize', False), ('foreach', None), ('differentiable', False))
 
     @torch.no_grad()
     def step(self, closure=None):

@@ -40,7 +40,8 @@ class Unflatten(Module):
     @staticmethod
     def _require_tuple_tuple(value):
         if not isinstance(value, tuple):
-            raise TypeError("unflattened_size must be a tuple of tuples, but found type {}".format(type(value).__name__))
+            raise TypeError("unflattened_size must be a tuple of tuples, but found type {}".format(
+                type(value).__name__))
         for i, elem in enumerate(value):
             if not isinstance(elem, tuple):
                 raise TypeError("unflattened_size must be tuple of tuples, but found element of type {} at pos {}"

@@ -126,6 +126,22 @@ def register_module_full_backward_hook(hook):
     return _add_hook(_global_backward_hooks, hook)
 
 
+def _zero_grads(params, set_to_none):
+    """Module.zero_grad and Optimizer.zero_grad: a gradient is detached (and stops requiring grad)
+    before it is zeroed in place, or dropped."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+            continue
+        if p.grad.grad_fn is not None:
+            p.grad.detach_()
+        else:
+            p.grad.requires_grad_(False)
+        p.grad.zero_()
+
+
 def _forward_unimplemented(self, *input):
     raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
@@ -328,17 +344,20 @@ class Module:
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))
 
+    def _floating_to(self, dtype):
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
     def float(self):
-        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+        return self._floating_to(torch.float32)
 
     def double(self):
-        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+        return self._floating_to(torch.float64)
 
     def half(self):
-        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+        return self._floating_to(torch.float16)
 
     def bfloat16(self):
-        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+        return self._floating_to(torch.bfloat16)
 
     def to_empty(self, *, device):
         return self._apply(lambda t: torch.empty_like(t, device=device))
@@ -765,17 +784,7 @@ class Module:
 
     def zero_grad(self, set_to_none=False):
         """Zeroes (or, with set_to_none, drops) every parameter's gradient."""
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-                continue
-            if p.grad.grad_fn is not None:
-                p.grad.detach_()
-            else:
-                p.grad.requires_grad_(False)
-            p.grad.zero_()
+        _zero_grads(self.parameters(), set_to_none)
 
     # ---- printing ----
 
