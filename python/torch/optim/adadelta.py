@@ -1,7 +1,7 @@
 """Adadelta."""
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _tick
 
 __all__ = ['Adadelta']
 
@@ -23,12 +23,9 @@ class Adadelta(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
-            for p, grad in _params_with_grad(group, 'Adadelta'):
-                state = self.state[p]
-                if len(state) == 0:
-                    _new_state(state, p, 0, 'square_avg', 'acc_delta')
-                state['step'] += 1
-                _fused.adadelta(p, grad, state['square_avg'], state['acc_delta'], group['lr'], group['rho'],
-                                group['eps'], group['weight_decay'], group['maximize'])
+        init = lambda state, p, group: _new_state(state, p, 0, 'square_avg', 'acc_delta')  # noqa: E731
+        for group, p, grad, state in self._updates('Adadelta', init):
+            _tick(state)
+            _fused.adadelta(p, grad, state['square_avg'], state['acc_delta'], group['lr'], group['rho'], group['eps'],
+                            group['weight_decay'], group['maximize'])
         return loss

@@ -1,7 +1,7 @@
 """Adagrad."""
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _check_nonnegative, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _tick
 
 __all__ = ['Adagrad']
 
@@ -29,12 +29,7 @@ class Adagrad(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
-            lr, lr_decay = group['lr'], group['lr_decay']
-            for p, grad in _params_with_grad(group, 'Adagrad'):
-                state = self.state[p]
-                step_t = state['step']
-                step_t += 1
-                clr = lr / (1 + (step_t.item() - 1) * lr_decay)
-                _fused.adagrad(p, grad, state['sum'], clr, group['weight_decay'], group['eps'], group['maximize'])
+        for group, p, grad, state in self._updates('Adagrad', lambda state, p, group: None):
+            clr = group['lr'] / (1 + (_tick(state) - 1) * group['lr_decay'])
+            _fused.adagrad(p, grad, state['sum'], clr, group['weight_decay'], group['eps'], group['maximize'])
         return loss

@@ -3,7 +3,7 @@ import math
 
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _check_betas, _check_nonnegative, _new_state, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_betas, _check_nonnegative, _new_state, _tick
 
 __all__ = ['Adam']
 
@@ -18,27 +18,22 @@ def _check_adam_args(lr, eps, betas, weight_decay):
 def _adam_step(optimizer, name, decoupled):
     """One step of Adam or AdamW over every group: the step counter and the bias corrections as
     PyTorch computes them (Python floats from the float32 counter), the arithmetic in the kernel."""
-    for group in optimizer.param_groups:
+    def init(state, p, group):
+        capturable = optimizer.defaults['capturable'] or optimizer.defaults.get('fused', False)
+        _new_state(state, p, torch.zeros((1,), dtype=torch.float) if capturable else torch.tensor(0.), 'exp_avg',
+                   'exp_avg_sq', *(('max_exp_avg_sq',) if group['amsgrad'] else ()))
+    for group, p, grad, state in optimizer._updates(name, init):
+        if group['capturable']:
+            assert p.is_cuda and state['step'].is_cuda, \
+                "If capturable=True, params and state_steps must be CUDA tensors."
         beta1, beta2 = group['betas']
-        lr, wd, amsgrad = group['lr'], group['weight_decay'], group['amsgrad']
-        for p, grad in _params_with_grad(group, name):
-            state = optimizer.state[p]
-            if len(state) == 0:
-                capturable = optimizer.defaults['capturable'] or optimizer.defaults.get('fused', False)
-                _new_state(state, p, torch.zeros((1,), dtype=torch.float) if capturable else torch.tensor(0.),
-                           'exp_avg', 'exp_avg_sq', *(('max_exp_avg_sq',) if amsgrad else ()))
-            if group['capturable']:
-                assert p.is_cuda and state['step'].is_cuda, \
-                    "If capturable=True, params and state_steps must be CUDA tensors."
-            step_t = state['step']
-            step_t += 1
-            step = step_t.item()
-            bias_correction1 = 1 - beta1 ** step
-            bias_correction2 = 1 - beta2 ** step
-            step_size = lr / bias_correction1
-            _fused.adam(p, grad, state['exp_avg'], state['exp_avg_sq'], state['max_exp_avg_sq'] if amsgrad else None,
-                        beta1, beta2, 0.0 if decoupled else wd, 1 - lr * wd if decoupled else 1.0, group['eps'],
-                        step_size, math.sqrt(bias_correction2), group['maximize'])
+        lr, wd = group['lr'], group['weight_decay']
+        step = _tick(state)
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        vmax = state['max_exp_avg_sq'] if group['amsgrad'] else None
+        _fused.adam(p, grad, state['exp_avg'], state['exp_avg_sq'], vmax, beta1, beta2, 0.0 if decoupled else wd, 1 - lr * wd if decoupled else 1.0, group['eps'],
+                    lr / bias_correction1, math.sqrt(bias_correction2), group['maximize'])
 
 
 class Adam(Optimizer):

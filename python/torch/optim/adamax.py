@@ -2,7 +2,7 @@
 import torch
 from torch.optim import _fused
 from torch.optim.adam import _check_adam_args
-from torch.optim.optimizer import Optimizer, _new_state, _params_with_grad
+from torch.optim.optimizer import Optimizer, _new_state, _tick
 
 __all__ = ['Adamax']
 
@@ -22,15 +22,10 @@ class Adamax(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
+        init = lambda state, p, group: _new_state(state, p, torch.tensor(0.), 'exp_avg', 'exp_inf')  # noqa: E731
+        for group, p, grad, state in self._updates('Adamax', init):
             beta1, beta2 = group['betas']
-            for p, grad in _params_with_grad(group, 'Adamax'):
-                state = self.state[p]
-                if len(state) == 0:
-                    _new_state(state, p, torch.tensor(0.), 'exp_avg', 'exp_inf')
-                step_t = state['step']
-                step_t += 1
-                clr = group['lr'] / (1 - beta1 ** step_t.item())
-                _fused.adamax(p, grad, state['exp_avg'], state['exp_inf'], beta1, beta2, group['eps'],
-                              group['weight_decay'], clr, group['maximize'])
+            clr = group['lr'] / (1 - beta1 ** _tick(state))
+            _fused.adamax(p, grad, state['exp_avg'], state['exp_inf'], beta1, beta2, group['eps'],
+                          group['weight_decay'], clr, group['maximize'])
         return loss

@@ -3,7 +3,7 @@ import math
 
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _check_nonnegative, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _tick
 
 __all__ = ['ASGD']
 
@@ -25,18 +25,15 @@ class ASGD(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
-            lr, lambd, alpha, t0 = group['lr'], group['lambd'], group['alpha'], group['t0']
-            for p, grad in _params_with_grad(group, 'ASGD'):
-                state = self.state[p]
-                if len(state) == 0:
-                    state.update(step=torch.tensor(0.), eta=torch.tensor(lr), mu=torch.tensor(1.))
-                    state['ax'] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                step_t, eta, mu = state['step'], state['eta'], state['mu']
-                step_t += 1
-                step = step_t.item()
-                _fused.asgd(p, grad, state['ax'], eta.item(), mu.item(), lambd, group['weight_decay'],
-                            group['maximize'])
-                eta.copy_(torch.tensor(lr / math.pow((1 + lambd * lr * step), alpha)))
-                mu.copy_(torch.tensor(1 / max(1, step - t0)))
+
+        def init(state, p, group):
+            state.update(step=torch.tensor(0.), eta=torch.tensor(group['lr']), mu=torch.tensor(1.))
+            state['ax'] = torch.zeros_like(p, memory_format=torch.preserve_format)
+        for group, p, grad, state in self._updates('ASGD', init):
+            lr, lambd = group['lr'], group['lambd']
+            step = _tick(state)
+            eta, mu = state['eta'], state['mu']
+            _fused.asgd(p, grad, state['ax'], eta.item(), mu.item(), lambd, group['weight_decay'], group['maximize'])
+            eta.copy_(torch.tensor(lr / math.pow((1 + lambd * lr * step), group['alpha'])))
+            mu.copy_(torch.tensor(1 / max(1, step - group['t0'])))
         return loss

@@ -2,7 +2,7 @@
 import torch
 from torch.optim import _fused
 from torch.optim.adam import _check_adam_args
-from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _tick
 
 __all__ = ['NAdam']
 
@@ -25,23 +25,21 @@ class NAdam(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
+
+        def init(state, p, group):
+            state.update(step=torch.tensor(0.), mu_product=torch.tensor(1.))
+            _new_state(state, p, state['step'], 'exp_avg', 'exp_avg_sq')
+        for group, p, grad, state in self._updates('NAdam', init):
             beta1, beta2 = group['betas']
             lr, psi = group['lr'], group['momentum_decay']
-            for p, grad in _params_with_grad(group, 'NAdam'):
-                state = self.state[p]
-                if len(state) == 0:
-                    state.update(step=torch.tensor(0.), mu_product=torch.tensor(1.))
-                    _new_state(state, p, state['step'], 'exp_avg', 'exp_avg_sq')
-                step_t, mu_product = state['step'], state['mu_product']
-                step_t += 1
-                step = step_t.item()
-                bias_correction2 = 1 - beta2 ** step
-                mu = beta1 * (1. - 0.5 * (0.96 ** (step * psi)))
-                mu_next = beta1 * (1. - 0.5 * (0.96 ** ((step + 1) * psi)))
-                mu_product *= mu
-                mu_product_next = mu_product * mu * mu_next
-                _fused.nadam(p, grad, state['exp_avg'], state['exp_avg_sq'], beta1, beta2, group['weight_decay'],
-                             group['eps'], bias_correction2, -lr * (1. - mu) / (1. - mu_product.item()),
-                             -lr * mu_next / (1. - mu_product_next.item()))
+            step = _tick(state)
+            mu_product = state['mu_product']
+            bias_correction2 = 1 - beta2 ** step
+            mu = beta1 * (1. - 0.5 * (0.96 ** (step * psi)))
+            mu_next = beta1 * (1. - 0.5 * (0.96 ** ((step + 1) * psi)))
+            mu_product *= mu
+            mu_product_next = mu_product * mu * mu_next
+            _fused.nadam(p, grad, state['exp_avg'], state['exp_avg_sq'], beta1, beta2, group['weight_decay'],
+                         group['eps'], bias_correction2, -lr * (1. - mu) / (1. - mu_product.item()),
+                         -lr * mu_next / (1. - mu_product_next.item()))
         return loss

@@ -164,6 +164,16 @@ class Optimizer:
         with torch.enable_grad():
             return closure()
 
+    def _updates(self, name, init):
+        """(group, param, grad, state) for every parameter that has a gradient, group by group; init(state,
+        param, group) fills the state of a parameter at its first step."""
+        for group in self.param_groups:
+            for p, grad in _params_with_grad(group, name):
+                state = self.state[p]
+                if len(state) == 0:
+                    init(state, p, group)
+                yield group, p, grad, state
+
     @staticmethod
     def _check_not_differentiable(differentiable):
         if differentiable:
@@ -190,6 +200,13 @@ def _new_state(state, p, step, *buffers):
     state['step'] = step
     for name in buffers:
         state[name] = torch.zeros_like(p, memory_format=torch.preserve_format)
+
+
+def _tick(state):
+    """Counts a step (a float32 tensor counter, as PyTorch keeps it, or a number) and returns its value."""
+    state['step'] += 1
+    step = state['step']
+    return step.item() if torch.is_tensor(step) else step
 
 
 def _params_with_grad(group, name):

@@ -4,7 +4,7 @@ import math
 import torch
 from torch.optim import _fused
 from torch.optim.adam import _check_adam_args
-from torch.optim.optimizer import Optimizer, _new_state, _params_with_grad
+from torch.optim.optimizer import Optimizer, _new_state, _tick
 
 __all__ = ['RAdam']
 
@@ -24,23 +24,18 @@ class RAdam(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
+        init = lambda state, p, group: _new_state(state, p, torch.tensor(0.), 'exp_avg', 'exp_avg_sq')  # noqa: E731
+        for group, p, grad, state in self._updates('RAdam', init):
             beta1, beta2 = group['betas']
-            for p, grad in _params_with_grad(group, 'RAdam'):
-                state = self.state[p]
-                if len(state) == 0:
-                    _new_state(state, p, torch.tensor(0.), 'exp_avg', 'exp_avg_sq')
-                step_t = state['step']
-                step_t += 1
-                step = step_t.item()
-                bias_correction1 = 1 - beta1 ** step
-                bias_correction2 = 1 - beta2 ** step
-                rho_inf = 2 / (1 - beta2) - 1
-                rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-                rect = 0.0
-                if rho_t > 5.:
-                    rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-                _fused.radam(p, grad, state['exp_avg'], state['exp_avg_sq'], group['lr'], beta1, beta2,
-                             group['weight_decay'], group['eps'], bias_correction1, math.sqrt(bias_correction2), rect,
-                             rho_t > 5.)
+            step = _tick(state)
+            bias_correction1 = 1 - beta1 ** step
+            bias_correction2 = 1 - beta2 ** step
+            rho_inf = 2 / (1 - beta2) - 1
+            rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+            rect = 0.0
+            if rho_t > 5.:
+                rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+            _fused.radam(p, grad, state['exp_avg'], state['exp_avg_sq'], group['lr'], beta1, beta2,
+                         group['weight_decay'], group['eps'], bias_correction1, math.sqrt(bias_correction2), rect,
+                         rho_t > 5.)
         return loss

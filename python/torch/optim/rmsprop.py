@@ -1,7 +1,7 @@
 """RMSprop (centred, with momentum)."""
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _tick
 
 __all__ = ['RMSprop']
 
@@ -25,15 +25,14 @@ class RMSprop(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
+
+        def init(state, p, group):
+            _new_state(state, p, 0, 'square_avg', *(('momentum_buffer',) if group['momentum'] > 0 else ()),
+                       *(('grad_avg',) if group['centered'] else ()))
+        for group, p, grad, state in self._updates('RMSprop', init):
             momentum, centered = group['momentum'], group['centered']
-            for p, grad in _params_with_grad(group, 'RMSprop'):
-                state = self.state[p]
-                if len(state) == 0:
-                    _new_state(state, p, 0, 'square_avg', *(('momentum_buffer',) if momentum > 0 else ()),
-                               *(('grad_avg',) if centered else ()))
-                state['step'] += 1
-                _fused.rmsprop(p, grad, state['square_avg'], state['momentum_buffer'] if momentum > 0 else None,
-                               state['grad_avg'] if centered else None, group['lr'], group['alpha'], group['eps'],
-                               group['weight_decay'], momentum, centered, group['maximize'])
+            _tick(state)
+            _fused.rmsprop(p, grad, state['square_avg'], state['momentum_buffer'] if momentum > 0 else None,
+                           state['grad_avg'] if centered else None, group['lr'], group['alpha'], group['eps'],
+                           group['weight_decay'], momentum, centered, group['maximize'])
         return loss

@@ -1,7 +1,7 @@
 """Rprop: resilient backpropagation (only the gradient's sign is used)."""
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _params_with_grad
+from torch.optim.optimizer import Optimizer, _check_nonnegative, _new_state, _tick
 
 __all__ = ['Rprop']
 
@@ -22,15 +22,14 @@ class Rprop(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
+
+        def init(state, p, group):
+            _new_state(state, p, 0, 'prev')
+            state['step_size'] = torch.empty(p.grad.shape, dtype=p.grad.dtype).fill_(group['lr'])
+        for group, p, grad, state in self._updates('Rprop', init):
             etaminus, etaplus = group['etas']
             step_size_min, step_size_max = group['step_sizes']
-            for p, grad in _params_with_grad(group, 'Rprop'):
-                state = self.state[p]
-                if len(state) == 0:
-                    _new_state(state, p, 0, 'prev')
-                    state['step_size'] = torch.empty(grad.shape, dtype=grad.dtype).fill_(group['lr'])
-                state['step'] += 1
-                _fused.rprop(p, grad, state['prev'], state['step_size'], etaminus, etaplus, step_size_min,
-                             step_size_max, group['maximize'])
+            _tick(state)
+            _fused.rprop(p, grad, state['prev'], state['step_size'], etaminus, etaplus, step_size_min, step_size_max,
+                         group['maximize'])
         return loss

@@ -1,7 +1,7 @@
 """SGD with momentum, dampening, Nesterov momentum, weight decay and maximize."""
 import torch
 from torch.optim import _fused
-from torch.optim.optimizer import Optimizer, _check_nonnegative, _params_with_grad, required
+from torch.optim.optimizer import Optimizer, _check_nonnegative, required
 
 __all__ = ['SGD']
 
@@ -27,15 +27,13 @@ class SGD(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        for group in self.param_groups:
-            lr, momentum, dampening = group['lr'], group['momentum'], group['dampening']
-            for p, grad in _params_with_grad(group, 'SGD'):
-                state = self.state[p]
-                buf = state.get('momentum_buffer')
-                first = buf is None
-                if momentum != 0 and first:
-                    buf = torch.empty_like(grad)  # the kernel fills it with the first direction
-                _fused.sgd(p, grad, buf if momentum != 0 else None, lr, group['weight_decay'], momentum, dampening,
-                           group['nesterov'], group['maximize'], first)
-                state['momentum_buffer'] = buf if momentum != 0 else None
+        for group, p, grad, state in self._updates('SGD', lambda state, p, group: None):
+            momentum = group['momentum']
+            buf = state.get('momentum_buffer')
+            first = buf is None
+            if momentum != 0 and first:
+                buf = torch.empty_like(grad)  # the kernel fills it with the first direction
+            _fused.sgd(p, grad, buf if momentum != 0 else None, group['lr'], group['weight_decay'], momentum,
+                       group['dampening'], group['nesterov'], group['maximize'], first)
+            state['momentum_buffer'] = buf if momentum != 0 else None
         return loss

@@ -275,24 +275,24 @@ class Module:
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return mod
 
-    def get_parameter(self, target):
-        """The parameter at a dotted path ('encoder.weight')."""
+    def _get_attribute(self, target):
+        """(module, name, value) of the attribute at a dotted path."""
         path, _, name = target.rpartition('.')
         mod = self.get_submodule(path)
         if not hasattr(mod, name):
             raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
-        param = getattr(mod, name)
+        return mod, name, getattr(mod, name)
+
+    def get_parameter(self, target):
+        """The parameter at a dotted path ('encoder.weight')."""
+        _, name, param = self._get_attribute(target)
         if not isinstance(param, Parameter):
             raise AttributeError("`" + name + "` is not an nn.Parameter")
         return param
 
     def get_buffer(self, target):
         """The buffer at a dotted path ('bn.running_mean')."""
-        path, _, name = target.rpartition('.')
-        mod = self.get_submodule(path)
-        if not hasattr(mod, name):
-            raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
-        buffer = getattr(mod, name)
+        mod, name, buffer = self._get_attribute(target)
         if name not in mod._buffers:
             raise AttributeError("`" + name + "` is not a buffer")
         return buffer
