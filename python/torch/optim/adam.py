@@ -32,8 +32,9 @@ def _adam_step(optimizer, name, decoupled):
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         vmax = state['max_exp_avg_sq'] if group['amsgrad'] else None
-        _fused.adam(p, grad, state['exp_avg'], state['exp_avg_sq'], vmax, beta1, beta2, 0.0 if decoupled else wd, 1 - lr * wd if decoupled else 1.0, group['eps'],
-                    lr / bias_correction1, math.sqrt(bias_correction2), group['maximize'])
+        _fused.adam(p, grad, state['exp_avg'], state['exp_avg_sq'], vmax, beta1, beta2, 0.0 if decoupled else wd,
+                    1 - lr * wd if decoupled else 1.0, group['eps'], lr / bias_correction1,
+                    math.sqrt(bias_correction2), group['maximize'])
 
 
 class Adam(Optimizer):
