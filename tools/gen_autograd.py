@@ -7,10 +7,11 @@ An op's formulas are the indented lines under it:
         other: grad * self
 
 `ARG: EXPR` gives the gradient of a Tensor argument. EXPR is a Python expression over:
-  grad                 the gradient of the (first) result; grad_NAME for a named result
+  grad                 the gradient of the (first) result; grad_NAME for a named result, grads[i]
+                       for result i of a tuple
   argument names       Tensor arguments (kept by the node only when a formula that will run reads
                        them), Scalars, ints, lists, ...
-  result, NAME         the op's result(s)
+  result, NAME         the op's result(s); result0, result1, ... for unnamed results of a tuple
   x.sizes x.dim x.numel x.dtype x.device   (of an argument: only these are kept, not the tensor)
   x.strides x.storage_offset
   op calls             f(a, b, kw=c) or a.f(b): ops of the table, overloads tried in table order by the
@@ -31,7 +32,8 @@ per target (None where no gradient) and `grad_input_mask` is the bool list of wh
 A number beside a tensor becomes a wrapped-number tensor (PyTorch's promotion rules for Python
 numbers). Other lines: `name: XBackward0` (the node's name when the default, CamelCase of the op name
 + Backward + the overload's rank among same-named ops with formulas, is not PyTorch's),
-`output_differentiability: [True, False]`, and `ARG: not_implemented` (the derivative raises).
+`output_differentiability: [True, False]`, and `ARG: not_implemented` (the derivative raises PyTorch's
+error for an op without formulas) or `ARG: not_implemented("NAME")` (derivatives.yaml's message).
 
 `A, B, C: f(...)` gives the gradients of several arguments at once from an op with as many Tensor
 results (a backward op computing them together, as PyTorch's `input, weight, bias: ..._backward`);
@@ -134,7 +136,7 @@ class Compiler:
     def name(self, n):
         if n == 'grads':
             if not self.list_result:
-                raise FormulaError('`grads` is for ops returning Tensor[] (use grad / grad_NAME)')
+                raise FormulaError('`grads` is for ops returning Tensor[] (use grad / grad_NAME / grads[i])')
             return Val('Tensor?[]', '((tc_tensor_list){grads, tc_node_num_inputs(node)})')
         if self.list_result and n == 'grad':
             raise FormulaError('an op returning Tensor[] receives `grads`')
@@ -178,6 +180,8 @@ class Compiler:
                                       '(tc_float_list){%s.v.floats.items, %s.v.floats.len})' % (v, v, v),
                                       'tc_float_list')
                 return Val('float[]?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s)' % (v, lst))
+            if ty == 'Scalar?':
+                return Val('Scalar?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s.v.scalar)' % (v, v))
             raise FormulaError('formulas cannot read argument %s of type %s' % (n, ty))
         if n in ('True', 'False'):
             return Val('bool', 'true' if n == 'True' else 'false')
@@ -257,7 +261,7 @@ class Compiler:
         if pty == 'Tensor?[]':
             return t in ('Tensor[]', 'Tensor?[]')
         if base == 'Scalar':
-            return t in ('Scalar', 'int', 'float', 'bool', 'complex')
+            return t in ('Scalar', 'int', 'float', 'bool', 'complex') or (opt and t == 'Scalar?')
         if base == 'int':
             return t in ('int', 'bool') or (opt and t == 'int?')
         if base == 'int[]':
@@ -283,8 +287,10 @@ class Compiler:
         if base == 'Tensor' or pty in ('Tensor[]', 'Tensor?[]'):
             return v.c
         if base == 'Scalar':
+            if t == 'Scalar?':
+                return v.c
             c = self.scalar_of(v)
-            return '(&(tc_scalar)%s)' % c if opt else c
+            return '(&(tc_scalar[1]){%s}[0])' % c if opt else c
         if base == 'int':
             if t == 'int?':
                 return v.c
@@ -328,7 +334,7 @@ class Compiler:
         if base == 'Scalar':
             kind, val = d
             c = 'TC_SCALAR_OF_INT(%d)' % val if kind == 'int' else 'TC_SCALAR_OF_FLOAT(%r)' % val
-            return '(&(tc_scalar)%s)' % c if pty.endswith('?') else c
+            return '(&(tc_scalar[1]){%s}[0])' % c if pty.endswith('?') else c
         if base == 'int[]':
             lst = '((tc_int_list){(const int64_t[]){%s}, %d})' % (', '.join(str(x) for x in d), len(d)) if d \
                 else '((tc_int_list){NULL, 0})'
@@ -437,7 +443,7 @@ class Compiler:
                 raise FormulaError('grads[i] needs a result number')
             return Val('Tensor', 'grads[%d]' % node.slice.value)
         if isinstance(node, ast.Subscript):
-            if isinstance(node.value, ast.Name) and node.value.id == 'grads':
+            if isinstance(node.value, ast.Name) and node.value.id == 'grads' and not self.list_result:
                 if not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, int) or \
                         not 0 <= node.slice.value < len(self.op.returns):
                     raise FormulaError('grads[i] needs a result number')
@@ -653,6 +659,7 @@ def parse_formula_lines(op, lines):
     op.grad_name = None
     op.output_diff = None
     op.not_implemented = set()
+    op.not_implemented_name = None
     for lineno, text in lines:
         target, colon, expr = text.partition(':')
         target, expr = target.strip(), expr.strip()
@@ -676,8 +683,12 @@ def parse_formula_lines(op, lines):
                 raise FormulaError('line %d: %s is not a Tensor argument' % (lineno, name))
             if name in formula_targets(op) or name in op.not_implemented:
                 raise FormulaError('line %d: two formulas for %s' % (lineno, name))
-        if expr == 'not_implemented':
+        m = re.fullmatch(r'not_implemented(?:\("(\w+)"\))?', expr)
+        if m:
+            # plain: PyTorch's message for an op without formulas; with a name: derivatives.yaml's
+            # not_implemented("name")
             op.not_implemented.update(names)
+            op.not_implemented_name = m.group(1)
             continue
         op.formulas[names[0] if len(names) == 1 else tuple(names)] = (lineno, expr)
 
@@ -813,8 +824,12 @@ def emit_op(o, ops_by_name, entry_name, out):
         if a.name in o.not_implemented:
             out.append('    if (o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, o->edge_of_arg[%d])) {' % (
                 i, i))
-            out.append('        tc_set_error(TC_ERR_RUNTIME, "derivative for aten::%s is not implemented");'
-                       % o.name)
+            if o.not_implemented_name:
+                out.append('        tc_set_error(TC_ERR_RUNTIME, "the derivative for \'%s\' is not implemented.");'
+                           % o.not_implemented_name)
+            else:
+                out.append('        tc_set_error(TC_ERR_RUNTIME, "derivative for aten::%s is not implemented");'
+                           % o.name)
             out.append('        goto done;')
             out.append('    }')
     out.append('    rc = TC_OK;')

@@ -107,8 +107,9 @@ int tc_impl_slice_backward(tc_opcall *c) {
     return scatter_into_zeros(c, tc_arg_tensor(c, 0), tc_arg_ints(c, 1), sliced);
 }
 
-/* value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim): grad placed at the
- * positions indices name along dim (max.dim, min.dim and the like), zeros elsewhere. */
+/* value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim): grad added into zeros of
+ * `sizes` at the positions indices name along dim (max.dim, sort, topk, cummax and the like; a
+ * position named twice gets both). Its formula is _select_values_at, its adjoint. */
 int tc_impl_value_selecting_reduction_backward(tc_opcall *c) {
     tc_tensor *grad = tc_arg_tensor(c, 0), *indices = tc_arg_tensor(c, 2);
     tc_int_list sizes = tc_arg_ints(c, 3);
@@ -116,27 +117,25 @@ int tc_impl_value_selecting_reduction_backward(tc_opcall *c) {
     if (sizes.len == 0) return tc_return(c, tc_clone(grad, -1)); /* a 0-dim input: its only element */
     int32_t dim;
     if (tc_shape_wrap_dim(tc_arg_int(c, 1), (int32_t)sizes.len, &dim)) return TC_FAIL;
-    tc_tensor *g = NULL, *idx = NULL, *range = NULL, *shaped = NULL, *mask = NULL, *r = NULL;
+    tc_tensor *g = NULL, *idx = NULL, *r = NULL, *done = NULL;
     if (keepdim) {
         tc_tensor_retain(grad);
         tc_tensor_retain(indices);
         g = grad;
         idx = indices;
     } else if (!(g = tc_unsqueeze(grad, dim)) || !(idx = tc_unsqueeze(indices, dim))) {
-        goto done;
+        goto fail;
     }
-    int64_t shape[TC_MAX_DIMS];
-    for (int64_t d = 0; d < sizes.len; d++) shape[d] = d == dim ? sizes.items[d] : 1;
-    if (!(range = tc_arange(TC_SCALAR_OF_INT(sizes.items[dim]), TC_INT64, -1, &idx->device, NULL))) goto done;
-    if (!(shaped = tc_view_default(range, (tc_int_list){shape, sizes.len}))) goto done;
-    if (!(mask = tc_eq_Tensor(shaped, idx))) goto done;
-    r = tc_mul_Tensor(g, mask);
-done:
+    if (!(r = tc_zeros(sizes, grad->dtype, -1, &grad->device, NULL))) goto fail;
+    done = tc_scatter_add_(r, dim, idx, g);
+fail:
+    tc_tensor_release(done);
     tc_tensor_release(g);
     tc_tensor_release(idx);
-    tc_tensor_release(range);
-    tc_tensor_release(shaped);
-    tc_tensor_release(mask);
+    if (!done) {
+        tc_tensor_release(r);
+        return TC_FAIL;
+    }
     return tc_return(c, r);
 }
 

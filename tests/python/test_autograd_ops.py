@@ -12,6 +12,7 @@ import torch
 from torch.autograd import gradcheck, gradgradcheck
 
 import autograd_samples_linalg
+import autograd_samples_reductions
 
 _rng = random.Random(1234)
 
@@ -453,6 +454,8 @@ DETERMINISTIC_SAMPLES = {'rrelu', 'rrelu_', 'rrelu_with_noise', 'rrelu_with_nois
 
 # Differentiable in PyTorch's sense but declared without a derivative (PyTorch raises too).
 NOT_IMPLEMENTED = {'floor_divide'} | autograd_samples_linalg.NOT_IMPLEMENTED
+SAMPLES.update(autograd_samples_reductions.samples(T, mixed))
+NOT_IMPLEMENTED |= autograd_samples_reductions.NOT_IMPLEMENTED
 
 
 def op_table():
