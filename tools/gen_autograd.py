@@ -19,7 +19,9 @@ An op's formulas are the indented lines under it:
   grads[i], resultI    the gradient of result i and result i, by position (ops with several results)
   + - * / ** unary -, comparisons, `a if c else b`, [int, ...], list[i]
   intrinsics           maybe_multiply(t, s), value_or(int? or bool?, default), reduced_numel(sizes, dim),
-                       invert_permutation(dims), is_complex(x) (of a Tensor argument: its dtype only),
+                       invert_permutation(dims), list_sizes_at(tensors, dim) and list_dims(tensors)
+                       (each item's size at dim / number of dims, of a Tensor[] argument: only that
+                       metadata is kept), is_complex(x) (of a Tensor argument: its dtype only),
                        s.conj() of a Scalar
   complex constants    1j (a wrapped complex number)
   'text'               a str constant, compared with == and != to str arguments
@@ -602,14 +604,16 @@ class Compiler:
                 raise FormulaError('reduced_numel(sizes, dims)')
             dims = pos[1].c if pos[1].ty != 'int[]' else '&' + self.list_local(pos[1].c)
             return Val('int', 'tc_ag_reduced_numel(%s, %s)' % (pos[0].c, dims))
-        if fname == 'list_sizes_at':
-            if len(pos) != 2 or not isinstance(node.args[0], ast.Name) or node.args[0].id not in self.arg_index \
-                    or pos[1].ty != 'int':
-                raise FormulaError('list_sizes_at(TENSOR_LIST_ARGUMENT, int)')
+        if fname in ('list_sizes_at', 'list_dims'):
+            usage = 'list_sizes_at(TENSOR_LIST_ARGUMENT, int)' if fname == 'list_sizes_at' \
+                else 'list_dims(TENSOR_LIST_ARGUMENT)'
+            if len(pos) != (2 if fname == 'list_sizes_at' else 1) or not isinstance(node.args[0], ast.Name) \
+                    or node.args[0].id not in self.arg_index or (fname == 'list_sizes_at' and pos[1].ty != 'int'):
+                raise FormulaError(usage)
             i = self.arg_index[node.args[0].id]
             if param_type(self.op.args[i]) not in ('Tensor[]', 'Tensor?[]'):
-                raise FormulaError('list_sizes_at takes a Tensor[] argument')
-            # only the items' sizes are kept, not the items
+                raise FormulaError('%s takes a Tensor[] argument' % fname)
+            # only the items' metadata is kept, not the items
             self.saved_used.discard(i)
             self.list_args.discard(i)
             self.meta_used.add(i)
@@ -617,7 +621,10 @@ class Compiler:
             lst = 'LS%d' % self.lists
             self.lists += 1
             self.emit('tc_int_list %s;' % lst)
-            self.emit('if (tc_ag_op_list_sizes_at(o, %d, %s, &arena, &%s)) goto done;' % (i, pos[1].c, lst))
+            if fname == 'list_sizes_at':
+                self.emit('if (tc_ag_op_list_sizes_at(o, %d, %s, &arena, &%s)) goto done;' % (i, pos[1].c, lst))
+            else:
+                self.emit('if (tc_ag_op_list_dims(o, %d, &arena, &%s)) goto done;' % (i, lst))
             return Val('int[]', lst)
         if fname == 'invert_permutation':
             if len(pos) != 1 or pos[0].ty != 'int[]':

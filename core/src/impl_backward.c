@@ -188,3 +188,277 @@ fail:
     tc_tensor_release(region);
     return tc_return(c, r);
 }
+
+/* ---- the indexing and joining families' backward helpers -------------------------------------------- */
+
+/* Temporaries of a composite, released together at its end. */
+typedef struct temps {
+    tc_tensor *t[32];
+    int n;
+} temps;
+
+/* Keeps t (NULL: the op that made it failed) for release at the end; returns it. */
+static tc_tensor *keep(temps *p, tc_tensor *t) {
+    if (t && p->n < (int)(sizeof p->t / sizeof p->t[0])) {
+        p->t[p->n++] = t;
+    } else if (t) {
+        tc_tensor_release(t);
+        t = NULL;
+        tc_set_error(TC_ERR_RUNTIME, "internal error: too many temporaries");
+    }
+    return t;
+}
+
+static void release_temps(temps *p) {
+    for (int i = 0; i < p->n; i++) tc_tensor_release(p->t[i]);
+    p->n = 0;
+}
+
+/* Returns r (a new reference taken from the temporaries' own, or NULL) after releasing them. */
+static int return_kept(tc_opcall *c, temps *p, tc_tensor *r) {
+    if (r) tc_tensor_retain(r);
+    release_temps(p);
+    return tc_return(c, r);
+}
+
+static tc_tensor *diagonal_of(tc_opcall *c, tc_tensor *z) {
+    return tc_diagonal(z, tc_arg_int(c, 2), tc_arg_int(c, 3), tc_arg_int(c, 4));
+}
+
+/* diagonal_backward(grad_output, input_sizes, offset, dim1, dim2): zeros with grad on the diagonal. */
+int tc_impl_diagonal_backward(tc_opcall *c) {
+    return scatter_into_zeros(c, tc_arg_tensor(c, 0), tc_arg_ints(c, 1), diagonal_of);
+}
+
+/* unfold_backward(grad_in, input_sizes, dim, size, step): each window's gradient added back where the
+ * window was read from (windows overlap when step < size), as one index_add along dim. */
+int tc_impl_unfold_backward(tc_opcall *c) {
+    tc_tensor *grad = tc_arg_tensor(c, 0);
+    tc_int_list sizes = tc_arg_ints(c, 1);
+    int64_t size = tc_arg_int(c, 3), step = tc_arg_int(c, 4);
+    if (sizes.len == 0) return tc_return(c, tc_sum(grad, -1)); /* a 0-dim input: one window of 0 or 1 */
+    int32_t dim;
+    if (tc_shape_wrap_dim(tc_arg_int(c, 2), (int32_t)sizes.len, &dim)) return TC_FAIL;
+    if (grad->ndim != sizes.len + 1) return tc_set_error(TC_ERR_RUNTIME, "unfold_backward: grad has the wrong shape");
+    int64_t windows = grad->sizes[dim], n = windows * size;
+    temps p = {.n = 0};
+    tc_tensor *zeros = keep(&p, tc_zeros(sizes, grad->dtype, -1, &grad->device, NULL));
+    if (!zeros) goto fail;
+    if (n == 0) return return_kept(c, &p, zeros);
+    /* the input position of each (window, offset) pair, window-major */
+    tc_tensor *index = keep(&p, tc_empty_memory_format(TC_INTS(n), TC_INT64, -1, NULL, NULL, -1));
+    if (!index) goto fail;
+    int64_t *at = tc_tensor_data(index);
+    for (int64_t w = 0; w < windows; w++)
+        for (int64_t k = 0; k < size; k++) at[w * size + k] = w * step + k;
+    if (grad->device.type != TC_DEVICE_CPU &&
+        !(index = keep(&p, tc__to_copy(index, -1, -1, &grad->device, NULL, false, -1))))
+        goto fail;
+    /* [..., windows, ..., size] -> [..., windows, size, ...] -> [..., windows * size, ...] */
+    tc_tensor *moved = keep(&p, tc_movedim_int(grad, -1, dim + 1));
+    if (!moved) goto fail;
+    int64_t shape[TC_MAX_DIMS];
+    memcpy(shape, sizes.items, sizeof(int64_t) * (size_t)sizes.len);
+    shape[dim] = n;
+    tc_tensor *flat = keep(&p, tc_reshape(moved, (tc_int_list){shape, sizes.len}));
+    if (!flat) goto fail;
+    return return_kept(c, &p, keep(&p, tc_index_add(zeros, dim, index, flat, TC_SCALAR_OF_INT(1))));
+fail:
+    release_temps(&p);
+    return TC_FAIL;
+}
+
+/* cat_tensors_backward(grad, sizes, dims, dim): grad split along dim into each input's part (sizes: each
+ * input's size at dim). An input cat skipped (1-D of size 0, beside inputs of more dims) gets an empty
+ * gradient of its own shape. */
+int tc_impl_cat_tensors_backward(tc_opcall *c) {
+    tc_tensor *grad = tc_arg_tensor(c, 0);
+    tc_int_list sizes = tc_arg_ints(c, 1), dims = tc_arg_ints(c, 2);
+    if (sizes.len != dims.len) return tc_set_error(TC_ERR_RUNTIME, "cat_tensors_backward: inconsistent lists");
+    int32_t dim;
+    if (tc_shape_wrap_dim(tc_arg_int(c, 3), grad->ndim, &dim)) return TC_FAIL;
+    tc_tensor **items = calloc((size_t)(sizes.len ? sizes.len : 1), sizeof(tc_tensor *));
+    if (!items) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+    int64_t start = 0;
+    for (int64_t k = 0; k < sizes.len; k++) {
+        if (dims.items[k] == 1 && grad->ndim != 1) {
+            items[k] = tc_zeros(TC_INTS(0), grad->dtype, -1, &grad->device, NULL);
+        } else {
+            items[k] = tc_narrow(grad, dim, start, sizes.items[k]);
+            start += sizes.items[k];
+        }
+        if (!items[k]) {
+            tc_tensor_vec v = {items, k};
+            tc_tensor_vec_release(&v);
+            return TC_FAIL;
+        }
+    }
+    c->outs[0] = (tc_value){.tag = TC_VALUE_TENSOR_LIST, .v.tensors = {items, sizes.len}};
+    return TC_OK;
+}
+
+/* masked_scatter_backward(grad_output, mask, sizes): the gradient of masked_scatter's source: the
+ * elements of grad where mask is true, in order, then zeros for the source elements not used. */
+int tc_impl_masked_scatter_backward(tc_opcall *c) {
+    tc_tensor *grad = tc_arg_tensor(c, 0), *mask = tc_arg_tensor(c, 1);
+    tc_int_list sizes = tc_arg_ints(c, 2);
+    int64_t numel = 1;
+    for (int64_t d = 0; d < sizes.len; d++) numel *= sizes.items[d];
+    temps p = {.n = 0};
+    tc_tensor *selected = keep(&p, tc_masked_select(grad, mask));
+    if (!selected) goto fail;
+    int64_t missing = numel - tc_tensor_numel(selected);
+    if (missing > 0) {
+        tc_tensor *zeros = keep(&p, tc_zeros(TC_INTS(missing), grad->dtype, -1, &grad->device, NULL));
+        if (!zeros || !(selected = keep(&p, tc_cat((tc_tensor_list){(tc_tensor *[]){selected, zeros}, 2}, 0))))
+            goto fail;
+    }
+    return return_kept(c, &p, keep(&p, tc_view_default(selected, sizes)));
+fail:
+    release_temps(&p);
+    return TC_FAIL;
+}
+
+/* a == value and a == b, elementwise, on a and b without their history (comparisons have no
+ * derivative: nothing of them is recorded, forward or backward). */
+static tc_tensor *equals_value(tc_tensor *a, int64_t value) {
+    tc_tensor *plain = tc_detach(a);
+    tc_tensor *r = plain ? tc_eq_Scalar(plain, TC_SCALAR_OF_INT(value)) : NULL;
+    tc_tensor_release(plain);
+    return r;
+}
+
+static tc_tensor *equals(tc_tensor *a, tc_tensor *b) {
+    tc_tensor *pa = tc_detach(a), *pb = pa ? tc_detach(b) : NULL;
+    tc_tensor *r = pb ? tc_eq_Tensor(pa, pb) : NULL;
+    tc_tensor_release(pa);
+    tc_tensor_release(pb);
+    return r;
+}
+
+/* scatter_reduce_backward_self / _src (grad, self, dim, index, src, reduce, include_self, result):
+ * PyTorch's scatter_reduce_backward, one gradient at a time. `sum` and `mean` spread grad over what
+ * was reduced; `prod` divides the product by each factor (a zero factor gets the product of the
+ * others); `amax`/`amin` share grad evenly among the elements equal to the result. */
+static int scatter_reduce_backward(tc_opcall *c, bool for_src) {
+    tc_tensor *grad = tc_arg_tensor(c, 0), *self = tc_arg_tensor(c, 1), *index = tc_arg_tensor(c, 3);
+    tc_tensor *src = tc_arg_tensor(c, 4), *result = tc_arg_tensor(c, 7);
+    int64_t dim = tc_arg_int(c, 2);
+    const char *reduce = c->args[5].v.s;
+    bool include_self = tc_arg_bool(c, 6);
+    temps p = {.n = 0};
+    tc_tensor *r = NULL;
+#define K(expr)                                                                                                        \
+    do {                                                                                                               \
+        if (!keep(&p, (expr))) goto fail;                                                                              \
+    } while (0)
+#define LAST p.t[p.n - 1]
+    if (!strcmp(reduce, "sum")) {
+        if (for_src) {
+            K(tc_gather(grad, dim, index, false));
+            r = LAST;
+        } else {
+            r = grad;
+        }
+    } else if (!strcmp(reduce, "mean")) {
+        tc_tensor *count, *zero;
+        K(include_self ? tc_ones_like(grad, -1, -1, NULL, NULL, -1) : tc_zeros_like(grad, -1, -1, NULL, NULL, -1));
+        count = LAST;
+        K(tc_ones_like(src, -1, -1, NULL, NULL, -1));
+        K(tc_scatter_add(count, dim, index, LAST));
+        count = LAST;
+        K(equals_value(count, 0));
+        zero = LAST;
+        K(tc_masked_fill_Scalar(count, zero, TC_SCALAR_OF_INT(1)));
+        count = LAST;
+        if (for_src) {
+            tc_tensor *g;
+            K(tc_gather(grad, dim, index, false));
+            g = LAST;
+            K(tc_gather(count, dim, index, false));
+            K(tc_div_Tensor(g, LAST));
+        } else {
+            K(tc_div_Tensor(grad, count));
+        }
+        r = LAST;
+    } else if (!strcmp(reduce, "prod")) {
+        if (!for_src) {
+            /* self's zeros replaced by 1 give the product of the others at those places */
+            tc_tensor *masked_self, *product;
+            K(equals_value(self, 0));
+            K(tc_masked_fill_Scalar(self, LAST, TC_SCALAR_OF_INT(1)));
+            masked_self = LAST;
+            K(tc_scatter_reduce_two(masked_self, dim, index, src, "prod", include_self));
+            product = LAST;
+            K(tc_mul_Tensor(grad, product));
+            K(tc_div_Tensor(LAST, masked_self));
+        } else {
+            /* a zero of src alone in its place gets the product of the others; more than one zero in a
+             * place leaves each of them a zero gradient */
+            tc_tensor *src_zero, *zeros_in_place, *single_zero, *masked_src, *others, *a, *b;
+            K(equals_value(src, 0));
+            src_zero = LAST;
+            K(tc_to_dtype(src_zero, self->dtype, false, false, -1));
+            tc_tensor *as_float = LAST;
+            K(tc_zeros_like(self, -1, -1, NULL, NULL, -1));
+            K(tc_scatter_add(LAST, dim, index, as_float));
+            K(tc_gather(LAST, dim, index, false));
+            zeros_in_place = LAST;
+            K(equals_value(zeros_in_place, 1));
+            K(tc_logical_and(src_zero, LAST));
+            single_zero = LAST;
+            K(tc_masked_fill_Scalar(src, single_zero, TC_SCALAR_OF_INT(1)));
+            masked_src = LAST;
+            K(tc_scatter_reduce_two(self, dim, index, masked_src, "prod", include_self));
+            others = LAST;
+            K(tc_mul_Tensor(grad, others));
+            K(tc_gather(LAST, dim, index, false));
+            a = LAST;
+            K(tc_mul_Tensor(grad, result));
+            K(tc_gather(LAST, dim, index, false));
+            tc_tensor *g = LAST;
+            K(tc_masked_fill_Scalar(src, src_zero, TC_SCALAR_OF_INT(1)));
+            K(tc_div_Tensor(g, LAST));
+            b = LAST;
+            K(tc_where_self(single_zero, a, b));
+        }
+        r = LAST;
+    } else if (!strcmp(reduce, "amax") || !strcmp(reduce, "amin")) {
+        tc_tensor *value, *self_is, *src_is, *share;
+        K(tc_gather(result, dim, index, false));
+        value = LAST;
+        K(equals(self, result));
+        self_is = LAST;
+        K(equals(src, value));
+        src_is = LAST;
+        K(tc_to_dtype(self_is, self->dtype, false, false, -1));
+        tc_tensor *count = LAST;
+        K(tc_to_dtype(src_is, self->dtype, false, false, -1));
+        K(tc_scatter_add(count, dim, index, LAST));
+        K(tc_div_Tensor(grad, LAST));
+        share = LAST;
+        if (for_src) {
+            K(tc_gather(share, dim, index, false));
+            K(tc_mul_Tensor(src_is, LAST));
+        } else {
+            K(tc_mul_Tensor(self_is, share));
+        }
+        r = LAST;
+    } else {
+        tc_set_error(TC_ERR_RUNTIME, "reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce);
+        goto fail;
+    }
+    if (!for_src && !include_self) { /* self's values where src was scattered did not take part */
+        K(tc_scatter_value(r, dim, index, TC_SCALAR_OF_INT(0)));
+        r = LAST;
+    }
+#undef K
+#undef LAST
+    return return_kept(c, &p, r);
+fail:
+    release_temps(&p);
+    return TC_FAIL;
+}
+
+int tc_impl_scatter_reduce_backward_self(tc_opcall *c) { return scatter_reduce_backward(c, false); }
+int tc_impl_scatter_reduce_backward_src(tc_opcall *c) { return scatter_reduce_backward(c, true); }

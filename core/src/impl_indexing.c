@@ -106,3 +106,21 @@ int tc_impl_nonzero_numpy(tc_opcall *c) {
 
 /* argwhere(self): nonzero. */
 int tc_impl_argwhere(tc_opcall *c) { return tc_return(c, tc_nonzero(tc_arg_tensor(c, 0))); }
+
+/* masked_scatter(self, mask, source): masked_scatter_ on a copy of self broadcast against mask. */
+int tc_impl_masked_scatter(tc_opcall *c) {
+    tc_tensor *self = tc_arg_tensor(c, 0), *mask = tc_arg_tensor(c, 1);
+    int64_t shape[TC_MAX_DIMS];
+    int32_t n;
+    if (tc_shape_broadcast(self->ndim, self->sizes, mask->ndim, mask->sizes, &n, shape)) return TC_FAIL;
+    tc_tensor *wide = tc_expand(self, (tc_int_list){shape, n}, false);
+    tc_tensor *copy = wide ? tc_clone(wide, TC_MEMORY_FORMAT_CONTIGUOUS) : NULL;
+    tc_tensor_release(wide);
+    tc_tensor *done = copy ? tc_masked_scatter_(copy, mask, tc_arg_tensor(c, 2)) : NULL;
+    if (!done) {
+        tc_tensor_release(copy);
+        return TC_FAIL;
+    }
+    tc_tensor_release(done);
+    return tc_return(c, copy);
+}

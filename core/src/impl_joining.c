@@ -369,7 +369,15 @@ int tc_impl_broadcast_tensors(tc_opcall *c) {
     tensor_list l;
     if (list_init(&l, in.len)) return TC_FAIL;
     int rc = TC_OK;
-    for (int64_t i = 0; i < in.len && rc == TC_OK; i++) rc = list_push(&l, tc_expand_to(in.items[i], ndim, shape));
+    for (int64_t i = 0; i < in.len && rc == TC_OK; i++) {
+        tc_tensor *t = in.items[i];
+        if (tc_shape_equal(t->ndim, t->sizes, ndim, shape)) { /* the tensor itself, as in PyTorch */
+            tc_tensor_retain(t);
+            rc = list_push(&l, t);
+        } else { /* through the op, so that autograd records it */
+            rc = list_push(&l, tc_expand(t, (tc_int_list){shape, ndim}, false));
+        }
+    }
     return list_return(c, &l, rc);
 }
 

@@ -4,6 +4,7 @@
  * place (contents kept, every view of the storage seeing the new memory) when it is too small.
  */
 #include "core_internal.h"
+#include "torch_core/tc_autograd.h"
 
 #include <string.h>
 
@@ -51,6 +52,8 @@ static int storage_grow(tc_storage *s, size_t nbytes) {
 }
 
 static int resize(tc_opcall *c, tc_tensor *t, tc_int_list size, int32_t format) {
+    /* PyTorch refuses before anything else, in grad mode or not (its autograd kernel of resize_) */
+    if (tc_requires_grad(t)) return tc_set_error(TC_ERR_RUNTIME, "cannot resize variables that require grad");
     if (tc_shape_check_ndim(size.len)) return TC_FAIL;
     for (int64_t i = 0; i < size.len; i++)
         if (size.items[i] < 0) {

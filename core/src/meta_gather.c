@@ -286,9 +286,11 @@ int tc_meta_scatter(tc_opcall *c, tc_plan *p) {
     for (int32_t d = 0; d < ni && !wrong; d++) wrong = d != dim && is[d] > ss[d];
     for (int32_t d = 0; d < ni && !wrong && src; d++) {
         int32_t unused;
-        if (d >= nr) return tc_shape_wrap_dim(d, src->ndim, &unused);
-        wrong = is[d] > rs[d];
+        if (d >= nr && src->ndim > 0) return tc_shape_wrap_dim(d, src->ndim, &unused);
+        wrong = is[d] > (d < nr ? rs[d] : 1); /* a 0-dim src has size 1 at every dim */
     }
+    if (src && nr != ni)
+        return tc_set_error(TC_ERR_RUNTIME, "Index tensor must have the same number of dimensions as src tensor");
     if (wrong) return index_smaller_error(index, self, src, dim);
     tc_tensor *values = src;
     if (!src) {

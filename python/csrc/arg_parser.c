@@ -6,6 +6,7 @@
  * each Python name tries); this file is the only parser.
  */
 #include "tp.h"
+#include "torch_core/tc_autograd.h"
 
 #include <structmember.h>
 #include <stdlib.h>
@@ -377,7 +378,9 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
             break;
         }
         case TC_VALUE_SCALAR:
-            if (tp_is_tensor(v) && tp_unwrap(v)->ndim != 0) {
+            /* PyTorch's rule: a Scalar takes a 0-dim tensor only when it does not require grad (one
+             * that does goes to the Tensor overload, where its gradient is computed) */
+            if (tp_is_tensor(v) && (tp_unwrap(v)->ndim != 0 || tc_requires_grad(tp_unwrap(v)))) {
                 rc = -1;
             } else if (tp_parse_scalar(v, &out->v.scalar)) {
                 PyErr_Clear();

@@ -13,6 +13,7 @@ from torch.autograd import gradcheck, gradgradcheck
 
 import autograd_samples_linalg
 import autograd_samples_reductions
+import autograd_samples_indexing
 
 _rng = random.Random(1234)
 
@@ -456,6 +457,8 @@ DETERMINISTIC_SAMPLES = {'rrelu', 'rrelu_', 'rrelu_with_noise', 'rrelu_with_nois
 NOT_IMPLEMENTED = {'floor_divide'} | autograd_samples_linalg.NOT_IMPLEMENTED
 SAMPLES.update(autograd_samples_reductions.samples(T, mixed))
 NOT_IMPLEMENTED |= autograd_samples_reductions.NOT_IMPLEMENTED
+SAMPLES.update(autograd_samples_indexing.samples(T, mixed))
+NOT_IMPLEMENTED |= autograd_samples_indexing.NOT_IMPLEMENTED
 
 
 def op_table():

@@ -202,6 +202,8 @@ TC_INTERNAL void *tc_ag_arena_alloc(tc_ag_arena *a, size_t bytes);
 TC_INTERNAL void tc_ag_arena_free(tc_ag_arena *a);
 /* Each item's size along dim of a Tensor[] argument (from its saved metadata). */
 TC_INTERNAL int tc_ag_op_list_sizes_at(tc_op_node *o, int32_t arg, int64_t dim, tc_ag_arena *a, tc_int_list *out);
+/* Each item's number of dims of a Tensor[] argument (0 for a None item). */
+TC_INTERNAL int tc_ag_op_list_dims(tc_op_node *o, int32_t arg, tc_ag_arena *a, tc_int_list *out);
 /* Sizes and strides of argument i from its meta. */
 TC_INTERNAL tc_int_list tc_ag_op_sizes(tc_op_node *o, int32_t arg);
 TC_INTERNAL tc_int_list tc_ag_op_strides(tc_op_node *o, int32_t arg);

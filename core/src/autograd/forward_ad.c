@@ -181,17 +181,30 @@ static int run_below(tc_opcall *call) {
     return rc;
 }
 
+/* Where each argument's tensors start in a flat array of them: a Tensor takes one place, a Tensor[]
+ * one per item, others none. Returns the number of places. */
+static int32_t tensor_places(const tc_value *args, int32_t n_args, int32_t *first) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < n_args; i++) {
+        first[i] = n;
+        if (args[i].tag == TC_VALUE_TENSOR) n += 1;
+        else if (args[i].tag == TC_VALUE_TENSOR_LIST) n += (int32_t)args[i].v.tensors.len;
+    }
+    return n;
+}
+
 /* The tangents of op's results for tangents of its arguments (NULL: none), by the trick. args are
- * the functional op's arguments; results[j] NULL where no tangent results. */
-static int tangents_by_trick(struct tc_op *op, const tc_value *args, tc_tensor *const *tangents, tc_tensor **results,
-                             bool record) {
+ * the functional op's arguments, tangents those of their tensors (Tensor[] items too) at the places
+ * `first` gives; results[j] NULL where no tangent results. */
+static int tangents_by_trick(struct tc_op *op, const tc_value *args, const int32_t *first, int32_t n_places,
+                             tc_tensor *const *tangents, tc_tensor **results, bool record) {
     const tc_op_schema *s = &op->schema;
     int32_t n_args = s->n_args, n_ret = s->n_returns;
     tc_value *a = calloc((size_t)n_args + 1, sizeof(tc_value));
-    tc_tensor **leaves = calloc((size_t)n_args + 1, sizeof(tc_tensor *));
+    tc_tensor **leaves = calloc((size_t)n_places + 1, sizeof(tc_tensor *));
     tc_tensor **owned = calloc((size_t)n_args + 1, sizeof(tc_tensor *));
-    tc_tensor **wrt = calloc((size_t)n_args + 1, sizeof(tc_tensor *));
-    tc_tensor **tan = calloc((size_t)n_args + 1, sizeof(tc_tensor *));
+    tc_tensor **wrt = calloc((size_t)n_places + 1, sizeof(tc_tensor *));
+    tc_tensor **tan = calloc((size_t)n_places + 1, sizeof(tc_tensor *));
     tc_value outs[TC_MAX_RETURNS];
     tc_tensor *ys[TC_MAX_RETURNS], *us[TC_MAX_RETURNS], *jvps[TC_MAX_RETURNS], **g = NULL;
     int32_t n_y = 0, n_wrt = 0, y_of[TC_MAX_RETURNS];
@@ -204,17 +217,33 @@ static int tangents_by_trick(struct tc_op *op, const tc_value *args, tc_tensor *
     }
     memcpy(a, args, sizeof(tc_value) * (size_t)n_args);
     /* detached arguments: those with a tangent become leaves that require grad (a written one is
-     * a copy of its leaf, so that writing it is recorded) */
+     * a copy of its leaf, so that writing it is recorded); a Tensor[]'s items likewise, in a list of
+     * their own (its place in `leaves` onwards) */
     for (int32_t i = 0; i < n_args; i++) {
+        if (a[i].tag == TC_VALUE_TENSOR_LIST) {
+            tc_tensor **items = leaves + first[i];
+            for (int64_t k = 0; k < a[i].v.tensors.len; k++) {
+                tc_tensor *item = a[i].v.tensors.items[k];
+                if (!item) continue;
+                if (!(items[k] = tc_detach(item))) goto done;
+                if (!tangents[first[i] + k]) continue;
+                if (tc_set_requires_grad(items[k], true)) goto done;
+                wrt[n_wrt] = items[k];
+                tan[n_wrt++] = tangents[first[i] + k];
+            }
+            a[i].v.tensors.items = items;
+            continue;
+        }
         if (a[i].tag != TC_VALUE_TENSOR) continue;
-        if (!(leaves[i] = tc_detach(a[i].v.tensor))) goto done;
-        a[i].v.tensor = leaves[i];
-        if (!tangents[i]) continue;
-        if (tc_set_requires_grad(leaves[i], true)) goto done;
-        wrt[n_wrt] = leaves[i];
-        tan[n_wrt++] = tangents[i];
+        tc_tensor **leaf = &leaves[first[i]];
+        if (!(*leaf = tc_detach(a[i].v.tensor))) goto done;
+        a[i].v.tensor = *leaf;
+        if (!tangents[first[i]]) continue;
+        if (tc_set_requires_grad(*leaf, true)) goto done;
+        wrt[n_wrt] = *leaf;
+        tan[n_wrt++] = tangents[first[i]];
         if (s->args[i].flags & TC_ARG_WRITE) {
-            if (!(owned[i] = tc_clone(leaves[i], -1))) goto done;
+            if (!(owned[i] = tc_clone(*leaf, -1))) goto done;
             a[i].v.tensor = owned[i];
         }
     }
@@ -264,10 +293,8 @@ done:
         tc_tensor_release(jvps[m]);
     }
     if (have_outs) tc_values_release(outs, n_ret);
-    for (int32_t i = 0; leaves && i < n_args; i++) {
-        tc_tensor_release(leaves[i]);
-        tc_tensor_release(owned[i]);
-    }
+    for (int32_t i = 0; leaves && i < n_places; i++) tc_tensor_release(leaves[i]);
+    for (int32_t i = 0; owned && i < n_args; i++) tc_tensor_release(owned[i]);
     free(a);
     free(leaves);
     free(owned);
@@ -281,12 +308,23 @@ int tc_fw_op_impl(tc_opcall *call) {
     struct tc_op *base = tc_op_at(op->base);
     const tc_op_schema *s = &base->schema;
     int32_t n_args = s->n_args, n_ret = s->n_returns;
-    tc_tensor *small[16], **tangents = n_args <= 16 ? small : calloc((size_t)n_args, sizeof(tc_tensor *));
+    if (n_args > 64) return tc_set_error(TC_ERR_RUNTIME, "forward AD: too many arguments");
+    int32_t first[64];
+    int32_t n_places = tensor_places(call->args, n_args, first);
+    tc_tensor *small[16] = {NULL}, **tangents = n_places <= 16 ? small : calloc((size_t)n_places, sizeof(tc_tensor *));
     if (!tangents) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
     bool any = false;
     for (int32_t i = 0; i < n_args; i++) {
-        tangents[i] = call->args[i].tag == TC_VALUE_TENSOR ? tangent_of(call->args[i].v.tensor) : NULL;
-        any = any || tangents[i];
+        const tc_value *v = &call->args[i];
+        if (v->tag == TC_VALUE_TENSOR) {
+            tangents[first[i]] = tangent_of(v->v.tensor);
+            any = any || tangents[first[i]];
+        } else if (v->tag == TC_VALUE_TENSOR_LIST) {
+            for (int64_t k = 0; k < v->v.tensors.len; k++) {
+                tangents[first[i] + k] = tangent_of(v->v.tensors.items[k]);
+                any = any || tangents[first[i] + k];
+            }
+        }
     }
     for (int32_t i = n_args; i < op->schema.n_args; i++) { /* out= arguments */
         tc_tensor *t = call->args[i].tag == TC_VALUE_TENSOR ? tangent_of(call->args[i].v.tensor) : NULL;
@@ -310,10 +348,6 @@ int tc_fw_op_impl(tc_opcall *call) {
                                              "not been implemented yet.", s->name);
         goto done;
     }
-    if (n_args > 64) {
-        tc_set_error(TC_ERR_RUNTIME, "forward AD: too many arguments");
-        goto done;
-    }
     bool inplace = op->variant == TC_VARIANT_INPLACE;
     memcpy(args_before, call->args, sizeof(tc_value) * (size_t)n_args);
     if (inplace) { /* the trick needs self as it was */
@@ -331,11 +365,15 @@ int tc_fw_op_impl(tc_opcall *call) {
     bool was = tc_grad_enabled();
     /* the tangents get a history of their own only when something they depend on requires grad */
     bool record = false;
-    for (int32_t i = 0; i < n_args; i++)
-        record = record || (tangents[i] && tc_requires_grad(tangents[i])) ||
-                 (args_before[i].tag == TC_VALUE_TENSOR && tc_requires_grad(args_before[i].v.tensor));
+    for (int32_t i = 0; i < n_places; i++) record = record || (tangents[i] && tc_requires_grad(tangents[i]));
+    for (int32_t i = 0; i < n_args; i++) {
+        const tc_value *v = &args_before[i];
+        record = record || (v->tag == TC_VALUE_TENSOR && tc_requires_grad(v->v.tensor));
+        for (int64_t k = 0; v->tag == TC_VALUE_TENSOR_LIST && k < v->v.tensors.len; k++)
+            record = record || (v->v.tensors.items[k] && tc_requires_grad(v->v.tensors.items[k]));
+    }
     tc_set_grad_enabled(true);
-    rc = tangents_by_trick(base, args_before, tangents, out_tangents, was && record);
+    rc = tangents_by_trick(base, args_before, first, n_places, tangents, out_tangents, was && record);
     tc_set_grad_enabled(was);
     tc_dispatch_set_excluded(ex);
     int64_t level = atomic_load(&live_level);
@@ -354,7 +392,7 @@ int tc_fw_op_impl(tc_opcall *call) {
     if (rc) tc_values_release(call->outs, op->schema.n_returns);
 done:
     tc_tensor_release(self_before);
-    for (int32_t i = 0; i < n_args; i++) tc_tensor_release(tangents[i]);
+    for (int32_t i = 0; i < n_places; i++) tc_tensor_release(tangents[i]);
     if (tangents != small) free(tangents);
     return rc;
 }

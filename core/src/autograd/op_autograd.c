@@ -133,6 +133,17 @@ int tc_ag_op_list_sizes_at(tc_op_node *o, int32_t arg, int64_t dim, tc_ag_arena 
     return TC_OK;
 }
 
+int tc_ag_op_list_dims(tc_op_node *o, int32_t arg, tc_ag_arena *a, tc_int_list *out) {
+    *out = (tc_int_list){NULL, 0};
+    if (!o->list_metas || !o->list_metas[arg].items) return TC_OK;
+    const tc_meta_list *l = &o->list_metas[arg];
+    int64_t *buf = tc_ag_arena_alloc(a, sizeof(int64_t) * (size_t)(l->n ? l->n : 1));
+    if (!buf) return TC_FAIL;
+    for (int64_t k = 0; k < l->n; k++) buf[k] = l->items[k].m.ndim > 0 ? l->items[k].m.ndim : 0;
+    *out = (tc_int_list){buf, l->n};
+    return TC_OK;
+}
+
 static int arg_meta_record(tc_arg_meta *a, const tc_tensor *t) {
     if (tc_ag_meta_record(&a->m, t)) return TC_FAIL;
     a->offset = t->offset;
