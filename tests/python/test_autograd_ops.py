@@ -11,6 +11,8 @@ import pytest
 import torch
 from torch.autograd import gradcheck, gradgradcheck
 
+import autograd_samples_pointwise
+
 _rng = random.Random(1234)
 
 
@@ -105,6 +107,8 @@ SAMPLES = {
 
 # Differentiable in PyTorch's sense but declared without a derivative (PyTorch raises too).
 NOT_IMPLEMENTED = {'floor_divide'}
+SAMPLES.update(autograd_samples_pointwise.samples(T, mixed))
+NOT_IMPLEMENTED |= autograd_samples_pointwise.NOT_IMPLEMENTED
 
 
 def op_table():
