@@ -235,19 +235,31 @@ static int single_value(PyObject *self, const char *what, tc_scalar *out) {
 static int nb_bool(PyObject *self) {
     tc_scalar s;
     if (single_value(self, "Boolean", &s)) return -1;
+    if (s.kind == TC_SCALAR_COMPLEX) return s.v.f != 0.0 || s.imag != 0.0;
     return s.kind == TC_SCALAR_FLOAT ? s.v.f != 0.0 : s.v.i != 0;
+}
+
+/* int() and float() of a complex value need a zero imaginary part (c10's checked conversion). */
+static int real_part(tc_scalar *s, const char *type) {
+    if (s->kind != TC_SCALAR_COMPLEX) return 0;
+    if (s->imag != 0.0) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", type);
+        return -1;
+    }
+    s->kind = TC_SCALAR_FLOAT;
+    return 0;
 }
 
 static PyObject *nb_int(PyObject *self) {
     tc_scalar s;
-    if (single_value(self, "int", &s)) return NULL;
+    if (single_value(self, "int", &s) || real_part(&s, "int64_t")) return NULL;
     if (s.kind == TC_SCALAR_FLOAT) return PyLong_FromDouble(s.v.f);
     return PyLong_FromLongLong(s.v.i);
 }
 
 static PyObject *nb_float(PyObject *self) {
     tc_scalar s;
-    if (single_value(self, "float", &s)) return NULL;
+    if (single_value(self, "float", &s) || real_part(&s, "double")) return NULL;
     return PyFloat_FromDouble(s.kind == TC_SCALAR_FLOAT ? s.v.f : (double)s.v.i);
 }
 
@@ -457,12 +469,20 @@ static PyObject *meth_storage_offset(PyObject *self, PyObject *unused) {
 
 /* (data pointer, shape, strides in bytes, typestr) for __array_interface__ on the Python side. */
 static PyObject *meth_array_parts(PyObject *self, PyObject *unused) {
-    static const char *typestr[TC_NUM_DTYPES] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8"};
+    static const char *typestr[TC_NUM_DTYPES] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8",
+                                                 [TC_COMPLEX64] = "<c8", [TC_COMPLEX128] = "<c16"};
     tc_tensor *t = tp_unwrap(self);
     if (t->device.type != TC_DEVICE_CPU)
         return PyErr_Format(PyExc_TypeError, "can't convert %s device type tensor to numpy. Use Tensor.cpu() to "
                                              "copy the tensor to host memory first.", tc_device_type_name(t->device.type));
-    if (!typestr[t->dtype]) return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
+    if (!typestr[t->dtype])
+        return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType %s", tc_dtype_scalar_name(t->dtype));
+    if (t->flags & TC_TENSOR_CONJ)
+        return PyErr_Format(PyExc_RuntimeError, "Can't call numpy() on Tensor that has conjugate bit set. Use "
+                                                "tensor.resolve_conj().numpy() instead.");
+    if (t->flags & TC_TENSOR_NEG)
+        return PyErr_Format(PyExc_RuntimeError, "Can't call numpy() on Tensor that has negative bit set. Use "
+                                                "tensor.resolve_neg().numpy() instead.");
     PyObject *shape = tp_size_new(t->ndim, t->sizes);
     PyObject *strides = PyTuple_New(t->ndim);
     for (int32_t i = 0; strides && i < t->ndim; i++)
@@ -541,8 +561,39 @@ static PyMethodDef generated_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* torch._C._linalg: the ops of the table's module=linalg, under their torch.linalg names */
+static PyMethodDef generated_linalg_functions[] = {
+    TP_GENERATED_LINALG_FUNCTIONS
+    {NULL, NULL, 0, NULL},
+};
+static struct PyModuleDef linalg_module_def = {PyModuleDef_HEAD_INIT, "torch._C._linalg", NULL, -1,
+                                               generated_linalg_functions};
+
+static PyMethodDef generated_nn_functions[] = {
+    TP_GENERATED_NN_FUNCTIONS
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef nn_module_def = {PyModuleDef_HEAD_INIT, "torch._C._nn", NULL, -1, generated_nn_functions};
+
+/* torch._C._nn: the ops PyTorch keeps out of torch.* (its python_module: nn), which
+ * torch.nn.functional calls. */
+static int nn_module_init(PyObject *module) {
+    PyObject *nn = PyModule_Create(&nn_module_def);
+    if (!nn) return -1;
+    int rc = PyModule_AddObjectRef(module, "_nn", nn);
+    Py_DECREF(nn);
+    return rc;
+}
+
 int tp_tensor_type_init(PyObject *module) {
     if (PyType_Ready(&TPTensorBase_Type) < 0) return -1;
     if (PyModule_AddObjectRef(module, "_TensorBase", (PyObject *)&TPTensorBase_Type) < 0) return -1;
+    PyObject *linalg = PyModule_Create(&linalg_module_def);
+    if (!linalg || PyModule_AddObject(module, "_linalg", linalg) < 0) {
+        Py_XDECREF(linalg);
+        return -1;
+    }
+    if (nn_module_init(module) < 0) return -1;
     return PyModule_AddFunctions(module, generated_functions);
 }

@@ -37,6 +37,8 @@ static inline tc_tensor *tp_unwrap(PyObject *o) { return ((TPTensor *)o)->t; }
 PyObject *tp_wrap(tc_tensor *t);
 /* Raises the pending core error as the matching Python exception; returns NULL. */
 PyObject *tp_raise_core_error(void);
+/* Adds torch._C._LinAlgError to the module. */
+int tp_errors_init(PyObject *module);
 /* Turns the pending Python exception into a core error (TC_FAIL), keeping the exception to raise
  * again when that error comes back to Python. Call with the GIL held. */
 int tp_fail_from_python(void);
@@ -54,6 +56,8 @@ PyObject *tp_device_object(tc_device d);
 /* Python number (bool/int/float, or a 1-element tensor) -> scalar; -1 with TypeError if not one. */
 int tp_parse_scalar(PyObject *o, tc_scalar *out);
 int tp_is_numpy_bool(PyObject *o);
+/* Python complex numbers and numpy's complex scalars. */
+int tp_is_complex_number(PyObject *o);
 /* Python number -> a 0-dim CPU tensor marked as a wrapped number (new reference), NULL otherwise
  * (no exception set when o is simply not a number). */
 tc_tensor *tp_wrap_number(PyObject *o);

@@ -4,6 +4,10 @@ from torch import _C
 from torch import _legacy, _tensor_str
 
 
+def _part_property(view):
+    return property(view, lambda self, value: view(self).copy_(value))
+
+
 class Tensor(_C._TensorBase):
     # numpy defers binary operators to us (np.float64(2) * t is a tensor, not an array), as in PyTorch
     __array_priority__ = 1000
@@ -76,6 +80,10 @@ class Tensor(_C._TensorBase):
     def layout(self):
         return torch.strided
 
+    # PyTorch's real and imag are attributes (views), and assigning to them writes through
+    real = _part_property(_C.real)
+    imag = _part_property(_C.imag)
+
     def type(self, dtype=None, non_blocking=False, **kwargs):
         # the legacy type name, or a conversion to a dtype, a legacy type or its name
         if dtype is None:
@@ -90,6 +98,15 @@ class Tensor(_C._TensorBase):
 
     def cuda(self, device=None):
         return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    def __complex__(self):
+        return complex(self.item())
 
     def __reduce_ex__(self, protocol):
         return (torch.tensor, (self.tolist(), self.dtype))
@@ -110,18 +127,12 @@ class Tensor(_C._TensorBase):
 # t.float(), t.long(), ...: conversions named after their dtype.
 for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('half', torch.float16),
                       ('bfloat16', torch.bfloat16), ('long', torch.int64), ('int', torch.int32),
-                      ('short', torch.int16), ('char', torch.int8), ('byte', torch.uint8), ('bool', torch.bool)):
+                      ('short', torch.int16), ('char', torch.int8), ('byte', torch.uint8), ('bool', torch.bool),
+                      ('chalf', torch.complex32), ('cfloat', torch.complex64), ('cdouble', torch.complex128)):
     setattr(Tensor, _name, (lambda dtype: lambda self: self.to(dtype))(_dtype))
     getattr(Tensor, _name).__name__ = _name
 del _name, _dtype
 
-
-_type_names = {
-    torch.float32: 'torch.FloatTensor', torch.float64: 'torch.DoubleTensor', torch.float16: 'torch.HalfTensor',
-    torch.bfloat16: 'torch.BFloat16Tensor', torch.int64: 'torch.LongTensor', torch.int32: 'torch.IntTensor',
-    torch.int16: 'torch.ShortTensor', torch.int8: 'torch.CharTensor', torch.uint8: 'torch.ByteTensor',
-    torch.bool: 'torch.BoolTensor',
-}
 
 
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
