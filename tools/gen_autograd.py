@@ -20,7 +20,7 @@ An op's formulas are the indented lines under it:
   X is None, X is not None   of an optional argument; in the branch of `a if c else b` where c
                        (an and-chain of such tests) says X is not None, X reads as its plain type, as
                        does the argument a formula is for
-  intrinsics           maybe_multiply(t, s), value_or(int?, int), reduced_numel(sizes, dim),
+  intrinsics           maybe_multiply(t, s), value_or(int? or bool?, default), reduced_numel(sizes, dim),
                        invert_permutation(dims), is_complex(x) (of a Tensor argument: its dtype only),
                        s.conj() of a Scalar
   complex constants    1j (a wrapped complex number)
@@ -99,15 +99,13 @@ class Compiler:
         for j, r in enumerate(op.returns):
             if r.name:
                 self.result_slot[r.name] = j
-            if len(op.returns) > 1:
+            if len(op.returns) > 1:  # results of a tuple are result0, result1, ... too, as in PyTorch
                 self.result_slot['result%d' % j] = j
         self.targets = ()  # the arguments the formula being compiled gives gradients of
         self.grad_index = {'grad': 0}
         for j, r in enumerate(op.returns):
             if r.name:
                 self.grad_index['grad_' + r.name] = j
-            if len(op.returns) > 1:
-                self.result_slot['result%d' % j] = j
         self.temps = 0
         self.lists = 0
         self.vecs = 0            # Tensor[] results of op calls (tc_tensor_vec temps)
@@ -637,6 +635,11 @@ class Compiler:
             if len(pos) != 2 or pos[0].ty != 'Tensor':
                 raise FormulaError('maybe_multiply(Tensor, Scalar)')
             return self.call_tensor('tc_ag_maybe_multiply(%s, %s)' % (pos[0].c, self.scalar_of(pos[1])))
+        if fname == 'value_or' and len(pos) == 2 and pos[0].ty == 'bool?' and pos[1].ty == 'bool':
+            opt = 'opt%d' % self.lists
+            self.lists += 1
+            self.emit('const bool *%s = %s;' % (opt, pos[0].c))
+            return Val('bool', '(%s ? *%s : %s)' % (opt, opt, pos[1].c))
         if fname == 'value_or':
             if len(pos) != 2 or pos[0].ty != 'int?' or pos[1].ty != 'int':
                 raise FormulaError('value_or(int?, int)')

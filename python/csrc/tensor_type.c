@@ -13,7 +13,7 @@ PyTypeObject *tp_tensor_class = &TPTensorBase_Type;
 /* An instance of `type` owning t (the reference is released on failure too). A tensor has one
  * Python object while that object lives (t->frontend), so `x.grad is x.grad` and a grad_fn's
  * variable is the very tensor given. */
-static PyObject *wrap_as(PyTypeObject *type, tc_tensor *t) {
+PyObject *tp_wrap_as(PyTypeObject *type, tc_tensor *t) {
     TPTensor *self = (TPTensor *)type->tp_alloc(type, 0);
     if (!self) {
         tc_tensor_release(t);
@@ -31,7 +31,7 @@ PyObject *tp_wrap(tc_tensor *t) {
         tc_tensor_release(t);
         return o;
     }
-    return wrap_as(tp_tensor_class, t);
+    return tp_wrap_as(tp_tensor_class, t);
 }
 
 static void tensor_dealloc(PyObject *self) {
@@ -516,6 +516,7 @@ static PyMethodDef tensor_methods[] = {
     {"_is_view", tp_tensor_get_is_view, METH_NOARGS, NULL},
     {"_register_hook", tp_tensor_register_hook, METH_O, NULL},
     {"_remove_hook", tp_tensor_remove_hook, METH_O, NULL},
+    {"_make_subclass", (PyCFunction)(void (*)(void))tp_make_subclass, METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
     TP_GENERATED_METHODS
     {NULL, NULL, 0, NULL},
 };
@@ -537,7 +538,7 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     tc_tensor *t = tc_empty_memory_format(n ? (tc_int_list){sizes, n} : (tc_int_list){&zero, 1}, tc_default_dtype(),
                                           -1, NULL, NULL, -1);
     if (!t) return tp_raise_core_error();
-    return wrap_as(type, t);
+    return tp_wrap_as(type, t);
 }
 
 PyTypeObject TPTensorBase_Type = {

@@ -35,6 +35,8 @@ static inline tc_tensor *tp_unwrap(PyObject *o) { return ((TPTensor *)o)->t; }
 /* Wraps a tensor as a torch.Tensor, taking over the caller's reference (released on failure too).
  * NULL input means the core failed: raises the core's error. */
 PyObject *tp_wrap(tc_tensor *t);
+/* The same as an instance of `type` (a subclass of _TensorBase), for a tensor without a Python object. */
+PyObject *tp_wrap_as(PyTypeObject *type, tc_tensor *t);
 /* Raises the pending core error as the matching Python exception; returns NULL. */
 PyObject *tp_raise_core_error(void);
 /* Adds torch._C._LinAlgError to the module. */
@@ -122,5 +124,8 @@ PyObject *tp_item(PyObject *self, PyObject *unused);
 extern PyNumberMethods tp_tensor_as_number;
 PyObject *tp_richcompare(PyObject *a, PyObject *b, int op);
 int tp_tensor_type_init(PyObject *module);
+/* Tensor._make_subclass (tensor_subclass.c) and the pickled form's bytes (tensor_pickle.c). */
+PyObject *tp_make_subclass(PyObject *unused, PyObject *args, PyObject *kw);
+extern PyMethodDef tp_pickle_functions[];
 
 #endif

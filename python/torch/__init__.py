@@ -31,6 +31,8 @@ from torch import storage  # noqa: F401
 from torch.storage import TypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401
 from torch._functional import broadcast_shapes, is_storage  # noqa: F401
+from torch import optim  # noqa: F401
+import torch.utils.data  # noqa: F401
 
 __version__ = '0.1.0'
 

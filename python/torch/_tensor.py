@@ -1,4 +1,6 @@
 """torch.Tensor: the Python class over the C type torch._C._TensorBase."""
+import copy
+
 import torch
 from torch import _C
 from torch import _legacy, _tensor_str
@@ -109,7 +111,30 @@ class Tensor(_C._TensorBase):
         return complex(self.item())
 
     def __reduce_ex__(self, protocol):
-        return (torch.tensor, (self.tolist(), self.dtype))
+        # raw bytes, not Python numbers: tensors cross processes (DataLoader workers) at memcpy speed
+        t = self.detach()
+        if t.device.type != 'cpu':
+            t = t.cpu()
+        strides = self.stride() if _is_dense(self) else None
+        return (_rebuild_from_bytes, (_C._tensor_to_bytes(t.contiguous()), self.dtype, tuple(self.shape), strides,
+                                      self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment")
+        if id(self) in memo:
+            return memo[id(self)]
+        with torch.no_grad():
+            new = self.clone()
+            if type(self) is not Tensor:  # the copy keeps the subclass
+                new = Tensor._make_subclass(type(self), new)
+            new.requires_grad_(self.requires_grad)
+            if self.grad is not None:
+                new.grad = self.grad.__deepcopy__(memo)
+            new.__dict__.update({k: copy.deepcopy(v, memo) for k, v in self.__dict__.items()})
+        memo[id(self)] = new
+        return new
 
     # PyTorch's Python-level methods over torch.functional
     def norm(self, p='fro', dim=None, keepdim=False, dtype=None):
@@ -132,6 +157,26 @@ for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('hal
     setattr(Tensor, _name, (lambda dtype: lambda self: self.to(dtype))(_dtype))
     getattr(Tensor, _name).__name__ = _name
 del _name, _dtype
+
+
+def _is_dense(t):
+    """Whether t's elements fill a block of memory without gaps (a permutation of contiguous strides)."""
+    expected = 1
+    for size, stride in sorted(zip(t.shape, t.stride()), key=lambda d: d[1]):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _rebuild_from_bytes(data, dtype, shape, strides, requires_grad):
+    """The other half of Tensor.__reduce_ex__: a tensor with the pickled values (and strides)."""
+    t = _C._tensor_from_bytes(data, dtype, shape)
+    if strides is not None and tuple(strides) != t.stride():
+        t = torch.empty_strided(shape, strides, dtype=dtype).copy_(t)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
 
 
 

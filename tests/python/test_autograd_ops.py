@@ -134,6 +134,14 @@ SAMPLES = {
     'bernoulli': lambda: [((T(2, 3, low=0.1, high=0.9),), {})],
     'bernoulli.p': lambda: [((T(2, 3), 0.5), {})],
     'normal.float_Tensor': lambda: [((0.5, T(2, 3)), {})],
+    # dropout: only the deterministic cases (p = 0 or 1, or not training) can be gradchecked
+    'dropout': lambda: [((T(2, 3), 0.0, True), {}), ((T(2, 3), 0.5, False), {}), ((T(2, 3), 1.0, True), {})],
+    'feature_dropout': lambda: [((T(2, 3, 2), 0.5, False), {}), ((T(2, 3, 2), 1.0, True), {})],
+    'alpha_dropout': lambda: [((T(2, 3), 0.5, False), {}), ((T(2, 3), 1.0, True), {})],
+    'feature_alpha_dropout': lambda: [((T(2, 3, 2), 0.5, False), {}), ((T(2, 3, 2), 1.0, True), {})],
+    'native_dropout': lambda: [((T(2, 3), 0.5, False), {}), ((T(2, 3), 1.0, True), {})],
+    'native_dropout_backward': lambda: [((T(2, 3), torch.tensor([[True, False, True], [False, True, True]]), 2.0),
+                                         {})],
 }
 
 SAMPLES.update(autograd_samples_linalg.samples(T, mixed))

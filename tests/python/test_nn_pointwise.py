@@ -675,8 +675,9 @@ def test_rnn_layers_and_errors():
         torch.gru(x, h0, params[:3], False, L, 0.0, False, False, False)
     with pytest.raises(RuntimeError, match='lstm expects two hidden states'):
         torch.lstm(x, [h0], params, False, L, 0.0, False, False, False)
-    with pytest.raises(NotImplementedError, match='dropout'):
-        torch.gru(x, h0, params, False, L, 0.5, True, False, False)
+    torch.manual_seed(0)  # dropout between layers in training mode: the outputs of two draws differ
+    a, b = (torch.gru(x, h0, params, False, L, 0.5, True, False, False)[0] for _ in range(2))
+    assert a.shape == (T_, B, H) and not torch.equal(a, b)
     assert torch.gru(x, h0, params, False, L, 0.5, False, False, False)[0].shape == (T_, B, H)  # eval: no dropout
 
 
@@ -738,8 +739,11 @@ def test_scaled_dot_product_attention():
           attention_ref(q[1].tolist(), k[1].tolist(), v[1].tolist(), fmask.tolist())[0])
     with pytest.raises(RuntimeError, match='Explicit attn_mask should not be set when is_causal=True'):
         F._scaled_dot_product_attention(q, k, v, attn_mask=fmask, is_causal=True)
-    with pytest.raises(NotImplementedError, match='dropout'):
-        F._scaled_dot_product_attention(q, k, v, dropout_p=0.5)
+    torch.manual_seed(0)  # dropout on the attention weights: two draws differ, p=0 draws nothing
+    a, b = (F._scaled_dot_product_attention(q, k, v, dropout_p=0.5)[0] for _ in range(2))
+    assert not torch.equal(a, b)
+    assert torch.equal(F._scaled_dot_product_attention(q, k, v, dropout_p=0.0)[0],
+                       F._scaled_dot_product_attention(q, k, v)[0])
 
 
 def test_multi_head_attention_forward():
