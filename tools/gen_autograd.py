@@ -17,7 +17,10 @@ An op's formulas are the indented lines under it:
   op calls             f(a, b, kw=c) or a.f(b): ops of the table, overloads tried in table order by the
                        types of the arguments, as Python's binding does
   grads[i], resultI    the gradient of result i and result i, by position (ops with several results)
-  + - * / ** unary -, comparisons, `a if c else b`, [int, ...], list[i]
+  + - * / ** unary -, comparisons, `a if c else b`, [int, ...], list[i], nan, inf
+  X is None, X is not None   of an optional argument; in the branch of `a if c else b` where c
+                       (an and-chain of such tests) says X is not None, X reads as its plain type, as
+                       does the argument a formula is for
   intrinsics           maybe_multiply(t, s), value_or(int? or bool?, default), reduced_numel(sizes, dim),
                        invert_permutation(dims), list_sizes_at(tensors, dim) and list_dims(tensors)
                        (each item's size at dim / number of dims, of a Tensor[] argument: only that
@@ -34,8 +37,9 @@ per target (None where no gradient) and `grad_input_mask` is the bool list of wh
 A number beside a tensor becomes a wrapped-number tensor (PyTorch's promotion rules for Python
 numbers). Other lines: `name: XBackward0` (the node's name when the default, CamelCase of the op name
 + Backward + the overload's rank among same-named ops with formulas, is not PyTorch's),
-`output_differentiability: [True, False]`, and `ARG: not_implemented` (the derivative raises PyTorch's
-error for an op without formulas) or `ARG: not_implemented("NAME")` (derivatives.yaml's message).
+`output_differentiability: [True, False]`, and `ARG: not_implemented` (the derivative raises a
+RuntimeError, as PyTorch's NotImplemented node does) or `ARG: not_implemented("NAME")` (raises
+NotImplementedError, as PyTorch's not_implemented("NAME") in derivatives.yaml does).
 
 `A, B, C: f(...)` gives the gradients of several arguments at once from an op with as many Tensor
 results (a backward op computing them together, as PyTorch's `input, weight, bias: ..._backward`);
@@ -113,6 +117,7 @@ class Compiler:
         self.list_result = len(op.returns) == 1 and op.returns[0].ty['base'] == 'Tensor' and op.returns[0].ty['list']
         self.saved_used = set()  # slots read as tensors (this formula)
         self.meta_used = set()   # args read through their sizes/dtype (this formula)
+        self.narrowed = set()    # optional arguments known not to be None where the expression is
         self.body = []
 
     # ---- emission helpers ----
@@ -151,6 +156,8 @@ class Compiler:
             a = self.op.args[i]
             ty = param_type(a)
             v = 'o->args[%d]' % i
+            if n in self.narrowed and ty in ('Tensor?', 'Scalar?', 'int?', 'float?', 'bool?'):
+                ty = ty[:-1]  # tested not None: read as the plain type
             if ty in ('Tensor', 'Tensor?'):
                 return Val(ty, self.saved_tensor(i))
             if ty in ('Tensor[]', 'Tensor?[]'):
@@ -159,6 +166,8 @@ class Compiler:
                 return Val(ty, '((tc_tensor_list){(tc_tensor *const *)L%d.items, L%d.len})' % (i, i))
             if ty == 'Scalar':
                 return Val('Scalar', v + '.v.scalar')
+            if ty == 'Scalar?':
+                return Val('Scalar?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s.v.scalar)' % (v, v))
             if ty in ('int', 'bool', 'float', 'str'):
                 return Val(ty, v + '.v.' + {'int': 'i', 'bool': 'b', 'float': 'f', 'str': 's'}[ty])
             if ty == 'int?':
@@ -187,6 +196,8 @@ class Compiler:
             raise FormulaError('formulas cannot read argument %s of type %s' % (n, ty))
         if n in ('True', 'False'):
             return Val('bool', 'true' if n == 'True' else 'false')
+        if n in ('nan', 'inf'):
+            return Val('float', '((double)NAN)' if n == 'nan' else '((double)INFINITY)')
         if n == 'grad_input_mask':
             if not self.targets:
                 raise FormulaError('grad_input_mask is for lines with several targets')
@@ -194,6 +205,33 @@ class Compiler:
                      % (self.arg_index[t], self.arg_index[t]) for t in self.targets]
             return Val('bool[]', '((tc_bool_list){(const bool[]){%s}, %d})' % (', '.join(needs), len(needs)))
         raise FormulaError('unknown name %r' % n)
+
+    def none_test(self, node):
+        """`X is None` / `X is not None` of an optional argument X: a bool, or None when node is not one."""
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot))):
+            return None
+        left, right = node.left, node.comparators[0]
+        if not (isinstance(right, ast.Constant) and right.value is None and isinstance(left, ast.Name)
+                and left.id in self.arg_index):
+            raise FormulaError('`is` only tests whether an optional argument is None')
+        i = self.arg_index[left.id]
+        if not self.op.args[i].ty['optional']:
+            raise FormulaError('%s is not optional' % left.id)
+        if left.id in self.narrowed:
+            return Val('bool', 'false' if isinstance(node.ops[0], ast.Is) else 'true')
+        cop = '==' if isinstance(node.ops[0], ast.Is) else '!='
+        return Val('bool', '(o->args[%d].tag %s TC_VALUE_NONE)' % (i, cop))
+
+    def not_none(self, node, holds):
+        """The optional arguments that are not None when the condition `node` is `holds`."""
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)) \
+                and isinstance(node.left, ast.Name):
+            return {node.left.id} if isinstance(node.ops[0], ast.IsNot) == holds else set()
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.not_none(node.operand, not holds)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And if holds else ast.Or):
+            return set().union(*(self.not_none(v, holds) for v in node.values))
+        return set()
 
     def list_local(self, cexpr, ctype='tc_int_list'):
         self.lists += 1
@@ -474,6 +512,9 @@ class Compiler:
         if isinstance(node, ast.Compare):
             if len(node.ops) != 1:
                 raise FormulaError('chained comparisons are not supported')
+            test = self.none_test(node)
+            if test is not None:
+                return test
             return self.compare(node.ops[0], self.expr(node.left), self.expr(node.comparators[0]))
         if isinstance(node, ast.BoolOp):
             vals = [self.expr(v) for v in node.values]
@@ -524,6 +565,13 @@ class Compiler:
         opname, cop = names[type(op)]
         if a.ty in ('int', 'float', 'bool') and b.ty in ('int', 'float', 'bool'):
             return Val('bool', '((%s) %s (%s))' % (a.c, cop, b.c))
+        numbers = ('Scalar', 'int', 'float', 'bool')
+        if 'Scalar' in (a.ty, b.ty) and a.ty in numbers and b.ty in numbers:
+            if cop in ('==', '!='):  # complex Scalars compare by both parts
+                return Val('bool', '(%stc_ag_scalar_equal(%s, %s))' % ('' if cop == '==' else '!', self.scalar_of(a),
+                                                                     self.scalar_of(b)))
+            return Val('bool', '(tc_scalar_to_double(%s) %s tc_scalar_to_double(%s))' % (
+                self.scalar_of(a), cop, self.scalar_of(b)))
         if a.ty == 'ScalarType' and b.ty == 'ScalarType':
             return Val('bool', '((%s) %s (%s))' % (a.c, cop, b.c))
         if a.ty == 'str' and b.ty == 'str' and cop in ('==', '!='):
@@ -539,14 +587,16 @@ class Compiler:
         if cond.ty != 'bool':
             raise FormulaError('condition must be a bool')
         # both branches are compiled into their own blocks; the result goes to a temp
-        saved_body = self.body
+        saved_body, saved_narrowed = self.body, self.narrowed
         self.body = []
+        self.narrowed = saved_narrowed | self.not_none(node.test, True)
         a = self.expr(node.body)
         a_body = self.body
         self.body = []
+        self.narrowed = saved_narrowed | self.not_none(node.test, False)
         b = self.expr(node.orelse)
         b_body = self.body
-        self.body = saved_body
+        self.body, self.narrowed = saved_body, saved_narrowed
         if a.ty != b.ty:
             raise FormulaError('branches of different types (%s, %s)' % (a.ty, b.ty))
         if a.ty == 'Tensor':
@@ -645,6 +695,8 @@ class Compiler:
         self.meta_used = set()
         self.body = []
         self.targets = target if isinstance(target, tuple) else ()
+        # the formula of an argument runs only when that argument is there (a tensor requiring grad)
+        self.narrowed = set(target) if isinstance(target, tuple) else {target}
         v = self.expr(tree.body)
         if self.targets:
             if v.ty != 'Tuple' or len(v.c) != len(self.targets):
@@ -665,8 +717,7 @@ def parse_formula_lines(op, lines):
     op.formulas = {}
     op.grad_name = None
     op.output_diff = None
-    op.not_implemented = set()
-    op.not_implemented_name = None
+    op.not_implemented = {}
     for lineno, text in lines:
         target, colon, expr = text.partition(':')
         target, expr = target.strip(), expr.strip()
@@ -690,12 +741,15 @@ def parse_formula_lines(op, lines):
                 raise FormulaError('line %d: %s is not a Tensor argument' % (lineno, name))
             if name in formula_targets(op) or name in op.not_implemented:
                 raise FormulaError('line %d: two formulas for %s' % (lineno, name))
-        m = re.fullmatch(r'not_implemented(?:\("(\w+)"\))?', expr)
+        m = re.match(r'^not_implemented(?:\(\s*"([^"\\]+)"\s*\))?$', expr)
         if m:
-            # plain: PyTorch's message for an op without formulas; with a name: derivatives.yaml's
-            # not_implemented("name")
-            op.not_implemented.update(names)
-            op.not_implemented_name = m.group(1)
+            # PyTorch's two messages: its NotImplemented node's, and derivatives.yaml's not_implemented("NAME")
+            for name in names:
+                if m.group(1):
+                    op.not_implemented[name] = ('TC_ERR_NOT_IMPLEMENTED',
+                                                "the derivative for '%s' is not implemented." % m.group(1))
+                else:
+                    op.not_implemented[name] = ('TC_ERR_RUNTIME', 'derivative for aten::%s is not implemented' % op.name)
             continue
         op.formulas[names[0] if len(names) == 1 else tuple(names)] = (lineno, expr)
 
@@ -731,7 +785,7 @@ def emit(ops, entry_name, path_c, path_table):
     assign_names(ops)
     out = ['/* Generated by tools/gen_ops.py (gen_autograd.py) from core/ops.table. Do not edit. */',
            '#include "autograd/autograd_internal.h"', '#include "autograd/formula_helpers.h"', '',
-           '#include <string.h>', '']
+           '#include <math.h>', '#include <string.h>', '']
     infos = {}
     for o in ops:
         if o.base is not o or not has_autograd(o):
@@ -831,12 +885,7 @@ def emit_op(o, ops_by_name, entry_name, out):
         if a.name in o.not_implemented:
             out.append('    if (o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, o->edge_of_arg[%d])) {' % (
                 i, i))
-            if o.not_implemented_name:
-                out.append('        tc_set_error(TC_ERR_RUNTIME, "the derivative for \'%s\' is not implemented.");'
-                           % o.not_implemented_name)
-            else:
-                out.append('        tc_set_error(TC_ERR_RUNTIME, "derivative for aten::%s is not implemented");'
-                           % o.name)
+            out.append('        tc_set_error(%s, "%s");' % o.not_implemented[a.name])
             out.append('        goto done;')
             out.append('    }')
     out.append('    rc = TC_OK;')

@@ -479,13 +479,16 @@ def read_table(path):
 
 def autograd_impl(o):
     """What the op runs at the autograd key: the autograd step, or nothing (NULL: a composite runs
-    its parts, which record themselves; an op without tensors in or out has nothing to record)."""
+    its parts, which record themselves; an op without tensors in or out, or with only integer
+    results, has nothing to record)."""
     tensor_in = any(a.ty['base'] == 'Tensor' for a in o.args)
     tensor_out = any(r.ty['base'] == 'Tensor' for r in o.returns)
     if not tensor_in or not tensor_out:
         return None
     if o.variant == 'out' or gen_autograd.has_autograd(o.base):
         return 'tc_ag_op_impl'
+    if o.dtype_rule == 'int_only':
+        return None  # integer and bool results only (bitwise ops): nothing to differentiate or record
     if 'composite' in o.flags:
         return None
     return 'tc_ag_op_impl'

@@ -151,6 +151,9 @@ int tc_meta_pow(tc_opcall *c, tc_plan *p) {
         if (tc_dtype_is_floating(p->dtype)) return TC_OK;
         if (v.kind != TC_SCALAR_FLOAT && v.v.i < 0)
             return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
+        if (!tc_scalar_fits(v, p->dtype)) /* PyTorch converts the exponent to the integer dtype, checked */
+            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                                tc_dtype_name(p->dtype));
         return TC_OK;
     }
     tc_tensor *e = tc_arg_tensor(c, 1);

@@ -203,6 +203,7 @@ typedef struct binding {
     bool bad_by_keyword;
     PyObject *bad_value;
     int converted_but_bad; /* candidates that bound but had an argument of the wrong type */
+    bool numbers_as_tensors; /* whether a Python number may stand for a Tensor argument (second pass) */
 } binding;
 
 static bool kw_matches(PyObject *key, const tc_arg_schema *arg, int index) {
@@ -353,7 +354,8 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
         case TC_VALUE_TENSOR: {
             /* a number stands for a later tensor operand (x.add(1)), and for the first one too in
              * the ops PyTorch allows it for (torch.pow(2, x), torch.add(1, x)) */
-            bool number_ok = (first_tensor_seen || (s->flags & TC_OPF_NUMBER_SELF)) && !(arg->flags & TC_ARG_WRITE);
+            bool number_ok = b->numbers_as_tensors && (first_tensor_seen || (s->flags & TC_OPF_NUMBER_SELF)) &&
+                             !(arg->flags & TC_ARG_WRITE);
             rc = convert_tensor(a, v, number_ok, &out->v.tensor);
             first_tensor_seen = 1;
             break;
@@ -722,39 +724,50 @@ PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyOb
     int candidates = 0, last_candidate = -1;
     PyObject *result = NULL;
     bool done = false;
-    for (int o = 0; ops[o] >= 0 && !done; o++) {
-        const tc_op_schema *s = tc_op_schema_of(ops[o]);
-        if (((s->flags & TC_OPF_OUT) != 0) != (out != NULL)) continue; /* out= picks the out variant */
-        if (requires_grad && !(s->flags & TC_OPF_FACTORY)) continue;
-        candidates++;
-        last_candidate = ops[o];
-        b.values = s->n_args <= 24 ? b.small : PyMem_Malloc(sizeof(PyObject *) * (size_t)s->n_args);
-        if (!b.values) {
-            PyErr_NoMemory();
-            break;
-        }
-        int rc = bind(s, self, args, nargs, kwnames, out, &b);
-        tc_value small_vals[16], *vals = NULL;
-        if (rc == 0) {
-            vals = s->n_args <= 16 ? small_vals : arena_alloc(&a, sizeof(tc_value) * (size_t)s->n_args);
-            rc = vals ? convert(&a, s, ops[o], &b, vals, self != NULL) : -2;
-            b.converted_but_bad += rc == -1;
-        }
-        if (rc == 0) {
-            tc_value outs[TC_MAX_RETURNS];
-            done = true;
-            if (tc_call_op(ops[o], vals, outs)) {
-                tp_raise_core_error();
-            } else if ((result = wrap_results(s, &b, outs)) && requires_grad &&
-                       apply_requires_grad(result, requires_grad)) {
-                Py_CLEAR(result);
+    /* As PyTorch's parser, a Python number binds to a Scalar argument before it stands for a Tensor:
+     * x.pow(2) is pow.Tensor_Scalar, x.clamp(0) clamp(Scalar?, Scalar?) (their autograd nodes are
+     * PowBackward0, ClampBackward1), and only where no overload takes it so does it become a wrapped
+     * number (x.add(1), torch.pow(2, x) in ops without a Scalar overload). */
+    for (int pass = 0; pass < 2 && !done && !PyErr_Occurred(); pass++) {
+        b.numbers_as_tensors = pass == 1;
+        b.bad_arg = NULL;
+        b.converted_but_bad = 0;
+        candidates = 0;
+        last_candidate = -1;
+        for (int o = 0; ops[o] >= 0 && !done; o++) {
+            const tc_op_schema *s = tc_op_schema_of(ops[o]);
+            if (((s->flags & TC_OPF_OUT) != 0) != (out != NULL)) continue; /* out= picks the out variant */
+            if (requires_grad && !(s->flags & TC_OPF_FACTORY)) continue;
+            candidates++;
+            last_candidate = ops[o];
+            b.values = s->n_args <= 24 ? b.small : PyMem_Malloc(sizeof(PyObject *) * (size_t)s->n_args);
+            if (!b.values) {
+                PyErr_NoMemory();
+                break;
             }
-        } else if (rc == -2) {
-            done = true;
+            int rc = bind(s, self, args, nargs, kwnames, out, &b);
+            tc_value small_vals[16], *vals = NULL;
+            if (rc == 0) {
+                vals = s->n_args <= 16 ? small_vals : arena_alloc(&a, sizeof(tc_value) * (size_t)s->n_args);
+                rc = vals ? convert(&a, s, ops[o], &b, vals, self != NULL) : -2;
+                b.converted_but_bad += rc == -1;
+            }
+            if (rc == 0) {
+                tc_value outs[TC_MAX_RETURNS];
+                done = true;
+                if (tc_call_op(ops[o], vals, outs)) {
+                    tp_raise_core_error();
+                } else if ((result = wrap_results(s, &b, outs)) && requires_grad &&
+                           apply_requires_grad(result, requires_grad)) {
+                    Py_CLEAR(result);
+                }
+            } else if (rc == -2) {
+                done = true;
+            }
+            if (b.values != b.small) PyMem_Free(b.values);
+            arena_free(&a);
+            arena_init(&a);
         }
-        if (b.values != b.small) PyMem_Free(b.values);
-        arena_free(&a);
-        arena_init(&a);
     }
     if (!done && !PyErr_Occurred()) {
         if (!candidates && out && ops[0] >= 0)

@@ -106,7 +106,6 @@ BINARY(sub, sub, sub_)
 BINARY(mul, tc_mul_Tensor, tc_mul__Tensor)
 BINARY(truediv, tc_div_Tensor, tc_div__Tensor)
 BINARY(floordiv, tc_floor_divide, tc_floor_divide_)
-BINARY(mod, tc_remainder_Tensor, tc_remainder__Tensor)
 static PyObject *nb_matmul(PyObject *a, PyObject *b) { return binary(tc_matmul, a, b, 0); }
 /* & | ^ << >> are PyTorch's __and__, __lshift__, ... ops (the reflected forms swap the operands) */
 BINARY(and, tc___and___Tensor, tc___iand___Tensor)
@@ -115,14 +114,85 @@ BINARY(xor, tc___xor___Tensor, tc___ixor___Tensor)
 BINARY(lshift, tc___lshift___Tensor, tc___ilshift___Tensor)
 BINARY(rshift, tc___rshift___Tensor, tc___irshift___Tensor)
 
+/* A Python number operand (not a tensor, not a sequence): 1 with its value, 0 when o is none, -1 on error. */
+static int number_operand(PyObject *o, tc_scalar *s) {
+    if (tp_is_tensor(o) || PySequence_Check(o)) return 0;
+    if (!(PyBool_Check(o) || tp_is_numpy_bool(o) || PyLong_Check(o) || PyFloat_Check(o) || PyIndex_Check(o) ||
+          (PyNumber_Check(o) && PyObject_HasAttrString(o, "__float__"))))
+        return 0;
+    return tp_parse_scalar(o, s) ? -1 : 1;
+}
+
+typedef tc_tensor *(*scalar_entry)(tc_tensor *a, tc_scalar b);
+typedef tc_tensor *(*scalar_first_entry)(tc_scalar a, tc_tensor *b);
+
+/* PyTorch's __pow__ and __mod__ (and their in-place and reflected forms) call the op's Scalar
+ * overload for a number operand (x ** 2 is pow.Tensor_Scalar, whose node is PowBackward0), the
+ * Tensor one otherwise. */
+static PyObject *binary_scalar(binary_entry entry, scalar_entry with_scalar, scalar_first_entry scalar_first,
+                               PyObject *a, PyObject *b, int inplace) {
+    tc_scalar s;
+    if (tp_is_tensor(a) && with_scalar) {
+        int rc = number_operand(b, &s);
+        if (rc < 0) return NULL;
+        if (rc) {
+            tc_tensor *r = with_scalar(tp_unwrap(a), s);
+            if (inplace && r) {
+                tc_tensor_release(r);
+                return Py_NewRef(a);
+            }
+            return tp_wrap(r);
+        }
+    } else if (tp_is_tensor(b) && scalar_first) {
+        int rc = number_operand(a, &s);
+        if (rc < 0) return NULL;
+        if (rc) return tp_wrap(scalar_first(s, tp_unwrap(b)));
+    }
+    return binary(entry, a, b, inplace);
+}
+
+/* PyTorch's __rpow__: number ** x is torch.tensor(number, dtype=torch.result_type(number, x)) ** x, a
+ * Tensor_Tensor pow whose base is a plain 0-dim tensor (PowBackward1, its log computed in that dtype). */
+static tc_tensor *rpow_number(tc_scalar s, tc_tensor *x) {
+    int rank_x = tc_dtype_is_floating(x->dtype) ? 2 : x->dtype == TC_BOOL ? 0 : 1;
+    int rank_s = s.kind == TC_SCALAR_FLOAT ? 2 : s.kind == TC_SCALAR_BOOL ? 0 : 1;
+    int32_t dtype = rank_s > rank_x ? (rank_s == 2 ? tc_default_dtype() : TC_INT64) : x->dtype;
+    if (!tc_scalar_fits(s, dtype)) { /* torch.tensor(300, dtype=torch.int8) */
+        tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow", tc_dtype_name(dtype));
+        return NULL;
+    }
+    tc_tensor *base = tc_scalar_tensor(s, dtype);
+    if (!base) return NULL;
+    tc_tensor *r = tc_pow_Tensor_Tensor(base, x);
+    tc_tensor_release(base);
+    return r;
+}
+
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
-    return binary(tc_pow_Tensor_Tensor, a, b, 0);
+    if (!tp_is_tensor(a) && tp_is_tensor(b)) {
+        tc_scalar s;
+        int rc = number_operand(a, &s);
+        if (rc < 0) return NULL;
+        if (rc) {
+            tc_tensor *r = rpow_number(s, tp_unwrap(b));
+            return tp_wrap(r);
+        }
+    }
+    return binary_scalar(tc_pow_Tensor_Tensor, tc_pow_Tensor_Scalar, NULL, a, b, 0);
 }
 
 static PyObject *nb_inplace_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) return PyErr_Format(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
-    return binary(tc_pow__Tensor, a, b, 1);
+    return binary_scalar(tc_pow__Tensor, tc_pow__Scalar, NULL, a, b, 1);
+}
+
+static PyObject *nb_mod(PyObject *a, PyObject *b) {
+    return binary_scalar(tc_remainder_Tensor, tc_remainder_Scalar, tc_remainder_Scalar_Tensor, a, b, 0);
+}
+
+static PyObject *nb_inplace_mod(PyObject *a, PyObject *b) {
+    return binary_scalar(tc_remainder__Tensor, tc_remainder__Scalar, NULL, a, b, 1);
 }
 
 static PyObject *nb_neg(PyObject *a) { return tp_wrap(tc_neg(tp_unwrap(a))); }

@@ -23,10 +23,10 @@
 
 /* ---- the fake core ---------------------------------------------------------------------------- */
 
-#define MAX_KERNELS 1024
+#define MAX_KERNELS 4096
 
 typedef struct kernel_slot {
-    char op[32];
+    char op[64];
     int32_t dtype;
     tc_kernel_fn fn;
 } kernel_slot;
@@ -56,7 +56,7 @@ static int32_t fake_op_id(const char *name) {
 
 static int fake_register_kernel(const char *op, int32_t device_type, int32_t layout, int32_t dtype,
                                 tc_kernel_fn fn) {
-    if (device_type != TC_DEVICE_CPU || layout != TC_STRIDED || dtype < 0 || dtype >= TC_NUM_DTYPES || !fn ||
+    if (device_type != TC_DEVICE_CPU || layout != TC_STRIDED || dtype < TC_ANY_DTYPE || dtype >= TC_NUM_DTYPES || !fn ||
         strlen(op) >= sizeof g_kernels[0].op || g_nkernels == MAX_KERNELS) {
         g_register_errors++;
         return TC_FAIL;
@@ -529,11 +529,45 @@ static void test_registration(void) {
         {"logical_and", all}, {"logical_or", all}, {"logical_xor", all}, {"logical_not", all}, {"isnan", all},
         {"isinf", all}, {"isfinite", all}, {"isposinf", all}, {"isneginf", all}, {"clamp", all}, {"lerp", floats},
         {"addcmul", nobool}, {"addcdiv", floats}};
+    /* linear algebra (ANY: one kernel for every dtype, which checks the dtype itself), the nn spatial
+     * family and the optimizers */
+    const unsigned ANY = 0x80000000u;
+    const struct {
+        const char *op;
+        unsigned dtypes;
+    } more[] = {
+        {"cdist", ANY}, {"_embedding_bag", 0x3c0}, {"_embedding_bag_dense_backward", 0x3c0},
+        {"_embedding_bag_dense_double_backward", 0x3c0}, {"_embedding_bag_per_sample_weights_backward", 0x3c0},
+        {"adadelta_update", 0x3c0}, {"adagrad_update", 0x3c0}, {"adam_update", 0x3c0}, {"adamax_update", 0x3c0},
+        {"adaptive_avg_pool2d", 0x3c0}, {"adaptive_avg_pool2d_backward", 0x3c0}, {"adaptive_max_pool2d", 0x3c0},
+        {"addbmm", 0x3ff}, {"addmm", 0x3ff}, {"addmv", 0x1bff}, {"addr", 0x3ff}, {"aminmax", 0x3ff},
+        {"asgd_update", 0x3c0}, {"avg_pool2d", 0x3e0}, {"avg_pool2d_backward", 0x3e0}, {"baddbmm", 0x3ff},
+        {"cholesky_ex", ANY}, {"cholesky_inverse", ANY}, {"cholesky_solve", ANY}, {"col2im", 0x3c0},
+        {"convolution", 0x3fe}, {"convolution_backward", 0x3fe}, {"dot", 0x1bff}, {"embedding", 0x3ff},
+        {"embedding_dense_backward", 0x3c0}, {"embedding_renorm", 0x3c0}, {"geqrf", ANY},
+        {"householder_product", ANY}, {"im2col", 0x3c0}, {"linalg_cross", 0x3ff}, {"linalg_det", ANY},
+        {"linalg_eigh", ANY}, {"linalg_inv_ex", ANY}, {"linalg_lstsq", ANY}, {"linalg_lu", ANY}, {"linalg_qr", ANY},
+        {"linalg_slogdet", ANY}, {"linalg_solve_ex", ANY}, {"linalg_svd", ANY}, {"lu_factor", ANY}, {"lu_solve", ANY},
+        {"lu_unpack", ANY}, {"matrix_exp", ANY}, {"max_pool2d_with_indices", 0x3c0}, {"max_pool_gather", 0x3c0},
+        {"max_pool_scatter", 0x3c0}, {"nadam_update", 0x3c0}, {"native_batch_norm", 0x380},
+        {"native_batch_norm_backward", 0x380}, {"native_group_norm", 0x380}, {"native_group_norm_backward", 0x380},
+        {"native_layer_norm", 0x380}, {"native_layer_norm_backward", 0x380}, {"pad_nd", 0x3ff},
+        {"pad_nd_backward", 0x3c0}, {"radam_update", 0x3c0}, {"rmsprop_update", 0x3c0}, {"rprop_update", 0x3c0},
+        {"sgd_update", 0x3c0}, {"solve_triangular", ANY}, {"triangular_solve", ANY}, {"upsample", 0x3c2},
+        {"upsample_backward", 0x3c2}, {"vector_norm", ANY}};
     int expected = 0;
-    for (size_t i = 0; i < sizeof want / sizeof want[0] + sizeof pointwise / sizeof pointwise[0]; i++) {
-        const size_t n_want = sizeof want / sizeof want[0];
-        const char *op = i < n_want ? want[i].op : pointwise[i - n_want].op;
-        const unsigned dtypes = i < n_want ? want[i].dtypes : pointwise[i - n_want].dtypes;
+    const size_t n_want = sizeof want / sizeof want[0], n_pointwise = sizeof pointwise / sizeof pointwise[0];
+    for (size_t i = 0; i < n_want + n_pointwise + sizeof more / sizeof more[0]; i++) {
+        const char *op = i < n_want ? want[i].op : i < n_want + n_pointwise ? pointwise[i - n_want].op
+                                                                             : more[i - n_want - n_pointwise].op;
+        const unsigned dtypes = i < n_want                 ? want[i].dtypes
+                                : i < n_want + n_pointwise ? pointwise[i - n_want].dtypes
+                                                           : more[i - n_want - n_pointwise].dtypes;
+        if (dtypes == ANY) {
+            expected++;
+            CHECK(find_kernel(op, TC_ANY_DTYPE) != NULL, "%s for any dtype: not registered", op);
+            continue;
+        }
         for (int d = 0; d < TC_NUM_DTYPES; d++) {
             const int registered = find_kernel(op, d) != NULL, wanted = (dtypes >> d) & 1;
             expected += wanted;
@@ -1232,6 +1266,16 @@ static void test_mm_float(void) {
             CHECK_VALUES(c, 0, "mm k=0", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
             tensor *e3 = T(dt, DIMS(0, 4)), *c0 = T(dt, DIMS(0, 5));
             CHECK_OK(mm(c0, e3, b));
+            /* above the small-size threshold (16^3 multiply-adds) products reach the provider, any layout */
+            tensor *big = T(dt, DIMS(24, 24)), *bc = T(dt, DIMS(20, 20));
+            for (int64_t i = 0; i < 576; i++) set(big, i, (double)((i * 7) % 11) - 5);
+            tensor *ba = V(big, 0, DIMS(20, 20), (int64_t[]){24, 1}), *bta = V(big, 1, DIMS(20, 20), (int64_t[]){1, 24});
+            tensor *bpk = V(big, 0, DIMS(20, 20), (int64_t[]){1, 0}); /* broadcast columns: packing */
+            tensor *big_pairs[][2] = {{ba, ba}, {bta, ba}, {ba, bta}, {bpk, ba}};
+            for (size_t p = 0; p < sizeof big_pairs / sizeof big_pairs[0]; p++) {
+                CHECK_OK(mm(bc, big_pairs[p][0], big_pairs[p][1]));
+                check_mm(big_pairs[p][0], big_pairs[p][1], bc, 1e-6, use_blas ? "mm 20x20 blas" : "mm 20x20 loop");
+            }
         }
         if (use_blas) {
             CHECK(g_blas_calls > 0, "the BLAS provider was used");
@@ -1263,8 +1307,7 @@ static void test_mm_other(void) {
     CHECK_VALUES(i8c, 0, "int8 mm wraps", 44);
     tensor *p = TV(TC_BOOL, DIMS(2, 2), ((double[]){1, 0, 0, 0})), *q = TV(TC_BOOL, DIMS(2, 2), ((double[]){0, 1, 1, 1}));
     tensor *r = T(TC_BOOL, DIMS(2, 2));
-    CHECK_OK(mm(r, p, q));
-    CHECK_VALUES(r, 0, "bool mm", 0, 1, 0, 0);
+    CHECK(mm(r, p, q) == TC_FAIL, "bool mm is refused, as PyTorch's CPU products are");
     const int dts[] = {TC_FLOAT16, TC_BFLOAT16, TC_INT64, TC_UINT8, TC_INT16};
     for (int d = 0; d < 5; d++) {
         tensor *x = T(dts[d], DIMS(5, 300)), *y = T(dts[d], DIMS(300, 7)), *z = T(dts[d], DIMS(5, 7));
@@ -1595,8 +1638,18 @@ static void test_complex_mm(void) {
             CHECK_C(c, 0, 9, 2, 1e-6, "complex mm transposed");
             CHECK_C(c, 2, 2, 14, 1e-6, "complex mm transposed");
             CHECK_C(c, 3, -12, 0, 1e-6, "complex mm transposed");
+            /* a 20x20 product (above the small-size threshold): the provider's cgemm/zgemm where it has
+             * them, checked against the loop */
+            tensor *x = T(dt, DIMS(20, 20)), *y = T(dt, DIMS(20, 20)), *want = T(dt, DIMS(20, 20));
+            for (int64_t i = 0; i < 400; i++) setc(x, i, (double)((i * 7) % 11) - 5, (double)(i % 3) - 1);
+            const tc_blas_provider *keep = g_blas;
+            g_blas = NULL;
+            CHECK_OK(mm(want, x, x));
+            g_blas = keep;
+            CHECK_OK(mm(y, x, x));
+            for (int64_t i = 0; i < 400; i++) CHECK_C(y, i, at(want, i), im(want, i), 1e-6, "complex mm 20x20");
         }
-        CHECK(g_blas_calls == (pv == 1 ? 4 : 0) && g_blas_bad_args == 0,
+        CHECK(g_blas_calls == (pv == 1 ? 2 : 0) && g_blas_bad_args == 0,
               "provider %d: %d BLAS calls (%d with bad arguments)", pv, g_blas_calls, g_blas_bad_args);
     }
     g_blas = NULL;

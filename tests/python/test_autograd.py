@@ -185,7 +185,7 @@ def test_node_names_and_next_functions():
         'MaxBackward0': x.max(0)[0], 'MaximumBackward0': torch.max(x, x), 'ExpandBackward0': x.expand(2, 2),
         'SelectBackward0': x[0], 'SliceBackward0': x[1:], 'TBackward0': x.view(2, 1).t(),
         'ViewBackward0': x.view(2, 1), 'CloneBackward0': x.clone(), 'ToCopyBackward0': x.to(torch.float32),
-        'NegBackward0': -x, 'DivBackward0': x / x, 'PowBackward0': x ** x, 'UnsqueezeBackward0': x.unsqueeze(0),
+        'NegBackward0': -x, 'DivBackward0': x / x, 'PowBackward1': x ** x, 'PowBackward0': x ** 2, 'UnsqueezeBackward0': x.unsqueeze(0),
     }
     for name, value in names.items():
         assert value.grad_fn.name() == name, name

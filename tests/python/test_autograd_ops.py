@@ -14,6 +14,7 @@ from torch.autograd import gradcheck, gradgradcheck
 import autograd_samples_linalg
 import autograd_samples_reductions
 import autograd_samples_indexing
+import autograd_samples_pointwise
 
 _rng = random.Random(1234)
 
@@ -459,6 +460,8 @@ SAMPLES.update(autograd_samples_reductions.samples(T, mixed))
 NOT_IMPLEMENTED |= autograd_samples_reductions.NOT_IMPLEMENTED
 SAMPLES.update(autograd_samples_indexing.samples(T, mixed))
 NOT_IMPLEMENTED |= autograd_samples_indexing.NOT_IMPLEMENTED
+SAMPLES.update(autograd_samples_pointwise.samples(T, mixed))
+NOT_IMPLEMENTED |= autograd_samples_pointwise.NOT_IMPLEMENTED
 
 
 def op_table():

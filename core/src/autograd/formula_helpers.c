@@ -9,7 +9,18 @@ tc_tensor *tc_ag_wrap(tc_scalar value) {
     return t;
 }
 
+static double real_part(tc_scalar s) { return s.kind == TC_SCALAR_FLOAT || s.kind == TC_SCALAR_COMPLEX ? s.v.f : (double)s.v.i; }
+
 tc_scalar tc_ag_scalar_arith(char op, tc_scalar a, tc_scalar b) {
+    if (a.kind == TC_SCALAR_COMPLEX || b.kind == TC_SCALAR_COMPLEX) { /* (exponent - 1) of a complex exponent */
+        double ar = real_part(a), ai = a.kind == TC_SCALAR_COMPLEX ? a.imag : 0.0;
+        double br = real_part(b), bi = b.kind == TC_SCALAR_COMPLEX ? b.imag : 0.0;
+        if (op == '+') return TC_SCALAR_OF_COMPLEX(ar + br, ai + bi);
+        if (op == '-') return TC_SCALAR_OF_COMPLEX(ar - br, ai - bi);
+        if (op == '*') return TC_SCALAR_OF_COMPLEX(ar * br - ai * bi, ar * bi + ai * br);
+        double d = br * br + bi * bi;
+        return TC_SCALAR_OF_COMPLEX((ar * br + ai * bi) / d, (ai * br - ar * bi) / d);
+    }
     bool ints = a.kind != TC_SCALAR_FLOAT && b.kind != TC_SCALAR_FLOAT && op != '/';
     if (ints) {
         int64_t x = a.v.i, y = b.v.i;
@@ -17,6 +28,14 @@ tc_scalar tc_ag_scalar_arith(char op, tc_scalar a, tc_scalar b) {
     }
     double x = a.kind == TC_SCALAR_FLOAT ? a.v.f : (double)a.v.i, y = b.kind == TC_SCALAR_FLOAT ? b.v.f : (double)b.v.i;
     return TC_SCALAR_OF_FLOAT(op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y);
+}
+
+bool tc_ag_scalar_equal(tc_scalar a, tc_scalar b) {
+    double ai = a.kind == TC_SCALAR_COMPLEX ? a.imag : 0.0, bi = b.kind == TC_SCALAR_COMPLEX ? b.imag : 0.0;
+    if (a.kind != TC_SCALAR_FLOAT && a.kind != TC_SCALAR_COMPLEX && b.kind != TC_SCALAR_FLOAT &&
+        b.kind != TC_SCALAR_COMPLEX)
+        return a.v.i == b.v.i;
+    return real_part(a) == real_part(b) && ai == bi;
 }
 
 static bool is_one(tc_scalar s) {

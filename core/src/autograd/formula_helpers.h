@@ -18,6 +18,8 @@ static inline tc_scalar tc_ag_scalar_conj(tc_scalar s) {
     if (s.kind == TC_SCALAR_COMPLEX) s.imag = -s.imag;
     return s;
 }
+/* a == b of Scalars, complex ones by both parts (a complex exponent 0.5j is not 0). */
+TC_INTERNAL bool tc_ag_scalar_equal(tc_scalar a, tc_scalar b);
 /* t * s, or t itself (a new reference) when s is 1. */
 TC_INTERNAL tc_tensor *tc_ag_maybe_multiply(tc_tensor *t, tc_scalar s);
 TC_INTERNAL int64_t tc_ag_list_numel(tc_int_list sizes);
