@@ -370,10 +370,14 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
             if (n && !items) return -2;
             for (Py_ssize_t j = 0; j < n && rc == 0; j++) {
                 PyObject *item = PySequence_Fast_GET_ITEM(v, j);
-                if (item == Py_None && (arg->flags & TC_ARG_OPTIONAL_ITEMS))
+                if (item == Py_None && (arg->flags & TC_ARG_OPTIONAL_ITEMS)) {
                     items[j] = NULL;
-                else
-                    rc = convert_tensor(a, item, false, &items[j]);
+                } else if ((rc = convert_tensor(a, item, false, &items[j])) == 0 && PyList_Check(v)) {
+                    /* another thread may change the list while the GIL is released around a long
+                     * kernel, before a composite reads its later items: the call holds references */
+                    tc_tensor_retain(items[j]);
+                    if (arena_own(a, items[j])) return -2;
+                }
             }
             out->v.tensors.items = items;
             out->v.tensors.len = n;
@@ -717,6 +721,10 @@ PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyOb
                       PyObject *kwnames) {
     PyObject *out = find_kw(args, nargs, kwnames, "out");
     if (out == Py_None) out = NULL;
+    /* out=[a, b]: a tuple of our own, which no other thread changes while the GIL is released */
+    PyObject *out_tuple = out && PyList_Check(out) ? PyList_AsTuple(out) : NULL;
+    if (out_tuple) out = out_tuple;
+    else if (out && PyList_Check(out)) return NULL;
     PyObject *requires_grad = find_kw(args, nargs, kwnames, "requires_grad");
     binding b = {.varargs = NULL, .bad_arg = NULL, .converted_but_bad = 0};
     arena a;
@@ -778,6 +786,7 @@ PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyOb
             raise_no_match(ops, candidates, last_candidate, name, self, args, nargs, kwnames, &b);
     }
     Py_XDECREF(b.varargs);
+    Py_XDECREF(out_tuple);
     arena_free(&a);
     return result;
 }

@@ -247,6 +247,7 @@ PyMODINIT_FUNC PyInit__C(void) {
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
     tp_install_warning_handler();
+    tp_install_gil_hooks();
     if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m) || tp_generator_init(m) ||
         PyModule_AddFunctions(m, tp_library_functions) || PyModule_AddFunctions(m, tp_storage_functions) ||
         tp_autograd_init(m) || tp_errors_init(m) ||

@@ -367,6 +367,27 @@ TC_EXPORT const char *tc_blas_name(int32_t i);
 TC_EXPORT int tc_set_num_threads(int n);
 TC_EXPORT int tc_get_num_threads(void);
 
+/* A front end's pair of hooks around kernels that run long enough to matter: torch._C gives up the
+ * GIL there, so that other Python threads run while the kernel computes. `enter` runs on the
+ * kernel's calling thread just before the kernel and returns a token that `leave` receives just
+ * after it. In between the kernel may call back into the core (a warning, an extension kernel's
+ * call_op reaching a Python implementation) and so into the front end, whose callbacks must take
+ * back whatever `enter` gave up; `enter` may therefore also be called on a thread that does not hold
+ * it (nested kernels, the autograd engine's thread), and must then do nothing.
+ * A kernel is long when its largest operand has at least TC_LONG_KERNEL_ELEMENTS elements, or, for
+ * the matrix products, convolutions and factorizations, when its multiply-adds exceed
+ * TC_LONG_KERNEL_PRODUCT_WORK (the size below which the CPU plugin keeps products off BLAS).
+ * `hooks` has static storage duration (it is used until replaced); NULL removes them. */
+typedef struct tc_long_kernel_hooks {
+    uint32_t struct_size;
+    uint32_t reserved;
+    void *(*enter)(void);
+    void (*leave)(void *token);
+} tc_long_kernel_hooks;
+#define TC_LONG_KERNEL_ELEMENTS ((int64_t)1 << 16)
+#define TC_LONG_KERNEL_PRODUCT_WORK ((int64_t)16 * 16 * 16)
+TC_EXPORT void tc_set_long_kernel_hooks(const tc_long_kernel_hooks *hooks);
+
 /* The table handed to plugins (exposed for tests that load plugins by hand). */
 TC_EXPORT const tc_core_api *tc_core_api_table(void);
 /* Loads one more plugin after start-up (torch.ops.load_library): it joins the list of records.
