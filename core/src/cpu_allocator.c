@@ -101,6 +101,12 @@ static inline void unlock_small(void) {
 
 static pthread_once_t configure_once = PTHREAD_ONCE_INIT;
 
+/* fork() while another thread allocates (it may run a kernel with the GIL released): the child
+ * must not inherit the lock taken, nor the cache half-updated. */
+static void fork_prepare(void) { pthread_mutex_lock(&cpu.lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&cpu.lock); }
+static void fork_child(void) { pthread_mutex_unlock(&cpu.lock); }
+
 /* TORCH_CPU_CACHE_LIMIT_MB: a decimal count of MiB, nothing else ("0" disables the cache). */
 static bool parse_limit_mb(const char *s, size_t *bytes) {
     if (!*s) return false;
@@ -143,6 +149,7 @@ static void configure(void) {
      * heap, which is bounded by what the program holds at its peak. */
     mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK);
     mallopt(M_TRIM_THRESHOLD, 64 * LARGE_BLOCK);
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 void tc_alloc_cpu_configure(void) { pthread_once(&configure_once, configure); }

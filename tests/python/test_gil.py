@@ -298,3 +298,32 @@ def test_list_arguments_stay_alive_while_the_gil_is_released():
     env = dict(os.environ, TORCH_CPU_CACHE_LIMIT_MB='0')
     proc = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0 and proc.stdout.strip() == 'ok', (proc.returncode, proc.stderr)
+
+
+def test_fork_while_another_thread_runs_long_kernels():
+    """os.fork() from one thread while another allocates and computes without the GIL: the child finds
+    the allocator (and the thread pool) usable."""
+    code = textwrap.dedent('''
+        import os, threading, torch
+        stop = False
+        def churn():
+            while not stop:
+                x = torch.ones(1 << 21) + torch.ones(1 << 21)   # large blocks, long kernels
+                del x
+        t = threading.Thread(target=churn)
+        t.start()
+        try:
+            for _ in range(30):
+                pid = os.fork()
+                if pid == 0:
+                    y = (torch.ones(1 << 21) * 2).sum().item() + torch.ones(3).sum().item()
+                    os._exit(0 if y == 2 * (1 << 21) + 3 else 1)
+                _, status = os.waitpid(pid, 0)
+                assert status == 0, status
+        finally:
+            stop = True
+            t.join()
+        print('ok')
+    ''')
+    proc = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == 'ok', proc.stderr
