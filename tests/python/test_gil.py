@@ -327,3 +327,15 @@ def test_fork_while_another_thread_runs_long_kernels():
     ''')
     proc = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == 'ok', proc.stderr
+
+
+def test_out_given_as_a_list():
+    """out=[...] binds a tuple the call makes of the list (another thread may change the list meanwhile):
+    the results are the list's tensors, and a mistake is still described as the list it is."""
+    x = torch.arange(6.0).view(2, 3)
+    outs = [torch.empty(0), torch.empty(0, dtype=torch.long)]
+    values, indices = torch.max(x, 1, out=outs)
+    assert values is outs[0] and indices is outs[1]
+    assert values.tolist() == [2.0, 5.0] and indices.tolist() == [2, 2]
+    with pytest.raises(TypeError, match='not list'):
+        torch.max(x, 1, out=[torch.empty(0)])
