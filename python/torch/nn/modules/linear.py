@@ -53,6 +53,10 @@ class Linear(Module):
                                                                  self.bias is not None)
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """Linear under another name: MultiheadAttention's out_proj (PyTorch's quantization tells them apart)."""
+
+
 class Bilinear(Module):
     """y = x1^T A x2 + b, with A of shape (out_features, in1_features, in2_features)."""
 
