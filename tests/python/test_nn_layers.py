@@ -587,6 +587,41 @@ out += [nn.Upsample(scale_factor=2).scale_factor, nn.Upsample(scale_factor=0).sc
         nn.ReflectionPad1d.__constants__, nn.Fold.__constants__, nn.ConstantPad2d(3, 1.).padding]
 """)
 
+# ---- a few steps of training, end to end ----
+case('train_cnn', """
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2), nn.Dropout2d(0.25),
+                      nn.Conv2d(4, 6, 3), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(6, 3))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+loss_fn = nn.CrossEntropyLoss(label_smoothing=0.1)
+x, y = torch.randn(8, 1, 8, 8), torch.randint(0, 3, (8,))
+losses = []
+for _ in range(4):
+    opt.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+model.eval()
+out = [losses, dict(model.state_dict()), model(x)]
+""", tol=DEEP_TOLERANCE)
+case('train_lstm', """
+torch.manual_seed(0)
+emb, lstm, head = nn.Embedding(10, 4, padding_idx=0), nn.LSTM(4, 6, num_layers=2, batch_first=True), nn.Linear(6, 2)
+params = list(emb.parameters()) + list(lstm.parameters()) + list(head.parameters())
+opt = torch.optim.Adam(params, lr=0.01)
+tokens, y = torch.randint(0, 10, (3, 5)), torch.tensor([0, 1, 1])
+losses = []
+for _ in range(3):
+    opt.zero_grad()
+    out, (h, c) = lstm(emb(tokens))
+    loss = F.cross_entropy(head(h[-1]), y)
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+out = [losses, dict(lstm.state_dict()), emb.weight]
+""", tol=DEEP_TOLERANCE)
+
 SUITE = SnippetSuite('nn_layers', CASES)
 RECORDED, RUNNER, reference_request = SUITE.recorded, SUITE.runner, SUITE.reference_request
 reports = SUITE.fixture()
@@ -641,3 +676,62 @@ def test_size_slices_are_sizes():
     assert type(s[1:]) is torch.Size and s[1:] == (2, 3)
     assert type(s + (4,)) is torch.Size and type(s * 2) is torch.Size and type(2 * s) is torch.Size
     assert type((0,) + s) is tuple and s[0] == 1 and type(s[-1]) is int
+
+
+def test_rnn_flat_weights_follow_conversions_and_copies():
+    import torch
+    from torch import nn
+    m = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    m.double()
+    assert all(w.dtype == torch.float64 for w in m._flat_weights)
+    assert all(w is p for w, p in zip(m._flat_weights, m.parameters()))
+    for clone in (copy.deepcopy(m), pickle.loads(pickle.dumps(m))):
+        assert all(w is getattr(clone, n) for w, n in zip(clone._flat_weights, clone._flat_weights_names))
+        x = torch.randn(5, 2, 3, dtype=torch.float64)
+        assert torch.equal(clone(x)[0], m(x)[0])
+
+
+def test_rnn_packed_matches_padded_runs():
+    # a packed batch gives each sequence what running it alone gives
+    import torch
+    from torch import nn
+    from torch.nn.utils.rnn import pack_sequence
+    torch.manual_seed(0)
+    for m in (nn.GRU(3, 4, num_layers=2, bidirectional=True), nn.LSTM(3, 4, proj_size=2, bidirectional=True)):
+        seqs = [torch.randn(n, 3) for n in (2, 5, 3)]
+        out, _ = m(pack_sequence(seqs, enforce_sorted=False))
+        data = out.data
+        for i, s in enumerate(seqs):
+            alone, _ = m(s.unsqueeze(1))
+            rows = []
+            offset = 0
+            pos = out.unsorted_indices[i].item()
+            for t, b in enumerate(out.batch_sizes.tolist()):
+                if pos < b:
+                    rows.append(data[offset + pos])
+                offset += b
+            assert len(rows) == len(s)
+            for t, row in enumerate(rows):
+                assert torch.allclose(row, alone[t, 0], atol=1e-6)
+
+
+def test_transformer_state_dict_round_trip():
+    import torch
+    from torch import nn
+    torch.manual_seed(0)
+    a = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16,
+                       dropout=0.0)
+    torch.manual_seed(1)
+    b = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16,
+                       dropout=0.0)
+    b.load_state_dict(a.state_dict())
+    src, tgt = torch.randn(4, 2, 8), torch.randn(3, 2, 8)
+    assert torch.equal(a(src, tgt), b(src, tgt))
+
+
+def test_apply_permutation_is_deprecated():
+    import torch
+    from torch.nn.modules import rnn
+    with pytest.warns(UserWarning, match='apply_permutation is deprecated'):
+        r = rnn.apply_permutation(torch.arange(6.).reshape(2, 3), torch.tensor([2, 0, 1]))
+    assert r.tolist() == [[2., 0., 1.], [5., 3., 4.]]
