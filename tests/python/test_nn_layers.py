@@ -57,8 +57,8 @@ def layer(name, ctor, inputs, setup='', runs=1, tol=FWD_TOLERANCE, grads=None):
         tol = max(tol, DEEP_TOLERANCE)
     build = PRELUDE + 'torch.manual_seed(0)\nm = %s\n%s\n' % (ctor, setup)
     CASES[name + '/init'] = build + 'out = describe(m)'
-    CASES[name + '/fwd'] = (build + 'torch.manual_seed(1)\nxs = [%s]\nout = [fwd_bwd(m, *xs, grads=%r) for _ in range(%d)]'
-                            % (inputs, grads, runs), tol)
+    CASES[name + '/fwd'] = (build + 'torch.manual_seed(1)\nxs = [%s]\n'
+                                    'out = [fwd_bwd(m, *xs, grads=%r) for _ in range(%d)]' % (inputs, grads, runs), tol)
 
 
 def case(name, code, tol=0.0):
@@ -164,7 +164,8 @@ layer('BatchNorm3d', 'nn.BatchNorm3d(2)', 'torch.randn(2, 2, 2, 3, 2)')
 case('batchnorm_errors', '''
 m = nn.BatchNorm2d(3)
 errs = []
-for mod, x in [(m, torch.randn(3, 3)), (nn.BatchNorm1d(3), torch.randn(2, 3, 4, 4)), (nn.BatchNorm3d(3), torch.randn(2, 3, 4))]:
+for mod, x in [(m, torch.randn(3, 3)), (nn.BatchNorm1d(3), torch.randn(2, 3, 4, 4)),
+               (nn.BatchNorm3d(3), torch.randn(2, 3, 4))]:
     try:
         mod(x)
     except Exception as e:
@@ -192,8 +193,8 @@ out = dict(m.state_dict())
 ''')
 layer('InstanceNorm1d', 'nn.InstanceNorm1d(3)', 'torch.randn(2, 3, 5)')
 layer('InstanceNorm1d_unbatched', 'nn.InstanceNorm1d(3, affine=True)', 'torch.randn(3, 5)')
-layer('InstanceNorm2d', 'nn.InstanceNorm2d(2, affine=True, track_running_stats=True)', 'torch.randn(2, 2, 3, 4)', runs=2,
-      tol=1e-4)  # outputs near 0 after the mean's cancellation
+layer('InstanceNorm2d', 'nn.InstanceNorm2d(2, affine=True, track_running_stats=True)', 'torch.randn(2, 2, 3, 4)',
+      runs=2, tol=1e-4)  # outputs near 0 after the mean's cancellation
 layer('InstanceNorm2d_eval', 'nn.InstanceNorm2d(2, track_running_stats=True)', 'torch.randn(2, 2, 3, 4)',
       setup='m.running_mean.fill_(0.5); m.eval()')
 layer('InstanceNorm3d', 'nn.InstanceNorm3d(2)', 'torch.randn(1, 2, 3, 2, 4)')
@@ -229,12 +230,15 @@ loss('CrossEntropyLoss_opts', 'nn.CrossEntropyLoss(weight=torch.tensor([1., 2., 
      'label_smoothing=0.2)', 'torch.randn(5, 4), torch.tensor([0, 3, 1, 2, 3])')
 loss('CrossEntropyLoss_probs', 'nn.CrossEntropyLoss(reduction="none", label_smoothing=0.1)',
      'torch.randn(3, 4, 2), torch.randn(3, 4, 2).softmax(1)')
-loss('CrossEntropyLoss_2d', 'nn.CrossEntropyLoss(reduction="sum")', 'torch.randn(2, 3, 2, 2), torch.randint(0, 3, (2, 2, 2))')
-loss('NLLLoss', 'nn.NLLLoss(weight=torch.tensor([0.5, 1., 2.]))', 'torch.randn(4, 3).log_softmax(1), torch.tensor([2, 0, 1, 2])')
+loss('CrossEntropyLoss_2d', 'nn.CrossEntropyLoss(reduction="sum")',
+     'torch.randn(2, 3, 2, 2), torch.randint(0, 3, (2, 2, 2))')
+loss('NLLLoss', 'nn.NLLLoss(weight=torch.tensor([0.5, 1., 2.]))',
+     'torch.randn(4, 3).log_softmax(1), torch.tensor([2, 0, 1, 2])')
 loss('NLLLoss_ignore', 'nn.NLLLoss(ignore_index=2, reduction="none")',
      'torch.randn(4, 3).log_softmax(1), torch.tensor([2, 0, 1, 2])')
 loss('BCELoss', 'nn.BCELoss(weight=torch.tensor([1., 2., 3.]))', 'torch.rand(4, 3), torch.rand(4, 3)')
-loss('BCEWithLogitsLoss', 'nn.BCEWithLogitsLoss(pos_weight=torch.tensor([1., 2., 3.]))', 'torch.randn(4, 3), torch.rand(4, 3)')
+loss('BCEWithLogitsLoss', 'nn.BCEWithLogitsLoss(pos_weight=torch.tensor([1., 2., 3.]))',
+     'torch.randn(4, 3), torch.rand(4, 3)')
 loss('BCEWithLogitsLoss_weight', 'nn.BCEWithLogitsLoss(weight=torch.tensor([1., 0.5, 3.]), reduction="sum")',
      'torch.randn(4, 3), torch.rand(4, 3)')
 loss('KLDivLoss', 'nn.KLDivLoss(reduction="batchmean")', 'torch.randn(3, 4).log_softmax(1), torch.rand(3, 4)')
@@ -323,8 +327,9 @@ layer('EmbeddingBag_max', 'nn.EmbeddingBag(10, 3, mode="max", include_last_offse
 layer('EmbeddingBag_weights', 'nn.EmbeddingBag(10, 3, mode="sum")',
       'torch.tensor([1, 2, 4, 5]), torch.tensor([0, 1]), torch.tensor([0.5, 2.0, -1.0, 1.5])')
 case('embedding_reprs', """
-out = [repr(nn.Embedding(4, 2)), repr(nn.Embedding(4, 2, padding_idx=1, max_norm=2., norm_type=1., scale_grad_by_freq=True,
-       sparse=True)), repr(nn.EmbeddingBag(4, 2)), repr(nn.EmbeddingBag(4, 2, max_norm=1., mode='sum', padding_idx=-1)),
+out = [repr(nn.Embedding(4, 2)), repr(nn.Embedding(4, 2, padding_idx=1, max_norm=2., norm_type=1.,
+                                                   scale_grad_by_freq=True, sparse=True)),
+       repr(nn.EmbeddingBag(4, 2)), repr(nn.EmbeddingBag(4, 2, max_norm=1., mode='sum', padding_idx=-1)),
        nn.Embedding(4, 2, padding_idx=-1).padding_idx, nn.Embedding.__constants__, nn.EmbeddingBag.__constants__]
 """)
 case('embedding_from_pretrained', """
@@ -403,7 +408,8 @@ out = [h, c, h2, c2]
 case('rnn_attributes', """
 m = nn.LSTM(3, 4, num_layers=2, bidirectional=True, proj_size=2)
 g = nn.GRU(2, 3, bias=False)
-out = [m._flat_weights_names, [n for n, _ in m.named_parameters()], m._all_weights, [list(w.shape) for w in m._flat_weights],
+out = [m._flat_weights_names, [n for n, _ in m.named_parameters()], m._all_weights,
+       [list(w.shape) for w in m._flat_weights],
        [w is p for w, p in zip(m._flat_weights, m.parameters())], g._flat_weights_names, repr(m), repr(g),
        repr(nn.RNN(2, 3, 3, nonlinearity='relu', batch_first=True, dropout=0.5)), nn.LSTM.__constants__,
        [len(ws) for ws in m.all_weights], m.flatten_parameters(), repr(nn.RNNCell(2, 3, nonlinearity='relu')),
@@ -432,18 +438,22 @@ for _name, _code in [
         ('hidden_dims', 'nn.RNN(2, 3)(torch.randn(4, 2, 2), torch.randn(2, 3))'),
         ('hidden_dims_unbatched', 'nn.RNN(2, 3)(torch.randn(4, 2), torch.randn(1, 2, 3))'),
         ('lstm_hidden', 'nn.LSTM(2, 3)(torch.randn(4, 2, 2), (torch.randn(1, 2, 3), torch.randn(1, 2, 4)))'),
-        ('lstm_hidden0', 'nn.LSTM(2, 3, proj_size=1)(torch.randn(4, 2, 2), (torch.randn(1, 2, 3), torch.randn(1, 2, 3)))'),
+        ('lstm_hidden0',
+         'nn.LSTM(2, 3, proj_size=1)(torch.randn(4, 2, 2), (torch.randn(1, 2, 3), torch.randn(1, 2, 3)))'),
         ('lstm_hidden_dims', 'nn.LSTM(2, 3)(torch.randn(4, 2, 2), (torch.randn(2, 3), torch.randn(2, 3)))'),
         ('lstm_hidden_dims_unbatched', 'nn.LSTM(2, 3)(torch.randn(4, 2), (torch.randn(1, 2, 3), torch.randn(2, 3)))'),
-        ('cell_dims', 'nn.GRUCell(2, 3)(torch.randn(1, 2, 2))'), ('lstmcell_dims', 'nn.LSTMCell(2, 3)(torch.randn(1, 2, 2))'),
+        ('cell_dims', 'nn.GRUCell(2, 3)(torch.randn(1, 2, 2))'),
+        ('lstmcell_dims', 'nn.LSTMCell(2, 3)(torch.randn(1, 2, 2))'),
         ('rnncell_nonlinearity', 'm = nn.RNNCell(2, 3)\nm.nonlinearity = "x"\nm(torch.randn(2))')]:
     case('rnn_err_' + _name, _code)
 
 # ---- attention and transformers ----
-layer('MultiheadAttention', 'nn.MultiheadAttention(8, 2)', 'torch.randn(4, 2, 8), torch.randn(5, 2, 8), torch.randn(5, 2, 8)')
+layer('MultiheadAttention', 'nn.MultiheadAttention(8, 2)',
+      'torch.randn(4, 2, 8), torch.randn(5, 2, 8), torch.randn(5, 2, 8)')
 layer('MultiheadAttention_kvdim', 'nn.MultiheadAttention(8, 4, kdim=3, vdim=5, bias=False)',
       'torch.randn(4, 2, 8), torch.randn(6, 2, 3), torch.randn(6, 2, 5)')
-layer('MultiheadAttention_bias_kv', 'nn.MultiheadAttention(6, 3, add_bias_kv=True, add_zero_attn=True, batch_first=True)',
+layer('MultiheadAttention_bias_kv',
+      'nn.MultiheadAttention(6, 3, add_bias_kv=True, add_zero_attn=True, batch_first=True)',
       'torch.randn(2, 4, 6), torch.randn(2, 3, 6), torch.randn(2, 3, 6)')
 layer('MultiheadAttention_dropout', 'nn.MultiheadAttention(4, 2, dropout=0.5)',
       'torch.randn(3, 2, 4), torch.randn(3, 2, 4), torch.randn(3, 2, 4)')
@@ -546,8 +556,8 @@ out = [list(m.state_dict().keys()), repr(m.encoder.layers[0]), m.encoder.num_lay
        l.activation_relu_or_gelu, nn.TransformerEncoderLayer(4, 2).activation_relu_or_gelu,
        nn.TransformerEncoderLayer(4, 2, activation=torch.tanh).activation_relu_or_gelu,
        m.encoder.layers[0].self_attn.in_proj_weight is m.encoder.layers[1].self_attn.in_proj_weight,
-       nn.TransformerEncoder.__constants__, nn.TransformerEncoderLayer.__constants__, repr(nn.TransformerDecoderLayer(4, 1,
-       8, activation=nn.GELU()))]
+       nn.TransformerEncoder.__constants__, nn.TransformerEncoderLayer.__constants__,
+       repr(nn.TransformerDecoderLayer(4, 1, 8, activation=nn.GELU()))]
 """)
 
 # ---- resampling, padding, folding ----
@@ -578,8 +588,9 @@ for _name, _ctor, _x in [
 layer('Unfold', 'nn.Unfold(kernel_size=(2, 3), padding=1, stride=2)', 'torch.randn(2, 3, 4, 5)')
 layer('Fold', 'nn.Fold(output_size=(4, 5), kernel_size=2, stride=1)', 'torch.randn(2, 8, 12)')
 case('resample_reprs', """
-out = [repr(m) for m in [nn.Upsample(scale_factor=2), nn.Upsample(size=3, mode='bilinear'), nn.Upsample(scale_factor=(2, 3)),
-    nn.UpsamplingNearest2d(scale_factor=2), nn.UpsamplingBilinear2d(size=(3, 4)), nn.PixelShuffle(3), nn.PixelUnshuffle(2),
+out = [repr(m) for m in [nn.Upsample(scale_factor=2), nn.Upsample(size=3, mode='bilinear'),
+    nn.Upsample(scale_factor=(2, 3)), nn.UpsamplingNearest2d(scale_factor=2), nn.UpsamplingBilinear2d(size=(3, 4)),
+    nn.PixelShuffle(3), nn.PixelUnshuffle(2),
     nn.ZeroPad2d(2), nn.ConstantPad1d((1, 2), 0.5), nn.ConstantPad3d(1, 2), nn.ReflectionPad2d((1, 0, 2, 1)),
     nn.ReplicationPad3d(2), nn.ReflectionPad1d(3), nn.Fold(3, 2), nn.Unfold((2, 3), padding=1)]]
 out += [nn.Upsample(scale_factor=2).scale_factor, nn.Upsample(scale_factor=0).scale_factor, nn.Upsample().name,
