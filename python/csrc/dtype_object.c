@@ -114,6 +114,32 @@ static PyObject *size_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     return self;
 }
 
+/* A tuple result of tuple's own slot, as a Size (slicing, +, *: PyTorch's Size wraps the same three). */
+static PyObject *as_size(PyObject *r) {
+    if (!r || !PyTuple_CheckExact(r)) return r;
+    PyObject *args = PyTuple_Pack(1, r);
+    Py_DECREF(r);
+    if (!args) return NULL;
+    PyObject *size = size_new(&TPSize_Type, args, NULL);
+    Py_DECREF(args);
+    return size;
+}
+
+static PyObject *size_subscript(PyObject *self, PyObject *key) {
+    return as_size(PyTuple_Type.tp_as_mapping->mp_subscript(self, key));
+}
+
+static PyObject *size_concat(PyObject *self, PyObject *other) {
+    return as_size(PyTuple_Type.tp_as_sequence->sq_concat(self, other));
+}
+
+static PyObject *size_repeat(PyObject *self, Py_ssize_t n) {
+    return as_size(PyTuple_Type.tp_as_sequence->sq_repeat(self, n));
+}
+
+static PySequenceMethods size_as_sequence;
+static PyMappingMethods size_as_mapping;
+
 static PyMethodDef size_methods[] = {
     {"numel", size_numel, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
@@ -130,6 +156,14 @@ PyTypeObject TPSize_Type = {
 
 int tp_size_init(PyObject *module) {
     TPSize_Type.tp_base = &PyTuple_Type;
+    /* tuple's slots, with the three that make tuples making Sizes */
+    size_as_sequence = *PyTuple_Type.tp_as_sequence;
+    size_as_sequence.sq_concat = size_concat;
+    size_as_sequence.sq_repeat = size_repeat;
+    size_as_mapping = *PyTuple_Type.tp_as_mapping;
+    size_as_mapping.mp_subscript = size_subscript;
+    TPSize_Type.tp_as_sequence = &size_as_sequence;
+    TPSize_Type.tp_as_mapping = &size_as_mapping;
     if (PyType_Ready(&TPSize_Type) < 0) return -1;
     return PyModule_AddObjectRef(module, "Size", (PyObject *)&TPSize_Type);
 }
