@@ -44,7 +44,13 @@ class device:
         return hash((self.type, self.index))
 
     def __reduce__(self):
+        # (torch.device, ('cpu',)) or (torch.device, ('cuda', 1)), as PyTorch pickles devices
+        if self.index is None:
+            return (device, (self.type,))
         return (device, (self.type, self.index))
+
+
+device.__module__ = 'torch'  # <class 'torch.device'>; pickles name it torch.device
 
 
 def builtins_type_name(obj):

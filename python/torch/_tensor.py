@@ -1,4 +1,8 @@
 """torch.Tensor: the Python class over the C type torch._C._TensorBase."""
+import copy
+import copyreg
+from collections import OrderedDict
+
 import torch
 from torch import _C
 from torch import _legacy, _tensor_str
@@ -92,7 +96,58 @@ class Tensor(_C._TensorBase):
         return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
 
     def __reduce_ex__(self, protocol):
-        return (torch.tensor, (self.tolist(), self.dtype))
+        # PyTorch's pickle of a tensor: its storage (a persistent id in torch.save's files, a legacy
+        # torch.save file of its own in a plain pickle), offset, sizes, strides and requires_grad
+        func, args = self._reduce_ex_internal(protocol)
+        if type(self) is Tensor:
+            return func, args
+        parameter = _parameter_class()
+        if parameter is not None and type(self) is parameter and \
+                getattr(parameter, '__reduce_ex__', None) is Tensor.__reduce_ex__:
+            # what nn.Parameter.__reduce_ex__ gives in PyTorch, for a Parameter class without its own
+            state = torch._utils._get_obj_state(self)
+            if not state:
+                return (torch._utils._rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
+            return (torch._utils._rebuild_parameter_with_state,
+                    (self.data, self.requires_grad, OrderedDict(), state))
+        return (torch._utils._rebuild_from_type_v2, (func, type(self), args, torch._utils._get_obj_state(self)))
+
+    def _reduce_ex_internal(self, protocol):
+        if self.device.type == 'meta':
+            return (torch._utils._rebuild_meta_tensor_no_storage,
+                    (self.dtype, tuple(self.size()), self.stride(), self.requires_grad))
+        return (torch._utils._rebuild_tensor_v2,
+                (self.storage(), self.storage_offset(), tuple(self.size()), self.stride(), self.requires_grad,
+                 OrderedDict()))
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError('Only Tensors created explicitly by the user (graph leaves) support the deepcopy '
+                               'protocol at the moment')
+        if id(self) in memo:
+            return memo[id(self)]
+        with torch.no_grad():
+            if self.device.type == 'meta':
+                new_tensor = self.clone()
+            else:
+                # the storage is copied once per deepcopy (memo), so views copied together stay views
+                new_storage = self.storage().__deepcopy__(memo)
+                new_tensor = torch._utils._rebuild_tensor(new_storage, self.storage_offset(), self.size(),
+                                                          self.stride())
+            if type(self) is not Tensor:
+                new_tensor = torch._utils._as_subclass(new_tensor, type(self))
+            if self.requires_grad:
+                new_tensor.requires_grad_()
+            if self.grad is not None:
+                new_tensor.grad = self.grad.__deepcopy__(memo)
+            if type(self) is not Tensor:
+                for slot in copyreg._slotnames(self.__class__):
+                    if hasattr(self, slot):
+                        setattr(new_tensor, slot, copy.deepcopy(getattr(self, slot), memo))
+            if self.__dict__:
+                new_tensor.__dict__ = copy.deepcopy(self.__dict__, memo)
+            memo[id(self)] = new_tensor
+            return new_tensor
 
     # PyTorch's Python-level methods over torch.functional
     def norm(self, p='fro', dim=None, keepdim=False, dtype=None):
@@ -122,6 +177,11 @@ _type_names = {
     torch.int16: 'torch.ShortTensor', torch.int8: 'torch.CharTensor', torch.uint8: 'torch.ByteTensor',
     torch.bool: 'torch.BoolTensor',
 }
+
+
+def _parameter_class():
+    nn = getattr(torch, 'nn', None)
+    return getattr(nn, 'Parameter', None)
 
 
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
