@@ -68,14 +68,16 @@ static PyObject *py_storage_view(PyObject *m, PyObject *args) {
     tc_tensor *t = tp_unwrap(arg);
     int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
     int32_t ndim, nstrides;
-    if (parse_int64s(size_obj, "size", sizes, &ndim) || parse_int64s(stride_obj, "stride", strides, &nstrides)) return NULL;
+    if (parse_int64s(size_obj, "size", sizes, &ndim) || parse_int64s(stride_obj, "stride", strides, &nstrides))
+        return NULL;
     if (ndim != nstrides)
         return PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
     if (offset < 0) return PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", offset);
     int64_t itemsize = (int64_t)tc_dtype_size(t->dtype), extent = 1; /* elements needed, past the offset */
     for (int32_t i = 0; i < ndim; i++) {
-        if (sizes[i] < 0) return PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld",
-                                              (long long)sizes[i]);
+        if (sizes[i] < 0)
+            return PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld",
+                                (long long)sizes[i]);
         if (strides[i] < 0) return PyErr_Format(PyExc_RuntimeError, "negative strides are not supported");
         if (sizes[i] == 0) extent = 0;
     }

@@ -25,8 +25,9 @@ def _get_allowed_globals():
         allowed['torch.nn.parameter.Parameter'] = parameter
         allowed['%s.%s' % (parameter.__module__, parameter.__name__)] = parameter
     # every dtype (PyTorch 1.13's list leaves out bool, uint8 and bfloat16, which later releases add)
-    for dtype in torch.storage._LEGACY_NAMES:
-        allowed[str(dtype)] = dtype
+    for value in vars(torch).values():
+        if isinstance(value, torch.dtype):
+            allowed[str(value)] = value
     for cls in torch._legacy.TYPES.values():  # torch.FloatTensor, ...
         allowed['torch.' + cls.__name__] = cls
     for cls in torch._storage_classes:
@@ -47,9 +48,6 @@ class Unpickler(pickle.Unpickler):
         if full_path in self._allowed:
             return self._allowed[full_path]
         raise RuntimeError('Unsupported class %s' % full_path)
-
-    def persistent_load(self, pid):
-        raise pickle.UnpicklingError('unsupported persistent id encountered')
 
 
 def load(file, *, encoding='ASCII', **kwargs):

@@ -310,7 +310,8 @@ _CENTRAL_HEADER = struct.Struct('<IHHHHHHIIIHHHHHII')
 _END = struct.Struct('<IHHHHIIH')
 _ZIP64_END = struct.Struct('<IQHHIIQQQQ')
 _ZIP64_LOCATOR = struct.Struct('<IIQI')
-_FLAGS = 0x0808  # sizes in a data descriptor after the data; UTF-8 names
+_FLAG_UTF8 = 0x0800  # names are UTF-8
+_FLAGS = 0x0808  # and the sizes and CRC follow the data, in a data descriptor
 
 
 def _zip64_extra(values):
@@ -333,7 +334,7 @@ class _ZipWriter:
         self._f.write(data)
         self._pos += len(data) if isinstance(data, bytes) else data.nbytes
 
-    def write_record(self, name, data, crc=None):
+    def write_record(self, name, data):
         """data: bytes or a memoryview of bytes."""
         name_bytes = (self._prefix + name).encode('utf-8')
         size = len(data) if isinstance(data, bytes) else data.nbytes
@@ -343,18 +344,20 @@ class _ZipWriter:
         start = offset + _LOCAL_HEADER.size + len(name_bytes) + len(zip64) + 4
         padding = -start % _ALIGNMENT
         extra = zip64 + b'FB' + struct.pack('<H', padding) + b'Z' * padding
-        self._write(_LOCAL_HEADER.pack(0x04034b50, 0, _FLAGS, 0, 0, 0, 0, 0, 0, len(name_bytes), len(extra)) +
+        # an empty record has no data descriptor (its sizes and CRC, all 0, are already in the header)
+        flags = _FLAGS if size else _FLAG_UTF8
+        self._write(_LOCAL_HEADER.pack(0x04034b50, 0, flags, 0, 0, 0, 0, 0, 0, len(name_bytes), len(extra)) +
                     name_bytes + extra)
+        crc = 0
         if size:
             self._write(data)
-        if crc is None:
             crc = zlib.crc32(data)
-        if zip64:
-            self._write(struct.pack('<IIQQ', 0x08074b50, crc, size, size))
-        else:
-            self._write(struct.pack('<IIII', 0x08074b50, crc, size, size))
+            if zip64:
+                self._write(struct.pack('<IIQQ', 0x08074b50, crc, size, size))
+            else:
+                self._write(struct.pack('<IIII', 0x08074b50, crc, size, size))
         self._central.append(_CENTRAL_HEADER.pack(
-            0x02014b50, 0, 0, _FLAGS, 0, 0, 0, crc, min(size, _U32), min(size, _U32), len(name_bytes), len(zip64),
+            0x02014b50, 0, 0, flags, 0, 0, 0, crc, min(size, _U32), min(size, _U32), len(name_bytes), len(zip64),
             0, 0, 0, 0, min(offset, _U32)) + name_bytes + zip64)
 
     def write_end_of_file(self):
@@ -373,12 +376,12 @@ class _ZipWriter:
 
 
 def _archive_name(path):
-    name = os.path.basename(os.fspath(path))
-    if isinstance(name, bytes):
-        name = os.fsdecode(name)
+    """The archive's top folder: the file's name without its extension (`model` for dir/model.pt)."""
+    path = os.fsdecode(os.fspath(path))
+    name = os.path.basename(path)
     stem = name[:name.rfind('.')] if '.' in name else name
     if not stem:
-        raise RuntimeError('[enforce fail at inline_container.cc:354] . invalid file name: %s' % name)
+        raise RuntimeError('[enforce fail at inline_container.cc:354] . invalid file name: %s' % path)
     return stem
 
 

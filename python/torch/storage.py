@@ -20,12 +20,18 @@ _LEGACY_NAMES = {
     torch.bool: 'Bool',
 }
 
+# complex storages, where the build has complex dtypes (complex32 has no legacy class in PyTorch either)
+for _dtype_name, _name in (('complex64', 'ComplexFloat'), ('complex128', 'ComplexDouble')):
+    if isinstance(getattr(torch, _dtype_name, None), torch.dtype):
+        _LEGACY_NAMES[getattr(torch, _dtype_name)] = _name
+del _dtype_name, _name
+
 # The storage types PyTorch 1.13 pickles whose dtypes this build lacks (loading them says so).
 _UNSUPPORTED_STORAGE_TYPES = {
-    'ComplexDoubleStorage': 'complex128', 'ComplexFloatStorage': 'complex64', 'QInt8Storage': 'qint8',
-    'QInt32Storage': 'qint32', 'QUInt8Storage': 'quint8', 'QUInt4x2Storage': 'quint4x2',
-    'QUInt2x4Storage': 'quint2x4',
-}
+    name + 'Storage': dtype_name for name, dtype_name in (
+        ('ComplexDouble', 'complex128'), ('ComplexFloat', 'complex64'), ('QInt8', 'qint8'), ('QInt32', 'qint32'),
+        ('QUInt8', 'quint8'), ('QUInt4x2', 'quint4x2'), ('QUInt2x4', 'quint2x4'))
+    if name not in _LEGACY_NAMES.values()}
 
 
 def _dtype_to_storage_type_map():
