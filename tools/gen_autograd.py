@@ -15,13 +15,27 @@ An op's formulas are the indented lines under it:
   x.strides x.storage_offset
   op calls             f(a, b, kw=c) or a.f(b): ops of the table, overloads tried in table order by the
                        types of the arguments, as Python's binding does
+  grads[i], resultI    the gradient of result i and result i, by position (ops with several results)
   + - * / ** unary -, comparisons, `a if c else b`, [int, ...], list[i]
-  intrinsics           maybe_multiply(t, s), value_or(int?, int), reduced_numel(sizes, dim),
-                       invert_permutation(dims)
+  intrinsics           maybe_multiply(t, s), value_or(int? or bool?, default), reduced_numel(sizes, dim),
+                       invert_permutation(dims), is_complex(x) (of a Tensor argument: its dtype only),
+                       s.conj() of a Scalar
+  complex constants    1j (a wrapped complex number)
+  'text'               a str constant, compared with == and != to str arguments
+  grads[i], resultN    the gradient of / result N of an op with several (unnamed) results; grads[i]
+                       is None where result i got no gradient (an undefined output)
+  [True, False]        bool lists; f(...)[i] picks result i of an op with several results
+A line may give several arguments' gradients at once, as PyTorch's derivatives.yaml does:
+`input, weight, bias: convolution_backward(..., grad_input_mask)` where the op returns one result
+per target (None where no gradient) and `grad_input_mask` is the bool list of which targets need one.
 A number beside a tensor becomes a wrapped-number tensor (PyTorch's promotion rules for Python
 numbers). Other lines: `name: XBackward0` (the node's name when the default, CamelCase of the op name
 + Backward + the overload's rank among same-named ops with formulas, is not PyTorch's),
 `output_differentiability: [True, False]`, and `ARG: not_implemented` (the derivative raises).
+
+`A, B, C: f(...)` gives the gradients of several arguments at once from an op with as many Tensor
+results (a backward op computing them together, as PyTorch's `input, weight, bias: ..._backward`);
+inside it `grad_input_mask` is the bool list of which of A, B, C need a gradient.
 
 Formulas are written in terms of ops, so backward recorded with create_graph is differentiable again.
 """
@@ -80,6 +94,9 @@ class Compiler:
         for j, r in enumerate(op.returns):
             if r.name:
                 self.result_slot[r.name] = j
+            if len(op.returns) > 1:  # results of a tuple are result0, result1, ... too, as in PyTorch
+                self.result_slot['result%d' % j] = j
+        self.targets = ()  # the arguments the formula being compiled gives gradients of
         self.grad_index = {'grad': 0}
         for j, r in enumerate(op.returns):
             if r.name:
@@ -156,15 +173,26 @@ class Compiler:
                 return Val('bool?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s.v.b)' % (v, v))
             if ty == 'float?':
                 return Val('float?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s.v.f)' % (v, v))
+            if ty == 'float[]?':
+                lst = self.list_local('(%s.tag == TC_VALUE_NONE ? (tc_float_list){NULL, 0} : '
+                                      '(tc_float_list){%s.v.floats.items, %s.v.floats.len})' % (v, v, v),
+                                      'tc_float_list')
+                return Val('float[]?', '(%s.tag == TC_VALUE_NONE ? NULL : &%s)' % (v, lst))
             raise FormulaError('formulas cannot read argument %s of type %s' % (n, ty))
         if n in ('True', 'False'):
             return Val('bool', 'true' if n == 'True' else 'false')
+        if n == 'grad_input_mask':
+            if not self.targets:
+                raise FormulaError('grad_input_mask is for lines with several targets')
+            needs = ['(o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, o->edge_of_arg[%d]))'
+                     % (self.arg_index[t], self.arg_index[t]) for t in self.targets]
+            return Val('bool[]', '((tc_bool_list){(const bool[]){%s}, %d})' % (', '.join(needs), len(needs)))
         raise FormulaError('unknown name %r' % n)
 
-    def list_local(self, cexpr):
+    def list_local(self, cexpr, ctype='tc_int_list'):
         self.lists += 1
         name = 'list%d' % (self.lists - 1)
-        self.emit('tc_int_list %s = %s;' % (name, cexpr))
+        self.emit('%s %s = %s;' % (ctype, name, cexpr))
         return name
 
     # ---- attributes ----
@@ -177,7 +205,8 @@ class Compiler:
                                                                                    'device', 'strides',
                                                                                    'storage_offset'):
             i = self.arg_index[base.id]
-            if param_type(self.op.args[i]) != 'Tensor':
+            if param_type(self.op.args[i]) not in ('Tensor', 'Tensor?') or \
+                    (param_type(self.op.args[i]) == 'Tensor?' and attr != 'sizes'):
                 raise FormulaError('%s.%s: not a Tensor argument' % (base.id, attr))
             self.meta_used.add(i)
             sizes = 'tc_ag_op_sizes(o, %d)' % i
@@ -228,7 +257,7 @@ class Compiler:
         if pty == 'Tensor?[]':
             return t in ('Tensor[]', 'Tensor?[]')
         if base == 'Scalar':
-            return t in ('Scalar', 'int', 'float', 'bool')
+            return t in ('Scalar', 'int', 'float', 'bool', 'complex')
         if base == 'int':
             return t in ('int', 'bool') or (opt and t == 'int?')
         if base == 'int[]':
@@ -237,6 +266,10 @@ class Compiler:
             return t in ('float', 'int') or (opt and t == 'float?')
         if base == 'bool':
             return t == 'bool' or (opt and t == 'bool?')
+        if base == 'bool[]':
+            return t == 'bool[]'
+        if base == 'float[]':
+            return t == 'float[]' or (opt and t == 'float[]?')
         if base in ('ScalarType', 'Layout', 'MemoryFormat', 'Device', 'str'):
             return t == base or (opt and t == pty)
         return False
@@ -282,6 +315,8 @@ class Compiler:
             return 'TC_SCALAR_OF_INT(%s)' % v.c
         if v.ty == 'float':
             return 'TC_SCALAR_OF_FLOAT(%s)' % v.c
+        if v.ty == 'complex':
+            return v.c
         raise FormulaError('%s is not a number' % v.ty)
 
     def c_default(self, a):
@@ -318,7 +353,9 @@ class Compiler:
         if not cands:
             raise FormulaError('no op named %s' % name)
         for cand in cands:
-            if len(cand.returns) != 1 or cand.returns[0].ty['base'] != 'Tensor':
+            # one Tensor, one Tensor[] (split), or several Tensors (convolution_backward)
+            if not cand.returns or any(r.ty['base'] != 'Tensor' or (r.ty['list'] and len(cand.returns) > 1)
+                                       for r in cand.returns):
                 continue
             returns_list = cand.returns[0].ty['list']
             params = cand.args
@@ -349,7 +386,12 @@ class Compiler:
                 self.vecs += 1
                 self.emit('if (%s(%s)) goto done;' % (self.entry_name(cand), ', '.join(cargs + ['&' + vec])))
                 return Val('Tensor[]', '((tc_tensor_list){(tc_tensor *const *)%s.items, %s.len})' % (vec, vec))
-            return self.call_tensor('%s(%s)' % (self.entry_name(cand), ', '.join(cargs)))
+            if len(cand.returns) == 1:
+                return self.call_tensor('%s(%s)' % (self.entry_name(cand), ', '.join(cargs)))
+            # several results: each lands in a temp (NULL where the op leaves it undefined)
+            temps = [self.temp() for _ in cand.returns]
+            self.emit('if (%s(%s)) goto done;' % (self.entry_name(cand), ', '.join(cargs + ['&' + t for t in temps])))
+            return Val('Tuple', temps)
         raise FormulaError('no overload of %s takes (%s%s)' % (
             name, ', '.join(v.ty for v in pos), ''.join(', %s=%s' % (k, v.ty) for k, v in kw.items())))
 
@@ -371,19 +413,40 @@ class Compiler:
                 return Val('int', '((int64_t)%dLL)' % node.value)
             if isinstance(node.value, float):
                 return Val('float', repr(node.value))
+            if isinstance(node.value, complex):
+                return Val('complex', 'TC_SCALAR_OF_COMPLEX(%r, %r)' % (node.value.real, node.value.imag))
+            if isinstance(node.value, str) and all(ch.isalnum() or ch in '_-. ' for ch in node.value):
+                return Val('str', '"%s"' % node.value)
             raise FormulaError('unsupported constant %r' % node.value)
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
         if isinstance(node, ast.List):
             items = [self.expr(e) for e in node.elts]
+            if items and all(i.ty == 'bool' for i in items):
+                return Val('bool[]', '((tc_bool_list){(const bool[]){%s}, %d})' % (
+                    ', '.join(i.c for i in items), len(items)))
             if any(i.ty != 'int' for i in items):
                 raise FormulaError('only lists of ints')
             if not items:
                 return Val('int[]', '((tc_int_list){NULL, 0})')
             return Val('int[]', '((tc_int_list){(const int64_t[]){%s}, %d})' % (
                 ', '.join(i.c for i in items), len(items)))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == 'grads':
+            if not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, int) or \
+                    not 0 <= node.slice.value < len(self.op.returns):
+                raise FormulaError('grads[i] needs a result number')
+            return Val('Tensor', 'grads[%d]' % node.slice.value)
         if isinstance(node, ast.Subscript):
+            if isinstance(node.value, ast.Name) and node.value.id == 'grads':
+                if not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, int) or \
+                        not 0 <= node.slice.value < len(self.op.returns):
+                    raise FormulaError('grads[i] needs a result number')
+                return Val('Tensor?', 'grads[%d]' % node.slice.value)
             lst = self.expr(node.value)
+            if lst.ty == 'Tuple':
+                if not isinstance(node.slice, ast.Constant) or not 0 <= node.slice.value < len(lst.c):
+                    raise FormulaError('a result of a call is picked by a constant index')
+                return Val('Tensor', lst.c[node.slice.value])
             idx = self.expr(node.slice)
             if lst.ty != 'int[]' or idx.ty != 'int':
                 raise FormulaError('only int lists can be indexed')
@@ -425,7 +488,7 @@ class Compiler:
             raise FormulaError('unsupported operator %s' % kind.__name__)
         opname, cop = self.ARITH[kind]
         a, b = self.expr(node.left), self.expr(node.right)
-        numeric = ('int', 'float', 'Scalar', 'bool')
+        numeric = ('int', 'float', 'Scalar', 'bool', 'complex')
         if 'Scalar' in (a.ty, b.ty) and a.ty in numeric and b.ty in numeric:
             if cop is None:
                 raise FormulaError('** of Scalars')
@@ -455,6 +518,8 @@ class Compiler:
             return Val('bool', '((%s) %s (%s))' % (a.c, cop, b.c))
         if a.ty == 'ScalarType' and b.ty == 'ScalarType':
             return Val('bool', '((%s) %s (%s))' % (a.c, cop, b.c))
+        if a.ty == 'str' and b.ty == 'str' and cop in ('==', '!='):
+            return Val('bool', '(strcmp(%s, %s) %s 0)' % (a.c, b.c, cop))
         if a.ty == 'Tensor' and b.ty != 'Tensor':
             b = self.wrap(b)
         elif b.ty == 'Tensor' and a.ty != 'Tensor':
@@ -494,16 +559,34 @@ class Compiler:
         kw = {k.arg: self.expr(k.value) for k in node.keywords}
         if isinstance(node.func, ast.Attribute):  # method: x.f(...)
             recv = self.expr(node.func.value)
+            if recv.ty == 'Scalar' and node.func.attr == 'conj' and not node.args and not kw:
+                return Val('Scalar', 'tc_ag_scalar_conj(%s)' % recv.c)
             pos = [recv] + [self.expr(a) for a in node.args]
             return self.call_op(node.func.attr, pos, kw)
         if not isinstance(node.func, ast.Name):
             raise FormulaError('unsupported call')
         fname = node.func.id
+        if fname == 'is_complex':
+            if len(node.args) != 1:
+                raise FormulaError('is_complex(Tensor)')
+            arg = node.args[0]
+            if isinstance(arg, ast.Name) and arg.id in self.arg_index:  # an argument: its dtype only
+                dtype = self.attribute(ast.Attribute(value=arg, attr='dtype'))
+                return Val('bool', 'tc_dtype_is_complex(%s)' % dtype.c)
+            v = self.expr(arg)
+            if v.ty != 'Tensor':
+                raise FormulaError('is_complex(Tensor)')
+            return Val('bool', 'tc_dtype_is_complex((%s)->dtype)' % v.c)
         pos = [self.expr(a) for a in node.args]
         if fname == 'maybe_multiply':
             if len(pos) != 2 or pos[0].ty != 'Tensor':
                 raise FormulaError('maybe_multiply(Tensor, Scalar)')
             return self.call_tensor('tc_ag_maybe_multiply(%s, %s)' % (pos[0].c, self.scalar_of(pos[1])))
+        if fname == 'value_or' and len(pos) == 2 and pos[0].ty == 'bool?' and pos[1].ty == 'bool':
+            opt = 'opt%d' % self.lists
+            self.lists += 1
+            self.emit('const bool *%s = %s;' % (opt, pos[0].c))
+            return Val('bool', '(%s ? *%s : %s)' % (opt, opt, pos[1].c))
         if fname == 'value_or':
             if len(pos) != 2 or pos[0].ty != 'int?' or pos[1].ty != 'int':
                 raise FormulaError('value_or(int?, int)')
@@ -540,6 +623,7 @@ class Compiler:
         return self.call_op(fname, pos, kw)
 
     def compile_formula(self, target, text):
+        """target: an argument name, or a tuple of them (a line giving several gradients)."""
         try:
             tree = ast.parse(text.strip(), mode='eval')
         except SyntaxError as e:
@@ -547,16 +631,24 @@ class Compiler:
         self.saved_used = set()
         self.meta_used = set()
         self.body = []
+        self.targets = target if isinstance(target, tuple) else ()
         v = self.expr(tree.body)
-        target_ty = param_type(next(a for a in self.op.args if a.name == target))
-        want = 'Tensor[]' if target_ty in ('Tensor[]', 'Tensor?[]') else 'Tensor'
-        if (want == 'Tensor[]' and v.ty not in ('Tensor[]', 'Tensor?[]')) or (want == 'Tensor' and v.ty != 'Tensor'):
-            raise FormulaError('the formula for %s must give a %s, not %s' % (target, want, v.ty))
+        if self.targets:
+            if v.ty != 'Tuple' or len(v.c) != len(self.targets):
+                raise FormulaError('a line for %d arguments must give %d results' % (len(self.targets),
+                                                                                    len(self.targets)))
+        else:
+            target_ty = param_type(next(a for a in self.op.args if a.name == target))
+            want = 'Tensor[]' if target_ty in ('Tensor[]', 'Tensor?[]') else 'Tensor'
+            if (want == 'Tensor[]' and v.ty not in ('Tensor[]', 'Tensor?[]')) or (want == 'Tensor' and v.ty != 'Tensor'):
+                raise FormulaError('the formula for %s must give a %s, not %s' % (target, want, v.ty))
+        self.targets = ()
         return v, self.body, self.saved_used, self.meta_used
 
 
 def parse_formula_lines(op, lines):
-    """lines: [(lineno, text)] -> op.formulas {arg: (lineno, text)}, op.grad_name, op.output_diff."""
+    """lines: [(lineno, text)] -> op.formulas {arg or (arg, ...): (lineno, text)}, op.grad_name,
+    op.output_diff."""
     op.formulas = {}
     op.grad_name = None
     op.output_diff = None
@@ -575,17 +667,27 @@ def parse_formula_lines(op, lines):
                 raise FormulaError('line %d: output_differentiability needs one True/False per result' % lineno)
             op.output_diff = [v == 'True' for v in vals]
             continue
-        arg = next((a for a in op.args if a.name == target), None)
-        if arg is None:
-            raise FormulaError('line %d: %s is not an argument of %s' % (lineno, target, op.name))
-        if arg.ty['base'] != 'Tensor':
-            raise FormulaError('line %d: %s is not a Tensor argument' % (lineno, target))
-        if target in op.formulas or target in op.not_implemented:
-            raise FormulaError('line %d: two formulas for %s' % (lineno, target))
+        names = [t.strip() for t in target.split(',')]
+        for name in names:
+            arg = next((a for a in op.args if a.name == name), None)
+            if arg is None:
+                raise FormulaError('line %d: %s is not an argument of %s' % (lineno, name, op.name))
+            if arg.ty['base'] != 'Tensor':
+                raise FormulaError('line %d: %s is not a Tensor argument' % (lineno, name))
+            if name in formula_targets(op) or name in op.not_implemented:
+                raise FormulaError('line %d: two formulas for %s' % (lineno, name))
         if expr == 'not_implemented':
-            op.not_implemented.add(target)
+            op.not_implemented.update(names)
             continue
-        op.formulas[target] = (lineno, expr)
+        op.formulas[names[0] if len(names) == 1 else tuple(names)] = (lineno, expr)
+
+
+def formula_targets(op):
+    """The arguments op's formulas give gradients of."""
+    names = set()
+    for key in op.formulas:
+        names.update(key if isinstance(key, tuple) else (key,))
+    return names
 
 
 def has_autograd(op):
@@ -610,7 +712,8 @@ def emit(ops, entry_name, path_c, path_table):
         ops_by_name.setdefault(o.name, []).append(o)
     assign_names(ops)
     out = ['/* Generated by tools/gen_ops.py (gen_autograd.py) from core/ops.table. Do not edit. */',
-           '#include "autograd/autograd_internal.h"', '#include "autograd/formula_helpers.h"', '']
+           '#include "autograd/autograd_internal.h"', '#include "autograd/formula_helpers.h"', '',
+           '#include <string.h>', '']
     infos = {}
     for o in ops:
         if o.base is not o or not has_autograd(o):
@@ -629,20 +732,21 @@ def emit_op(o, ops_by_name, entry_name, out):
     saved_users = [0] * (n_args + n_ret)
     meta_users = [0] * n_args
     blocks = []
-    for i, a in enumerate(o.args):
-        if a.name not in o.formulas:
-            continue
-        lineno, text = o.formulas[a.name]
-        v, body, saved, metas = comp.compile_formula(a.name, text)
+    index = {a.name: i for i, a in enumerate(o.args)}
+    for key, (lineno, text) in sorted(o.formulas.items(), key=lambda kv: kv[1][0]):
+        targets = [index[n] for n in (key if isinstance(key, tuple) else (key,))]
+        v, body, saved, metas = comp.compile_formula(key, text)
+        users = sum(1 << i for i in targets)
         for s in saved:
-            saved_users[s] |= 1 << i
+            saved_users[s] |= users
         for m in metas:
-            meta_users[m] |= 1 << i
-        blocks.append((i, a, v, body))
+            meta_users[m] |= users
+        blocks.append((targets, v, body))
+    targets_all = formula_targets(o)
     # differentiable arguments: those with a formula or declared not implemented
     diff = 0
     for i, a in enumerate(o.args):
-        if a.name in o.formulas or a.name in o.not_implemented:
+        if a.name in targets_all or a.name in o.not_implemented:
             diff |= 1 << i
     diff_results = 0
     for j, r in enumerate(o.returns):
@@ -669,14 +773,19 @@ def emit_op(o, ops_by_name, entry_name, out):
             out.append('    if (tc_ag_op_saved_list(node, o, %d, &L%d)) goto done;' % (s_, s_))
         else:
             out.append('    if (tc_ag_op_saved(node, o, %d, &s%d)) goto done;' % (s_, s_))
-    for i, a, v, body in blocks:
-        if param_type(a) in ('Tensor[]', 'Tensor?[]'):
+    for targets, v, body in blocks:
+        a = o.args[targets[0]]
+        is_list = len(targets) == 1 and param_type(a) in ('Tensor[]', 'Tensor?[]')
+        if is_list:
+            i = targets[0]
             out.append('    if (o->edge_of_arg[%d] >= 0 && tc_ag_any_needed(node, o->edge_of_arg[%d], o->arg_edges[%d])) {'
                        % (i, i, i))
         else:
-            out.append('    if (o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, o->edge_of_arg[%d])) {' % (i, i))
+            needed = ' || '.join('(o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, o->edge_of_arg[%d]))'
+                                 % (i, i) for i in targets)
+            out.append('    if (%s) {' % needed)
         out += body
-        if param_type(a) in ('Tensor[]', 'Tensor?[]'):
+        if is_list:
             out.append('        tc_tensor_list result = %s;' % v.c)
             out.append('        if (result.len != o->arg_edges[%d]) {' % i)
             out.append('            tc_set_error(TC_ERR_RUNTIME, "%s: %%lld gradients for %%d tensors", '
@@ -689,9 +798,16 @@ def emit_op(o, ops_by_name, entry_name, out):
             out.append('            tc_tensor_retain(result.items[k]);')
             out.append('            out[e] = result.items[k];')
             out.append('        }')
-        else:
+        elif len(targets) == 1:
             out.append('        tc_tensor_retain(%s);' % v.c)
-            out.append('        out[o->edge_of_arg[%d]] = %s;' % (i, v.c))
+            out.append('        out[o->edge_of_arg[%d]] = %s;' % (targets[0], v.c))
+        else:  # one result per target; undefined (NULL) where that target needs no gradient
+            for i, t in zip(targets, v.c):
+                out.append('        if (%s && o->edge_of_arg[%d] >= 0 && tc_node_needs_input_grad(node, '
+                           'o->edge_of_arg[%d])) {' % (t, i, i))
+                out.append('            tc_tensor_retain(%s);' % t)
+                out.append('            out[o->edge_of_arg[%d]] = %s;' % (i, t))
+                out.append('        }')
         out.append('    }')
     for i, a in enumerate(o.args):
         if a.name in o.not_implemented:
@@ -725,7 +841,7 @@ def emit_op(o, ops_by_name, entry_name, out):
     out.append('    .name = "%s",' % o.grad_name)
     out.append('    .backward = %s,' % fn)
     out.append('    .diff_args = %du,' % diff)
-    out.append('    .formula_args = %du,' % sum(1 << i for i, a in enumerate(o.args) if a.name in o.formulas))
+    out.append('    .formula_args = %du,' % sum(1 << i for i, a in enumerate(o.args) if a.name in targets_all))
     out.append('    .saved_users = saved_users_%s,' % o.id)
     out.append('    .meta_users = meta_users_%s,' % o.id)
     out.append('    .diff_results = %du,' % diff_results)

@@ -60,7 +60,11 @@ MAX_RETURNS = 8
 # attributes after the `|`
 KINDS = ('structured', 'impl')
 FLAG_WORDS = ('method', 'function', 'number_self', 'no_bool', 'float_only', 'factory', 'composite', 'view',
-              'inplace_function', 'ignore_coverage', 'internal', 'hidden', 'varargs', 'hidden_out')
+              'inplace_function', 'ignore_coverage', 'internal', 'hidden', 'varargs', 'hidden_out', 'nn')
+# python modules an op may live in instead of torch (PyTorch's python_module): module=linalg makes
+# linalg_inv torch.linalg.inv; the flag `nn` is module=nn (torch._C._nn.gelu, what torch.nn.functional
+# calls), neither torch.* nor a method
+PYTHON_MODULES = {'linalg': 'linalg_', 'nn': ''}
 DTYPE_RULES = ('promote', 'float', 'compare', 'same', 'none', 'int_only', 'bool')
 
 
@@ -281,6 +285,7 @@ def parse_attrs(op, words):
     op.out_overload = None
     op.out_args = None
     op.as_tuple = None
+    op.python_module = None
     for w in words:
         if w in KINDS:
             if op.kind:
@@ -311,6 +316,10 @@ def parse_attrs(op, words):
             op.out_args = w[9:].split(',')
         elif w.startswith('as_tuple='):
             op.as_tuple = w[9:]
+        elif w.startswith('module='):
+            op.python_module = w[7:]
+            if op.python_module not in PYTHON_MODULES:
+                raise TableError('unknown python module %s' % op.python_module)
         elif w in FLAG_WORDS:
             op.flags.add(w)
         else:
@@ -447,11 +456,22 @@ def read_table(path):
             raise SystemExit('%s:%d: op %s is declared twice (first at line %d)' % (path, o.lineno, o.qualname,
                                                                                   seen[o.id]))
         seen[o.id] = o.lineno
+        if 'nn' in o.flags and not o.python_module:
+            o.python_module = 'nn'
         # a method when a Tensor argument is called self, usually the first (polygamma(int n, Tensor self)
         # is x.polygamma(n) too)
         o.is_method = any(a.name == 'self' and a.ty['base'] == 'Tensor' and not a.ty['list'] for a in o.args) \
-            and 'function' not in o.flags and 'internal' not in o.flags and 'hidden' not in o.flags
-        o.is_function = 'method' not in o.flags and 'internal' not in o.flags and 'hidden' not in o.flags
+            and 'function' not in o.flags and 'internal' not in o.flags and 'hidden' not in o.flags \
+            and not o.python_module
+        # a module's ops are functions of the module in every variant (torch._C._nn.hardtanh_)
+        o.is_function = ('method' not in o.flags or bool(o.python_module)) and 'internal' not in o.flags \
+            and 'hidden' not in o.flags
+        o.python_name = o.name
+        if o.python_module:
+            prefix = PYTHON_MODULES[o.python_module]
+            if not o.name.startswith(prefix):
+                raise SystemExit('%s:%d: module=%s ops are named %s*' % (path, o.lineno, o.python_module, prefix))
+            o.python_name = o.name[len(prefix):]
         if o.kind == 'impl' and not o.impl_name:
             o.impl_name = o.id
     return ops
@@ -711,7 +731,7 @@ def write_source(ops, path):
         if o.variant == 'out':
             flags.append('TC_OPF_OUT')
         for f, c in (('number_self', 'NUMBER_SELF'), ('no_bool', 'NO_BOOL'), ('float_only', 'FLOAT_ONLY'),
-                     ('factory', 'FACTORY'), ('composite', 'COMPOSITE'), ('view', 'VIEW')):
+                     ('factory', 'FACTORY'), ('composite', 'COMPOSITE'), ('view', 'VIEW'), ('varargs', 'VARARGS')):
             if f in o.flags:
                 flags.append('TC_OPF_' + c)
         variant = {'functional': 'TC_VARIANT_FUNCTIONAL', 'inplace': 'TC_VARIANT_INPLACE',
@@ -784,12 +804,16 @@ def write_bindings(ops, path):
     for name, group in methods.items():
         out.append(binding('meth', name, group))
     out.append('')
-    out.append('#define TP_GENERATED_FUNCTIONS \\')
-    for name in functions:
-        out.append('    {%s, (PyCFunction)(void (*)(void))fn_%s, METH_FASTCALL | METH_KEYWORDS, NULL}, \\'
-                   % (c_str(name), name))
-    out.append('    /* end of generated functions */')
-    out.append('')
+    modules = {None: 'TP_GENERATED_FUNCTIONS'}
+    modules.update({m: 'TP_GENERATED_%s_FUNCTIONS' % m.upper() for m in PYTHON_MODULES})
+    for module, macro in modules.items():
+        out.append('#define %s \\' % macro)
+        for name, group in functions.items():
+            if group[0].python_module == module:
+                out.append('    {%s, (PyCFunction)(void (*)(void))fn_%s, METH_FASTCALL | METH_KEYWORDS, NULL}, \\'
+                           % (c_str(group[0].python_name), name))
+        out.append('    /* end of generated functions */')
+        out.append('')
     out.append('#define TP_GENERATED_METHODS \\')
     for name in methods:
         out.append('    {%s, (PyCFunction)(void (*)(void))meth_%s, METH_FASTCALL | METH_KEYWORDS, NULL}, \\'

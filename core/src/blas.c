@@ -20,7 +20,7 @@ int tc_blas_reserve(int32_t more) {
 }
 
 int tc_blas_register(const tc_blas_provider *p) {
-    if (!p || p->struct_size < sizeof(tc_blas_provider) || !p->name || !p->sgemm || !p->dgemm)
+    if (!p || p->struct_size < TC_BLAS_PROVIDER_SIZE_1_0 || !p->name || !p->sgemm || !p->dgemm)
         return tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider");
     if (tc_blas_find(p->name))
         return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", p->name);
@@ -94,6 +94,12 @@ const char *tc_blas_current_name(void) {
 const char *tc_blas_describe(void) {
     const tc_blas_provider *p = tc_blas_current();
     return p ? (p->describe ? p->describe() : p->name) : "none";
+}
+
+const char *tc_blas_lapack_describe(void) {
+    const tc_blas_provider *p = tc_blas_current();
+    const tc_lapack *l = p && TC_STRUCT_HAS(p, tc_blas_provider, lapack) ? p->lapack : NULL;
+    return l ? (l->describe ? l->describe : "LAPACK") : "none";
 }
 
 int tc_blas_num_threads(void) {

@@ -276,7 +276,7 @@ static int api_register_allocator_staged(int32_t device_type, const tc_allocator
 
 static int api_register_blas_staged(const tc_blas_provider *provider) {
     if (!stage.plugin) return outside_init("register_blas");
-    if (!provider || !struct_ok(provider->struct_size, sizeof(tc_blas_provider)) || !provider->name ||
+    if (!provider || !struct_ok(provider->struct_size, TC_BLAS_PROVIDER_SIZE_1_0) || !provider->name ||
         !provider->sgemm || !provider->dgemm)
         return tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider");
     return list_push(&stage.blas, &provider);

@@ -111,6 +111,9 @@ TC_INTERNAL void tc_shape_format(int32_t ndim, const int64_t *sizes, char *buf, 
 TC_INTERNAL int tc_shape_check_ndim(int64_t ndim);
 TC_INTERNAL bool tc_shape_equal(int32_t na, const int64_t *a, int32_t nb, const int64_t *b);
 
+/* The C++ type name PyTorch's messages print for a dtype (caffe2::TypeMeta's name): "long int". */
+TC_INTERNAL const char *tc_dtype_cpp_name(int32_t dtype);
+
 /* ---- promotion ---- */
 /* PyTorch's result_type over operands, with wrapped numbers and 0-dim tensors ranked lower. */
 TC_INTERNAL int32_t tc_result_type(tc_tensor *const *operands, int n);
@@ -232,8 +235,20 @@ TC_INTERNAL int tc_kernel_invoke(const tc_kernel_run *run);
 /* Internal conversions below the dispatcher (the runner's casts, copy_ within a device): the copy
  * kernel from src into dst of the same sizes (src may have zero strides), no checks. */
 TC_INTERNAL int tc_kernel_copy(tc_tensor *dst, tc_tensor *src);
-/* A fresh tensor holding t converted to dtype on t's device (t itself, retained, when it already is). */
+/* A fresh tensor holding t converted to dtype on t's device (t itself, retained, when it already is
+ * and has no math bits: the result never has them). */
 TC_INTERNAL tc_tensor *tc_kernel_cast(tc_tensor *t, int32_t dtype);
+
+/* ---- complex tensors and math bits (math_bits.c) ---- */
+/* After dst was copied from src's memory: applies to dst's memory the math bits in which the two
+ * differ, so that dst reads as src reads. */
+TC_INTERNAL int tc_math_bits_copied(tc_tensor *dst, const tc_tensor *src);
+/* A value read from memory, as a tensor with `bits` reads it. */
+TC_INTERNAL void tc_math_bits_apply_scalar(uint32_t bits, tc_scalar *s);
+/* The parts of a complex tensor as a view of their real dtype: the real parts (strides doubled),
+ * or with extra_dim both parts along a new last dim of size 2 (view_as_real's geometry). Keeps the
+ * NEG bit, drops CONJ; the caller decides what a conjugate view means. */
+TC_INTERNAL tc_tensor *tc_complex_as_real(tc_tensor *t, int32_t extra_dim);
 
 /* ---- structured ops: what meta functions fill (structured.c) ---- */
 
@@ -264,6 +279,9 @@ struct tc_plan {
     uint32_t deferred;                       /* bit i: output i is allocated by the kernel */
     uint32_t allocated;                      /* bit i: ... and the kernel has asked for it */
     int32_t deferred_dtype[TC_MAX_RETURNS];
+    /* NULL, or run once the outputs hold the kernel's results (their targets written): checks that
+     * read results, as PyTorch's structured impls do after their kernels (linalg's info tensors) */
+    int (*after)(tc_plan *p);
 };
 
 /* Output i: allocated (functional op), or the written argument checked against the sizes and
@@ -284,6 +302,10 @@ TC_INTERNAL int tc_kernel_output(const tc_kernel_args *args, int32_t i, int32_t 
 /* Output i with explicit strides (empty_strided); functional ops only. */
 TC_INTERNAL int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
                                        const int64_t *strides, int32_t dtype);
+/* Output i undefined: the op returns None there (PyTorch's undefined tensor: a backward op's
+ * output_mask asking for no gradient); the kernel sees a view with NULL data and ndim -1.
+ * Functional ops only. */
+TC_INTERNAL int tc_plan_output_none(tc_plan *p, int32_t i);
 /* Presents output i to the kernel as a view of it with other geometry (keepdim form of a
  * reduction's result, say); offset relative to the output's own. */
 TC_INTERNAL int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes,
@@ -298,6 +320,8 @@ TC_INTERNAL int tc_check_can_cast(int32_t from, int32_t to);
 /* Adds a kernel input (retained), to be computed in `dtype` unless dtype < 0: the kernel receives it
  * converted, or converts it while loading when it says it can (TC_KERNEL_CONVERTS_INPUTS). */
 TC_INTERNAL int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype);
+/* The same, contiguous (a copy when t is not), for kernels that walk rows of memory. */
+TC_INTERNAL int tc_plan_input_contiguous(tc_plan *p, tc_tensor *t, int32_t dtype);
 TC_INTERNAL int tc_plan_scalar(tc_plan *p, tc_scalar s);
 TC_INTERNAL int tc_plan_int(tc_plan *p, int64_t v);
 
@@ -320,7 +344,20 @@ static inline int tc_return(tc_opcall *c, tc_tensor *t) {
     return TC_OK;
 }
 
-/* ---- elementwise meta functions shared by families (meta_elementwise.c) ---- */
+/* ---- elementwise meta functions shared by families (meta_elementwise.c, meta_complex.c) ---- */
+/* The compute and result dtypes of an elementwise op's dtype rule (ops.table's dtype=) over its
+ * operands (the op's refusals are tc_meta_check_supported's). */
+TC_INTERNAL int tc_elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, int32_t *compute,
+                                      int32_t *result);
+/* pow's complex part: a Python-number exponent goes to the kernel as a scalar too, for PyTorch's
+ * special cases (x ** 2 is x * x). */
+TC_INTERNAL int tc_meta_pow_complex(tc_opcall *c, tc_plan *p);
+/* sum of complex values as a sum of their parts: the input and the output presented to the kernel
+ * as real views with a last dim of 2, which the reduction keeps. */
+TC_INTERNAL int tc_meta_sum_complex(tc_plan *p, tc_tensor *self, int32_t dtype);
+/* The kernel writes complex output 0 as its parts: a real view with a last dim of 2 (view_as_real's
+ * geometry) and the kernel dtype the parts' (the random fills of complex tensors, sum). */
+TC_INTERNAL int tc_plan_complex_parts(tc_plan *p);
 /* Broadcasts the operands, applies the op's dtype rule and flags, plans output 0 and the inputs. */
 TC_INTERNAL int tc_meta_elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n);
 /* The same with dtypes the caller chose: output 0 of `result` at the broadcast shape, inputs computed
@@ -335,6 +372,8 @@ TC_INTERNAL int tc_meta_check_out_dtype(const tc_opcall *c, int32_t result);
 TC_INTERNAL tc_tensor *tc_meta_operand(const tc_opcall *c, int i, tc_tensor **owned);
 /* RuntimeError "\"op\" not implemented for 'Float'": the op has no kernel for the dtype. */
 TC_INTERNAL int tc_meta_refuse_dtype(const tc_opcall *c, int32_t dtype);
+/* The same refusal for the dtypes the op's flags exclude (no_bool, float_only, dtype=int_only). */
+TC_INTERNAL int tc_meta_check_supported(const tc_opcall *c, int32_t compute);
 
 /* ---- factories shared by meta functions and composites (meta_factory.c) ---- */
 /* The dtype, device and checks of a creation op's dtype/layout/device/pin_memory arguments starting

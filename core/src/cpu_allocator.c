@@ -9,6 +9,7 @@
  */
 #include "core_internal.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,12 @@ static void configure(void) {
         tc_warn("TORCH_CPU_CACHE_LIMIT_MB='%s' is not a whole number of MiB (0 or more); using the "
                 "default, %zu MiB (1/8 of RAM)", env, cpu.cache_limit >> 20);
     }
+    /* Blocks below LARGE_BLOCK come from malloc. glibc's dynamic thresholds would otherwise mmap some
+     * of them, or trim the heap top under them, on every free, so that each new tensor of a few
+     * hundred KiB faulted its pages in again (~10 ms for 1 MiB on a loaded machine): keep them in the
+     * heap, which is bounded by what the program holds at its peak. */
+    mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK);
+    mallopt(M_TRIM_THRESHOLD, 64 * LARGE_BLOCK);
 }
 
 void tc_alloc_cpu_configure(void) { pthread_once(&configure_once, configure); }

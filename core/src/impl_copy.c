@@ -21,7 +21,8 @@ static const tc_device_type_desc *copier(tc_device dst, tc_device src) {
 static tc_tensor *staged_source(tc_tensor *dst, tc_tensor *src) {
     tc_tensor *expanded = tc_expand_to(src, dst->ndim, dst->sizes);
     if (!expanded) return NULL;
-    if (expanded->dtype == dst->dtype && tc_tensor_is_contiguous(expanded)) return expanded;
+    if (expanded->dtype == dst->dtype && tc_tensor_is_contiguous(expanded) && !(src->flags & TC_TENSOR_MATH_BITS))
+        return expanded;
     tc_tensor *dense = tc_empty(dst->ndim, dst->sizes, dst->dtype, src->device);
     if (dense && tc_kernel_copy(dense, expanded)) {
         tc_tensor_release(dense);
@@ -38,7 +39,7 @@ static int copy_across(tc_tensor *dst, tc_tensor *src) {
                             tc_device_type_name(src->device.type), tc_device_type_name(dst->device.type));
     tc_tensor *from = staged_source(dst, src);
     if (!from) return TC_FAIL;
-    tc_tensor *to = tc_tensor_is_contiguous(dst) ? (tc_tensor_retain(dst), dst)
+    tc_tensor *to = tc_tensor_is_contiguous(dst) && !(dst->flags & TC_TENSOR_MATH_BITS) ? (tc_tensor_retain(dst), dst)
                                                  : tc_empty(dst->ndim, dst->sizes, dst->dtype, dst->device);
     int rc = TC_FAIL;
     if (to) {
@@ -69,11 +70,16 @@ int tc_impl_copy_(tc_opcall *c) {
         return TC_FAIL;
     }
     if (tc_check_internal_overlap(dst)) return TC_FAIL;
+    static atomic_bool warned; /* PyTorch warns once per process */
+    if (tc_dtype_is_complex(src->dtype) && !tc_dtype_is_complex(dst->dtype) && !atomic_exchange(&warned, true))
+        tc_warn("Casting complex values to real discards the imaginary part");
     int rc;
     if (same_device(dst->device, src->device) || (src->ndim == 0 && src->device.type == TC_DEVICE_CPU &&
                                                     dst->device.type == TC_DEVICE_CPU)) {
         int overlap = tc_overlap(dst, src);
-        if (overlap == TC_OVERLAP_FULL && dst->dtype == src->dtype) return tc_return(c, (tc_tensor_retain(dst), dst));
+        if (overlap == TC_OVERLAP_FULL && dst->dtype == src->dtype &&
+            !((dst->flags ^ src->flags) & TC_TENSOR_MATH_BITS))
+            return tc_return(c, (tc_tensor_retain(dst), dst));
         if (overlap == TC_OVERLAP_PARTIAL) return tc_check_partial_overlap(dst, src);
         tc_tensor *from = src;
         if (overlap == TC_OVERLAP_TOO_HARD) { /* read everything before writing */

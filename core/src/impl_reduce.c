@@ -14,7 +14,7 @@ static tc_tensor *count_of(int64_t count) {
 
 static int mean_dtype(const tc_tensor *self, int32_t requested, int32_t *dtype) {
     *dtype = requested >= 0 ? requested : self->dtype;
-    if (tc_dtype_is_floating(*dtype)) return TC_OK;
+    if (tc_dtype_is_floating(*dtype) || tc_dtype_is_complex(*dtype)) return TC_OK;
     return tc_set_error(TC_ERR_RUNTIME, "mean(): could not infer output dtype. %s dtype must be either a floating "
                                         "point or complex dtype. Got: %s", requested >= 0 ? "Optional" : "Input",
                         tc_dtype_scalar_name(*dtype));

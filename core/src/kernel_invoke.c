@@ -22,6 +22,10 @@ typedef struct tc_view_1_0 {
 _Static_assert(sizeof(tc_view_1_0) == TC_VIEW_SIZE_1_0, "the 1.0 view layout");
 
 static void fill_view(tc_view *v, const tc_tensor *t) {
+    if (!t) { /* an undefined output (tc_plan_output_none) */
+        *v = (tc_view){.ndim = -1, .struct_size = sizeof(tc_view)};
+        return;
+    }
     v->data = tc_tensor_data(t);
     v->sizes = t->sizes;
     v->strides = t->strides;
@@ -190,16 +194,37 @@ static int invoke_slot(const tc_kernel_run *run, const tc_kernel_slot *slot) {
 
 int tc_kernel_copy(tc_tensor *dst, tc_tensor *src) {
     if (tc_tensor_numel(dst) == 0) return TC_OK;
+    uint32_t bits = src->flags & TC_TENSOR_MATH_BITS;
+    if (tc_dtype_is_complex(src->dtype) && !tc_dtype_is_complex(dst->dtype)) bits &= ~TC_TENSOR_CONJ; /* real parts */
+    if (bits && src->dtype != dst->dtype) {
+        /* a conversion reads src's values: resolved in src's own dtype first, as PyTorch resolves them
+         * (negating a converted value is not the same where a converted zero part gains a sign) */
+        tc_tensor *plain = tc_empty(src->ndim, src->sizes, src->dtype, src->device);
+        int rc = plain ? tc_kernel_copy(plain, src) : TC_FAIL;
+        if (rc == TC_OK) rc = tc_kernel_copy(dst, plain);
+        tc_tensor_release(plain);
+        return rc;
+    }
+    /* complex into real keeps the real parts: copy kernels only ever convert between real dtypes or
+     * into complex ones */
+    tc_tensor *real = NULL;
+    if (tc_dtype_is_complex(src->dtype) && !tc_dtype_is_complex(dst->dtype)) {
+        if (!(real = tc_complex_as_real(src, 0))) return TC_FAIL;
+        src = real;
+    }
     tc_kernel_run run = {.kernel = TC_KERNEL_copy, .backend = tc_backend_of(dst->device.type, dst->layout),
                          .dtype = dst->dtype, .inputs = &src, .n_inputs = 1, .outputs = &dst, .n_outputs = 1,
                          .broadcast = src->ndim != dst->ndim || !tc_shape_equal(src->ndim, src->sizes, dst->ndim,
                                                                                   dst->sizes),
                          .schema_op = -1};
-    return tc_kernel_invoke(&run);
+    int rc = tc_kernel_invoke(&run);
+    if (rc == TC_OK) rc = tc_math_bits_copied(dst, src);
+    tc_tensor_release(real);
+    return rc;
 }
 
 tc_tensor *tc_kernel_cast(tc_tensor *t, int32_t dtype) {
-    if (t->dtype == dtype) {
+    if (t->dtype == dtype && !(t->flags & TC_TENSOR_MATH_BITS)) {
         tc_tensor_retain(t);
         return t;
     }

@@ -204,7 +204,9 @@ const tc_kernel_slot *tc_kernel_find(int32_t kernel, int32_t backend, int32_t dt
     list_registered(kernel, registered, sizeof registered);
     tc_backend_format(backend, where, sizeof where);
     const char *reason = tc_device_unavailable_reason(tc_device_type_name(backend / TC_MAX_LAYOUTS));
-    tc_set_error(TC_ERR_NOT_IMPLEMENTED, "\"%s\" not implemented for '%s' on %s%s%s%s; registered: %s",
+    /* the backend has the kernel, not for this dtype: PyTorch's dtype dispatch raises RuntimeError */
+    tc_set_error(slots ? TC_ERR_RUNTIME : TC_ERR_NOT_IMPLEMENTED,
+                 "\"%s\" not implemented for '%s' on %s%s%s%s; registered: %s",
                  tc_kernel_name(kernel), tc_dtype_name(dtype), where, reason ? " (" : "", reason ? reason : "",
                  reason ? ")" : "", registered);
     return NULL;

@@ -8,11 +8,11 @@
 #include <string.h>
 
 /* The result and compute dtypes of the op's rule over its operands. */
-static int elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, int32_t *compute, int32_t *result) {
+int tc_elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, int32_t *compute, int32_t *result) {
     int32_t common = tc_result_type(ts, n);
     switch (c->op->dtype_rule) {
     case TC_RULE_FLOAT:
-        if (!tc_dtype_is_floating(common)) common = tc_default_dtype();
+        if (!tc_dtype_is_floating(common) && !tc_dtype_is_complex(common)) common = tc_default_dtype();
         *compute = *result = common;
         break;
     case TC_RULE_COMPARE:
@@ -25,11 +25,10 @@ static int elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, int n, i
     return TC_OK;
 }
 
-/* The dtypes the op has no kernel for (ops.table's no_bool, float_only, dtype=int_only). */
-static int check_supported(const tc_opcall *c, int32_t compute) {
+int tc_meta_check_supported(const tc_opcall *c, int32_t compute) {
     uint32_t flags = c->op->schema.flags;
     if ((compute == TC_BOOL && (flags & TC_OPF_NO_BOOL)) ||
-        (!tc_dtype_is_floating(compute) && (flags & TC_OPF_FLOAT_ONLY)) ||
+        (!tc_dtype_is_floating(compute) && !tc_dtype_is_complex(compute) && (flags & TC_OPF_FLOAT_ONLY)) ||
         (tc_dtype_is_floating(compute) && c->op->dtype_rule == TC_RULE_INT_ONLY))
         return tc_meta_refuse_dtype(c, compute);
     return TC_OK;
@@ -70,11 +69,10 @@ tc_tensor *tc_meta_operand(const tc_opcall *c, int i, tc_tensor **owned) {
         return NULL;
     }
     tc_scalar s = v->v.scalar;
-    int32_t dtype = s.kind == TC_SCALAR_BOOL ? TC_BOOL : s.kind == TC_SCALAR_INT ? TC_INT64 : TC_FLOAT64;
-    if (s.kind == TC_SCALAR_COMPLEX) {
-        tc_set_error(TC_ERR_RUNTIME, "%s: complex Scalars are not supported", c->op->schema.name);
-        return NULL;
-    }
+    int32_t dtype = s.kind == TC_SCALAR_BOOL      ? TC_BOOL
+                    : s.kind == TC_SCALAR_INT     ? TC_INT64
+                    : s.kind == TC_SCALAR_COMPLEX ? TC_COMPLEX128
+                                                  : TC_FLOAT64;
     if ((*owned = tc_scalar_tensor(s, dtype))) (*owned)->flags |= TC_TENSOR_WRAPPED_NUMBER;
     return *owned;
 }
@@ -82,10 +80,10 @@ tc_tensor *tc_meta_operand(const tc_opcall *c, int i, tc_tensor **owned) {
 /* Operands (tensors), their broadcast shape, dtypes; then the output and the kernel's inputs. */
 int tc_meta_elementwise(tc_opcall *c, tc_plan *p, tc_tensor *const *ts, int n) {
     int32_t compute, result;
-    if (elementwise_dtypes(c, ts, n, &compute, &result) || check_same_dtype_out(c, result)) return TC_FAIL;
+    if (tc_elementwise_dtypes(c, ts, n, &compute, &result) || check_same_dtype_out(c, result)) return TC_FAIL;
     /* as in PyTorch, an in-place result that cannot be cast is refused before the dtype itself */
     if (tc_meta_elementwise_as(p, ts, n, compute, result)) return TC_FAIL;
-    return check_supported(c, compute);
+    return tc_meta_check_supported(c, compute);
 }
 
 int tc_meta_elementwise_as(tc_plan *p, tc_tensor *const *ts, int n, int32_t compute, int32_t result) {
@@ -112,9 +110,14 @@ int tc_meta_binary(tc_opcall *c, tc_plan *p) {
     const tc_op_schema *s = &c->op->schema;
     if (s->n_args > 2 && s->args[2].type == TC_VALUE_SCALAR && strcmp(s->args[2].name, "alpha") == 0) {
         tc_scalar alpha = c->args[2].v.scalar;
-        if (!tc_dtype_is_floating(p->dtype) && alpha.kind == TC_SCALAR_FLOAT)
+        bool complex = tc_dtype_is_complex(p->dtype);
+        if (!tc_dtype_is_floating(p->dtype) && !complex &&
+            (alpha.kind == TC_SCALAR_FLOAT || alpha.kind == TC_SCALAR_COMPLEX))
             return tc_set_error(TC_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating "
                                                 "point number.");
+        if (!complex && alpha.kind == TC_SCALAR_COMPLEX)
+            return tc_set_error(TC_ERR_RUNTIME, "For non-complex input tensors, argument alpha must not be a complex "
+                                                "number.");
         if (tc_plan_scalar(p, alpha)) return TC_FAIL;
     }
     return TC_OK;
@@ -142,6 +145,7 @@ int tc_meta_sub(tc_opcall *c, tc_plan *p) {
  * can tell a wrapped Python number from a tensor. */
 int tc_meta_pow(tc_opcall *c, tc_plan *p) {
     if (tc_meta_binary(c, p)) return TC_FAIL;
+    if (tc_dtype_is_complex(p->dtype)) return tc_meta_pow_complex(c, p);
     if (c->args[1].tag == TC_VALUE_SCALAR) { /* pow.Tensor_Scalar: the exponent is a Python number */
         tc_scalar v = c->args[1].v.scalar;
         if (tc_dtype_is_floating(p->dtype)) return TC_OK;

@@ -91,10 +91,12 @@ static int check_fits(tc_scalar v, int32_t dtype) {
 }
 
 /* full(size, fill_value, *, dtype, layout, device, pin_memory): dtype None infers bool / int64 /
- * the default float from the value, as PyTorch does. */
+ * the default float from the value, as PyTorch does; a complex value complex128 under a float64
+ * default, else complex64 (PyTorch 1.13's full, unlike its promotion, has no complex32 case). */
 int tc_meta_full(tc_opcall *c, tc_plan *p) {
     tc_scalar v = c->args[1].v.scalar;
     int32_t inferred = v.kind == TC_SCALAR_BOOL ? TC_BOOL : v.kind == TC_SCALAR_INT ? TC_INT64 : tc_default_dtype();
+    if (v.kind == TC_SCALAR_COMPLEX) inferred = tc_default_dtype() == TC_FLOAT64 ? TC_COMPLEX128 : TC_COMPLEX64;
     int32_t dtype;
     if (tc_factory_options(c, 2, inferred, &dtype) || check_fits(v, dtype)) return TC_FAIL;
     tc_int_list size = tc_arg_ints(c, 0);
@@ -113,6 +115,7 @@ int tc_meta_fill(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
     tc_scalar v = c->args[1].v.scalar;
     if (check_fits(v, self->dtype)) return TC_FAIL;
+    tc_math_bits_apply_scalar(self->flags, &v); /* the memory of a conjugate view holds the conjugate */
     /* the written tensor may be expanded: fill stores the same value into every alias */
     p->out[0] = p->target[0] = self;
     p->kview[0] = NULL;
@@ -142,7 +145,9 @@ int tc_meta_arange(tc_opcall *c, tc_plan *p) {
         end = c->args[1].v.scalar;
         if (n_scalars == 3) step = c->args[2].v.scalar;
     }
-    int32_t inferred = start.kind == TC_SCALAR_FLOAT || end.kind == TC_SCALAR_FLOAT || step.kind == TC_SCALAR_FLOAT
+    int32_t inferred = start.kind == TC_SCALAR_FLOAT || end.kind == TC_SCALAR_FLOAT || step.kind == TC_SCALAR_FLOAT ||
+                               start.kind == TC_SCALAR_COMPLEX || end.kind == TC_SCALAR_COMPLEX ||
+                               step.kind == TC_SCALAR_COMPLEX
                            ? tc_default_dtype() : TC_INT64;
     int32_t dtype;
     if (tc_factory_options(c, n_scalars, inferred, &dtype)) return TC_FAIL;
@@ -179,7 +184,12 @@ int tc_meta_linspace(tc_opcall *c, tc_plan *p) {
     int64_t steps = tc_arg_int(c, 2);
     int32_t dtype;
     if (steps < 0) return tc_set_error(TC_ERR_RUNTIME, "number of steps must be non-negative");
-    if (tc_factory_options(c, 3, tc_default_dtype(), &dtype)) return TC_FAIL;
+    bool complex = start.kind == TC_SCALAR_COMPLEX || end.kind == TC_SCALAR_COMPLEX;
+    if (tc_factory_options(c, 3, complex ? tc_default_complex_dtype() : tc_default_dtype(), &dtype)) return TC_FAIL;
+    if (complex && !tc_dtype_is_complex(dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "torch.linspace(): inferred dtype %s can't be safely cast to passed "
+                                            "dtype %s", tc_dtype_scalar_name(tc_default_complex_dtype()),
+                            tc_dtype_scalar_name(dtype));
     /* PyTorch converts the bounds to the output dtype first (checked: linspace(0, 300, 5, dtype=uint8)
      * fails), so that a uint8 range from -1 starts at 255 and a float16 one at a float16 value. */
     if (!tc_scalar_fits(start, dtype) || !tc_scalar_fits(end, dtype))

@@ -54,13 +54,6 @@ static const char *num(double v, char *buf, size_t len) {
     return buf;
 }
 
-/* The C++ type name PyTorch's messages print for a dtype (caffe2::TypeMeta's name). */
-static const char *cpp_name(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {"bool", "unsigned char", "signed char", "short int", "int",
-                                               "long int", "c10::Half", "c10::BFloat16", "float", "double"};
-    return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?";
-}
-
 /* std::numeric_limits<T>::lowest() and max() of a floating dtype, as doubles. */
 static double float_max(int32_t dtype) {
     switch (dtype) {
@@ -105,24 +98,26 @@ static int64_t int_max(int32_t dtype) {
 
 /* ---- uniform_(self, from, to, *, generator) ---- */
 
+/* PyTorch fills a complex tensor's parts as a real tensor (view_as_real): a real dtype's checks */
 int tc_meta_uniform_(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0);
     double from = c->args[1].v.f, to = c->args[2].v.f;
     char a[32], b[32];
-    if (!tc_dtype_is_floating(self->dtype)) return not_implemented("check_uniform_bounds", self->dtype);
-    double max = float_max(self->dtype), min = -max;
+    int32_t dtype = tc_dtype_to_real(self->dtype);
+    if (!tc_dtype_is_floating(dtype)) return not_implemented("check_uniform_bounds", self->dtype);
+    double max = float_max(dtype), min = -max;
     if (!(from >= min && from <= max))
-        return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", cpp_name(self->dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", tc_dtype_cpp_name(dtype));
     if (!(to >= min && to <= max))
-        return tc_set_error(TC_ERR_RUNTIME, "to is out of bounds for %s", cpp_name(self->dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "to is out of bounds for %s", tc_dtype_cpp_name(dtype));
     if (!(from <= to))
         return tc_set_error(TC_ERR_RUNTIME, "uniform_ expects to return a [from, to) range, but found from=%s > to=%s",
                             num(from, a, sizeof a), num(to, b, sizeof b));
     if (!(to - from <= max))
         return tc_set_error(TC_ERR_RUNTIME, "uniform_ expects to-from <= std::numeric_limits<%s>::max(), but found "
                                             "to=%s and from=%s which result in to-from to exceed the limit",
-                            tc_dtype_scalar_name(self->dtype), num(to, a, sizeof a), num(from, b, sizeof b));
-    if (plan_inplace(c, p)) return TC_FAIL;
+                            tc_dtype_scalar_name(dtype), num(to, a, sizeof a), num(from, b, sizeof b));
+    if (plan_inplace(c, p) || (tc_dtype_is_complex(self->dtype) && tc_plan_complex_parts(p))) return TC_FAIL;
     return tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(from)) || tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(to)) ? TC_FAIL : TC_OK;
 }
 
@@ -134,8 +129,12 @@ int tc_meta_normal_(tc_opcall *c, tc_plan *p) {
     char a[32];
     if (!(std >= 0.0))
         return tc_set_error(TC_ERR_RUNTIME, "normal expects std >= 0.0, but found std %s", num(std, a, sizeof a));
-    if (!tc_dtype_is_floating(self->dtype)) return not_implemented("normal_kernel_cpu", self->dtype);
+    if (!tc_dtype_is_floating(tc_dtype_to_real(self->dtype))) return not_implemented("normal_kernel_cpu", self->dtype);
     if (plan_inplace(c, p)) return TC_FAIL;
+    if (tc_dtype_is_complex(self->dtype)) { /* each part with the variance halved, as PyTorch */
+        if (tc_plan_complex_parts(p)) return TC_FAIL;
+        std /= sqrt(2.0);
+    }
     return tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(mean)) || tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(std)) ? TC_FAIL : TC_OK;
 }
 
@@ -193,9 +192,9 @@ static int check_range(int64_t from, int64_t to_inc, int32_t dtype) {
     if (tc_dtype_is_floating(dtype)) {
         double max = float_max(dtype);
         if (!((double)from >= -max && (double)from <= max))
-            return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", cpp_name(dtype));
+            return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", tc_dtype_cpp_name(dtype));
         if (!((double)to_inc >= -max && (double)to_inc <= max))
-            return tc_set_error(TC_ERR_RUNTIME, "to - 1 is out of bounds for %s", cpp_name(dtype));
+            return tc_set_error(TC_ERR_RUNTIME, "to - 1 is out of bounds for %s", tc_dtype_cpp_name(dtype));
         int digits = float_digits(dtype);
         int64_t limit = (int64_t)1 << digits;
         const char *names[2] = {"from", "to - 1"};
@@ -204,13 +203,13 @@ static int check_range(int64_t from, int64_t to_inc, int32_t dtype) {
             if (values[i] < -limit || values[i] > limit)
                 tc_warn("%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can support discrete "
                         "uniform distribution only within this range. This warning will become an error in version "
-                        "1.7 release, please fix the code in advance", names[i], digits, digits, cpp_name(dtype));
+                        "1.7 release, please fix the code in advance", names[i], digits, digits, tc_dtype_cpp_name(dtype));
         return TC_OK;
     }
     if (from < int_min(dtype) || from > int_max(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", cpp_name(dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "from is out of bounds for %s", tc_dtype_cpp_name(dtype));
     if (to_inc < int_min(dtype) || to_inc > int_max(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "to - 1 is out of bounds for %s", cpp_name(dtype));
+        return tc_set_error(TC_ERR_RUNTIME, "to - 1 is out of bounds for %s", tc_dtype_cpp_name(dtype));
     return TC_OK;
 }
 

@@ -130,8 +130,15 @@ int tc_meta_sum(tc_opcall *c, tc_plan *p) {
     reduction r;
     if (reduction_of(c, &r)) return TC_FAIL;
     int32_t dtype = dtype_named(c, "dtype");
-    if (dtype < 0) dtype = tc_dtype_is_floating(r.self->dtype) ? r.self->dtype : TC_INT64;
-    bool widen = dtype == TC_INT64 && !tc_dtype_is_floating(r.self->dtype);
+    if (dtype < 0)
+        dtype = tc_dtype_is_floating(r.self->dtype) || tc_dtype_is_complex(r.self->dtype) ? r.self->dtype : TC_INT64;
+    if (tc_dtype_is_complex(dtype)) { /* the kernel sums the parts, as real views with a last dim of 2 */
+        int64_t sizes[TC_MAX_DIMS];
+        int32_t ndim = reduced_sizes(r.self, r.mask, r.keepdim, sizes);
+        if (tc_plan_output(p, 0, ndim, sizes, dtype) || keepdim_view(p, 0, r.self, r.mask)) return TC_FAIL;
+        return tc_meta_sum_complex(p, r.self, dtype);
+    }
+    bool widen = dtype == TC_INT64 && !tc_dtype_is_floating(r.self->dtype) && !tc_dtype_is_complex(r.self->dtype);
     return plan_reduction(p, &r, 1, dtype, widen ? -1 : dtype, dtype);
 }
 

@@ -17,11 +17,32 @@ static uint16_t float_to_bfloat16(float f) {
     return (uint16_t)(bits >> 16);
 }
 
+/* A complex element from a scalar: each part converted once, from the integer itself for integers. */
+static void store_complex(tc_scalar s, int32_t dtype, void *dst) {
+    const bool integral = !floating(s);
+    const double re = s.v.f, im = s.kind == TC_SCALAR_COMPLEX ? s.imag : 0.0;
+    if (dtype == TC_COMPLEX32) {
+        _Float16 parts[2] = {integral ? (_Float16)s.v.i : (_Float16)re, (_Float16)im};
+        memcpy(dst, parts, sizeof parts);
+    } else if (dtype == TC_COMPLEX64) {
+        float parts[2] = {integral ? (float)s.v.i : (float)re, (float)im};
+        memcpy(dst, parts, sizeof parts);
+    } else {
+        double parts[2] = {integral ? (double)s.v.i : re, im};
+        memcpy(dst, parts, sizeof parts);
+    }
+}
+
 /* Integers wrap; floats convert as PyTorch's kernels do on x86 (tc_convert.h), so a value stored
- * here equals the same value converted by a copy kernel. */
+ * here equals the same value converted by a copy kernel. A complex value stored into a real dtype
+ * keeps its real part (bool included: 1j stores false, as in PyTorch). */
 void tc_scalar_store(tc_scalar s, int32_t dtype, void *dst) {
     const int64_t i = s.v.i;
     const double f = tc_scalar_to_double(s);
+    if (tc_dtype_is_complex(dtype)) {
+        store_complex(s, dtype, dst);
+        return;
+    }
     switch (dtype) {
     case TC_BOOL: *(uint8_t *)dst = floating(s) ? f != 0.0 : s.v.i != 0; break;
     case TC_UINT8: *(uint8_t *)dst = floating(s) ? tc_cvtt_u8(f) : (uint8_t)i; break;
@@ -50,7 +71,15 @@ bool tc_scalar_fits(tc_scalar s, int32_t dtype) {
     static const int64_t int_max[TC_NUM_DTYPES] = {
         [TC_UINT8] = UINT8_MAX, [TC_INT8] = INT8_MAX, [TC_INT16] = INT16_MAX, [TC_INT32] = INT32_MAX,
         [TC_INT64] = INT64_MAX};
-    if (dtype == TC_BOOL || dtype == TC_FLOAT64) return true;
+    if (dtype == TC_BOOL) return true;
+    if (dtype == TC_COMPLEX32) return true; /* PyTorch 1.13 checks no complex32 value (1e5j becomes infj) */
+    if (tc_dtype_is_complex(dtype)) { /* each part within the part's range */
+        tc_scalar re = s, im = TC_SCALAR_OF_FLOAT(s.kind == TC_SCALAR_COMPLEX ? s.imag : 0.0);
+        if (re.kind == TC_SCALAR_COMPLEX) re.kind = TC_SCALAR_FLOAT;
+        return tc_scalar_fits(re, tc_dtype_to_real(dtype)) && tc_scalar_fits(im, tc_dtype_to_real(dtype));
+    }
+    if (s.kind == TC_SCALAR_COMPLEX && s.imag != 0.0) return false; /* c10 refuses to drop an imaginary part */
+    if (dtype == TC_FLOAT64) return true;
     if (tc_dtype_is_floating(dtype)) {
         double f = tc_scalar_to_double(s);
         return isnan(f) || isinf(f) || fabs(f) <= float_max[dtype];
@@ -69,6 +98,12 @@ bool tc_scalar_fits(tc_scalar s, int32_t dtype) {
 
 tc_scalar tc_scalar_load(const void *src, int32_t dtype) {
     tc_scalar s = {.kind = tc_dtype_is_floating(dtype) ? TC_SCALAR_FLOAT : dtype == TC_BOOL ? TC_SCALAR_BOOL : TC_SCALAR_INT};
+    if (tc_dtype_is_complex(dtype)) { /* the parts, loaded as their real dtype */
+        size_t half = tc_dtype_size(dtype) / 2;
+        tc_scalar re = tc_scalar_load(src, tc_dtype_to_real(dtype));
+        tc_scalar im = tc_scalar_load((const char *)src + half, tc_dtype_to_real(dtype));
+        return TC_SCALAR_OF_COMPLEX(re.v.f, im.v.f);
+    }
     switch (dtype) {
     case TC_BOOL: s.v.i = *(const uint8_t *)src != 0; break;
     case TC_UINT8: s.v.i = *(const uint8_t *)src; break;
@@ -93,9 +128,9 @@ tc_scalar tc_scalar_load(const void *src, int32_t dtype) {
 
 tc_scalar tc_scalar_cast(tc_scalar s, int32_t dtype) {
     union {
-        double f;
+        double f[2];
         int64_t i;
-        char bytes[8];
+        char bytes[16];
     } buf;
     tc_scalar_store(s, dtype, buf.bytes);
     return tc_scalar_load(buf.bytes, dtype);

@@ -33,6 +33,7 @@ static void plan_init(tc_plan *p, tc_opcall *c) {
     p->n_scalars = 0;
     p->n_ints = 0;
     p->deferred = p->allocated = 0;
+    p->after = NULL;
 }
 
 static void plan_release(tc_plan *p) {
@@ -101,7 +102,7 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
         }
         if (tc_check_can_cast(dtype, target->dtype)) return TC_FAIL;
         if (tc_check_internal_overlap(target)) return TC_FAIL;
-        if (target->dtype == dtype) {
+        if (target->dtype == dtype && !(target->flags & TC_TENSOR_MATH_BITS)) {
             out = target;
         } else if (!(out = tc_empty(ndim, sizes, dtype, c->device))) { /* compute, then cast into target */
             return TC_FAIL;
@@ -218,6 +219,15 @@ int tc_plan_output_strided(tc_plan *p, int32_t i, int32_t ndim, const int64_t *s
     return TC_OK;
 }
 
+int tc_plan_output_none(tc_plan *p, int32_t i) {
+    tc_opcall *c = p->call;
+    if (c->op->variant != TC_VARIANT_FUNCTIONAL || i != p->n_out || i >= TC_MAX_RETURNS)
+        return tc_set_error(TC_ERR_RUNTIME, "internal error: undefined output of %s", c->op->schema.name);
+    p->out[i] = p->target[i] = p->kview[i] = NULL;
+    p->n_out++;
+    return TC_OK;
+}
+
 int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
     if (p->n_in == p->cap_in) {
         if (p->cap_in > INT32_MAX / 2) return tc_set_error(TC_ERR_RUNTIME, "too many kernel inputs");
@@ -237,11 +247,31 @@ int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype) {
         p->in_dtype = in_dtype;
         p->cap_in = cap;
     }
+    if (t->flags & TC_TENSOR_MATH_BITS) { /* a lazy conj/neg is resolved now, in the compute dtype */
+        tc_tensor *x = tc_kernel_cast(t, dtype >= 0 ? dtype : t->dtype);
+        if (!x) return TC_FAIL;
+        p->in_dtype[p->n_in] = -1;
+        p->in[p->n_in++] = x;
+        return TC_OK;
+    }
     /* the conversion waits for the kernel call: a kernel that converts while loading needs none */
     tc_tensor_retain(t);
     p->in_dtype[p->n_in] = dtype >= 0 && dtype != t->dtype ? dtype : -1;
     p->in[p->n_in++] = t;
     return TC_OK;
+}
+
+int tc_plan_input_contiguous(tc_plan *p, tc_tensor *t, int32_t dtype) {
+    if (dtype < 0) dtype = t->dtype;
+    if (t->dtype != dtype || tc_tensor_is_contiguous(t)) return tc_plan_input(p, t, dtype); /* a cast is contiguous */
+    tc_tensor *copy = tc_empty(t->ndim, t->sizes, dtype, t->device);
+    if (!copy || tc_kernel_copy(copy, t)) {
+        tc_tensor_release(copy);
+        return TC_FAIL;
+    }
+    int rc = tc_plan_input(p, copy, -1);
+    tc_tensor_release(copy);
+    return rc;
 }
 
 int tc_plan_scalar(tc_plan *p, tc_scalar s) {
@@ -301,7 +331,8 @@ static int separate_inputs(tc_plan *p) {
 
 static bool all_outputs_empty(const tc_plan *p) {
     for (int32_t i = 0; i < p->n_out; i++)
-        if (!p->out[i] || tc_tensor_numel(p->out[i]) != 0) return false;
+        /* a deferred output (sized by the kernel) needs the kernel; an undefined one (None) does not */
+        if (p->out[i] ? tc_tensor_numel(p->out[i]) != 0 : (p->deferred >> i) & 1u) return false;
     return p->n_out > 0;
 }
 
@@ -338,8 +369,10 @@ int tc_structured_run(tc_opcall *c) {
         if (p.out[i] != p.target[i] && tc_kernel_copy(p.target[i], p.out[i])) goto fail;
         if (op->variant != TC_VARIANT_FUNCTIONAL) tc_tensor_bump_version(p.target[i]);
     }
+    if (p.after && p.after(&p)) goto fail;
     for (int32_t i = 0; i < p.n_out; i++) {
-        c->outs[i] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = p.target[i]};
+        c->outs[i] = p.target[i] ? (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = p.target[i]}
+                                 : (tc_value){.tag = TC_VALUE_NONE, .v.tensor = NULL};
         tc_tensor_release(p.kview[i]);
         if (p.out[i] != p.target[i]) tc_tensor_release(p.out[i]);
     }

@@ -95,7 +95,8 @@ tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes, 
     if (v) {
         v->version = t->version;
         if ((v->own_version = t->own_version)) atomic_fetch_add(&v->own_version->refcount, 1);
-        v->flags = (t->flags & (TC_TENSOR_WRAPPED_NUMBER | TC_TENSOR_INFERENCE)) | (v->flags & TC_TENSOR_INFERENCE);
+        v->flags = (t->flags & (TC_TENSOR_WRAPPED_NUMBER | TC_TENSOR_INFERENCE | TC_TENSOR_MATH_BITS)) |
+                   (v->flags & TC_TENSOR_INFERENCE);
         v->layout = t->layout;
     }
     return v;
@@ -228,6 +229,7 @@ int tc_tensor_get(const tc_tensor *t, int64_t flat, tc_scalar *out) {
     }
     if (t->dtype < 0 || t->dtype >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype");
     *out = tc_scalar_load((const char *)tc_tensor_data(t) + offset * (int64_t)tc_dtype_size(t->dtype), t->dtype);
+    tc_math_bits_apply_scalar(t->flags, out);
     return TC_OK;
 }
 

@@ -45,7 +45,7 @@ cpu_loop_fn cpu_bits_loop(size_t elsize) {
     static int k_copy_##D(const tc_kernel_args *args) {                                            \
         if (cpu_check_args(args, 1, 1, "copy") != TC_OK) return TC_FAIL;                           \
         const int32_t src = args->inputs[0].dtype;                                                 \
-        if (src < 0 || src >= TC_NUM_DTYPES)                                                       \
+        if (src < 0 || src >= TC_NUM_DTYPES || !copy_to_##D[src]) /* complex: the core's real view */ \
             return cpu_core->set_error(TC_ERR_RUNTIME, "cpu copy: unknown input dtype %d", src);   \
         if (src == CPU_DT_##D) return cpu_unary_apply(args, cpu_bits_loop(sizeof(CPU_T_##D)), "copy"); \
         return cpu_unary_apply(args, copy_to_##D[src], "copy");                                    \

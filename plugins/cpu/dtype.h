@@ -42,6 +42,10 @@
 #define CPU_DTYPES_INT(X, A) CPU_DTYPES_UINT(X, A) CPU_DTYPES_SINT(X, A)
 #define CPU_DTYPES_NUMERIC(X, A) CPU_DTYPES_INT(X, A) CPU_DTYPES_FLOAT(X, A)
 #define CPU_DTYPES_ALL(X, A) CPU_DTYPES_BOOL(X, A) CPU_DTYPES_NUMERIC(X, A)
+/* Kept apart from the lists above, so that stamping over them never meets a complex dtype; the
+ * complex kernels (complex.h, complex_*.c) stamp over these. */
+#define CPU_DTYPES_COMPLEX(X, A) X(A, c32) X(A, c64) X(A, c128)
+#define CPU_DTYPES_COMPLEX_FULL(X, A) X(A, c64) X(A, c128) /* what PyTorch 1.13 computes beyond + - * */
 
 #define CPU_DT_b8 TC_BOOL
 #define CPU_DT_u8 TC_UINT8
@@ -53,6 +57,9 @@
 #define CPU_DT_bf16 TC_BFLOAT16
 #define CPU_DT_f32 TC_FLOAT32
 #define CPU_DT_f64 TC_FLOAT64
+#define CPU_DT_c32 TC_COMPLEX32
+#define CPU_DT_c64 TC_COMPLEX64
+#define CPU_DT_c128 TC_COMPLEX128
 
 #define CPU_T_b8 uint8_t
 #define CPU_T_u8 uint8_t
@@ -111,7 +118,7 @@
 
 /* Bytes per element, indexed by tc_dtype (kernels need it for byte offsets without a core call). */
 static inline size_t cpu_dtype_size(int32_t dtype) {
-    static const unsigned char sizes[TC_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+    static const unsigned char sizes[TC_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 4, 8, 16};
     return (dtype >= 0 && dtype < TC_NUM_DTYPES) ? sizes[dtype] : 0;
 }
 

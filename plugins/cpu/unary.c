@@ -21,7 +21,7 @@
 
 #define BODY_relu_KU(C, U, x) (x)
 #define BODY_relu_KI(C, U, x) ((x) > 0 ? (x) : 0)
-#define BODY_relu_KF(C, U, x) ((((x) > 0) | ((x) != (x))) ? (x) : (C)0) /* NaN stays NaN */
+#define BODY_relu_KF(C, U, x) ((((x) >= 0) | ((x) != (x))) ? (x) : (C)0) /* NaN and -0 stay, as clamp_min's */
 
 #define UNARY_OPS(X)                                                                               \
     X(neg, CPU_DTYPES_NUMERIC)                                                                     \

@@ -246,8 +246,13 @@ static int bind(const tc_op_schema *s, PyObject *self, PyObject *const *args, Py
         if (p == self_at) continue;
         const tc_arg_schema *arg = &s->args[p];
         if (arg->flags & TC_ARG_KWONLY) return -1;
-        if (varargs_ok && arg->type == TC_VALUE_INT_LIST && nargs - a > 1 && PyIndex_Check(args[a]) &&
-            !tp_is_tensor(args[a])) {
+        /* torch.einsum('ij,jk', a, b), torch.chain_matmul(a, b, c): tensors spread over the positional
+         * arguments from the Tensor[] on, for ops marked `varargs` (their Python signatures in PyTorch) */
+        const bool tensor_varargs = (s->flags & TC_OPF_VARARGS) && arg->type == TC_VALUE_TENSOR_LIST &&
+                                    tp_is_tensor(args[a]);
+        if (tensor_varargs ||
+            (varargs_ok && arg->type == TC_VALUE_INT_LIST && nargs - a > 1 && PyIndex_Check(args[a]) &&
+             !tp_is_tensor(args[a]))) {
             PyObject *t = PyTuple_New(nargs - a);
             if (!t) return -2;
             for (Py_ssize_t i = a; i < nargs; i++) PyTuple_SET_ITEM(t, i - a, Py_NewRef(args[i]));
@@ -326,6 +331,12 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
             if (arg->type == TC_VALUE_TENSOR) first_tensor_seen = 1;
             continue;
         }
+        /* PyTorch reads None for a list whose default is [] as that default (max_pool2d's stride=[]) */
+        if (v == Py_None && !(arg->flags & TC_ARG_OPTIONAL) && (arg->flags & TC_ARG_HAS_DEFAULT) &&
+            arg->type == TC_VALUE_INT_LIST && arg->default_value.v.ints.len == 0) {
+            *out = arg->default_value;
+            continue;
+        }
         if (v == Py_None) {
             if (!(arg->flags & TC_ARG_OPTIONAL)) { /* x.max(dim=None): only `T?` takes None */
                 note_bad(b, arg, i, v);
@@ -391,7 +402,8 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
             } else {
                 rc = parse_list(a, v, sizeof(int64_t), parse_int_item, (const void **)&out->v.ints.items,
                                 &out->v.ints.len);
-                if (rc == 0 && fixed && out->v.ints.len != fixed && out->v.ints.len != 1) rc = -1;
+                /* a list of another length passes on as PyTorch's parser passes it: the op checks the
+                 * length with its own message (max_pool2d's stride=[], conv2d's stride=[1, 1, 1]) */
                 if (rc == 0 && fixed && out->v.ints.len == 1) { /* [k] for int[2] */
                     int64_t *items = arena_alloc(a, sizeof(int64_t) * (size_t)fixed);
                     if (!items) return -2;

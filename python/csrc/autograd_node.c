@@ -425,7 +425,8 @@ static PyObject *function_record(PyObject *self, PyObject *args) {
             tc_set_grad_enabled(was);
             if (alias && tc_node_set_output(node, (int32_t)i, alias, false) == TC_OK) final = tp_wrap(alias);
             else tc_tensor_release(alias);
-        } else if (!tc_dtype_is_floating(t->dtype) || tc_node_set_output(node, (int32_t)i, t, false) == TC_OK) {
+        } else if ((!tc_dtype_is_floating(t->dtype) && !tc_dtype_is_complex(t->dtype)) ||
+                   tc_node_set_output(node, (int32_t)i, t, false) == TC_OK) {
             final = Py_NewRef(o);
         }
         if (!final) {

@@ -12,6 +12,9 @@ PyObject *tp_item(PyObject *self, PyObject *unused) {
 
 static PyObject *element(const tc_tensor *t, const char *p) {
     switch (t->dtype) {
+    case TC_COMPLEX32: return PyComplex_FromDoubles((double)((const _Float16 *)p)[0], (double)((const _Float16 *)p)[1]);
+    case TC_COMPLEX64: return PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]);
+    case TC_COMPLEX128: return PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]);
     case TC_BOOL: return PyBool_FromLong(*(const uint8_t *)p != 0);
     case TC_UINT8: return PyLong_FromLong(*(const uint8_t *)p);
     case TC_INT8: return PyLong_FromLong(*(const int8_t *)p);
@@ -47,5 +50,11 @@ static PyObject *tolist_dim(const tc_tensor *t, int32_t dim, const char *p, size
 PyObject *tp_tolist(PyObject *self, PyObject *unused) {
     tc_tensor *t = tp_unwrap(self);
     if (t->device.type != TC_DEVICE_CPU) return PyErr_Format(PyExc_RuntimeError, "tolist() needs a CPU tensor");
-    return tolist_dim(t, 0, tc_tensor_data(t), tc_dtype_size(t->dtype));
+    if (!(t->flags & TC_TENSOR_MATH_BITS)) return tolist_dim(t, 0, tc_tensor_data(t), tc_dtype_size(t->dtype));
+    /* a conjugate (or negative) view: its values written out first */
+    tc_tensor *plain = tc_clone(t, -1);
+    if (!plain) return tp_raise_core_error();
+    PyObject *r = tolist_dim(plain, 0, tc_tensor_data(plain), tc_dtype_size(plain->dtype));
+    tc_tensor_release(plain);
+    return r;
 }

@@ -23,7 +23,9 @@ static PyObject *dtype_itemsize(PyObject *self, void *unused) {
     return PyLong_FromSize_t(tc_dtype_size(((TPDtype *)self)->dtype));
 }
 
-static PyObject *dtype_is_complex(PyObject *self, void *unused) { Py_RETURN_FALSE; }
+static PyObject *dtype_is_complex(PyObject *self, void *unused) {
+    return PyBool_FromLong(tc_dtype_is_complex(((TPDtype *)self)->dtype));
+}
 
 static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
     return PyUnicode_FromString(tc_dtype_name(((TPDtype *)self)->dtype));

@@ -13,6 +13,16 @@
 static _Thread_local PyObject *stash_type, *stash_value, *stash_tb;
 static _Thread_local char *stash_message;
 
+/* torch._C._LinAlgError (torch.linalg.LinAlgError): a RuntimeError, as in PyTorch 1.13. */
+static PyObject *linalg_error;
+
+int tp_errors_init(PyObject *module) {
+    linalg_error = PyErr_NewExceptionWithDoc("torch._C._LinAlgError",
+                                             "Error raised by torch.linalg for singular or not positive-definite "
+                                             "inputs", PyExc_RuntimeError, NULL);
+    return linalg_error ? PyModule_AddObjectRef(module, "_LinAlgError", linalg_error) : -1;
+}
+
 static void stash_clear(void) {
     Py_CLEAR(stash_type);
     Py_CLEAR(stash_value);
@@ -37,6 +47,7 @@ PyObject *tp_raise_core_error(void) {
     case TC_ERR_INDEX: type = PyExc_IndexError; break;
     case TC_ERR_VALUE: type = PyExc_ValueError; break;
     case TC_ERR_NOT_IMPLEMENTED: type = PyExc_NotImplementedError; break; /* a RuntimeError subclass */
+    case TC_ERR_LINALG: type = linalg_error ? linalg_error : PyExc_RuntimeError; break;
     case TC_ERR_NONE:
         PyErr_SetString(PyExc_RuntimeError, "internal error: the core failed without saying why");
         return NULL;
@@ -60,6 +71,7 @@ int tp_fail_from_python(void) {
     else if (type && PyErr_GivenExceptionMatches(type, PyExc_IndexError)) kind = TC_ERR_INDEX;
     else if (type && PyErr_GivenExceptionMatches(type, PyExc_ValueError)) kind = TC_ERR_VALUE;
     else if (type && PyErr_GivenExceptionMatches(type, PyExc_NotImplementedError)) kind = TC_ERR_NOT_IMPLEMENTED;
+    else if (type && linalg_error && PyErr_GivenExceptionMatches(type, linalg_error)) kind = TC_ERR_LINALG;
     tc_set_error(kind, "%s", msg ? msg : "error in Python code");
     Py_XDECREF(text);
     stash_clear();

@@ -249,7 +249,8 @@ PyMODINIT_FUNC PyInit__C(void) {
     tp_install_warning_handler();
     if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m) || tp_generator_init(m) ||
         PyModule_AddFunctions(m, tp_library_functions) || PyModule_AddFunctions(m, tp_storage_functions) ||
-        tp_autograd_init(m)) {
+        tp_autograd_init(m) || tp_errors_init(m) ||
+        PyModule_AddFunctions(m, tp_pickle_functions)) {
         Py_DECREF(m);
         return NULL;
     }

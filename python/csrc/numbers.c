@@ -8,6 +8,12 @@ int tp_is_numpy_bool(PyObject *o) {
     return strcmp(Py_TYPE(o)->tp_name, "numpy.bool_") == 0;
 }
 
+int tp_is_complex_number(PyObject *o) {
+    /* numpy.complex64 is no complex subclass, and its __float__ drops the imaginary part */
+    const char *name = Py_TYPE(o)->tp_name;
+    return PyComplex_Check(o) || strncmp(name, "numpy.complex", 13) == 0 || strcmp(name, "numpy.clongdouble") == 0;
+}
+
 int tp_parse_scalar(PyObject *o, tc_scalar *out) {
     out->struct_size = sizeof(tc_scalar);
     out->imag = 0;
@@ -31,6 +37,14 @@ int tp_parse_scalar(PyObject *o, tc_scalar *out) {
     if (PyFloat_Check(o)) {
         out->kind = TC_SCALAR_FLOAT;
         out->v.f = PyFloat_AS_DOUBLE(o);
+        return 0;
+    }
+    if (tp_is_complex_number(o)) {
+        Py_complex c = PyComplex_AsCComplex(o);
+        if (c.real == -1.0 && PyErr_Occurred()) return -1;
+        out->kind = TC_SCALAR_COMPLEX;
+        out->v.f = c.real;
+        out->imag = c.imag;
         return 0;
     }
     if (tp_is_tensor(o) && tc_tensor_numel(tp_unwrap(o)) == 1) {
@@ -65,6 +79,8 @@ tc_tensor *tp_wrap_number(PyObject *o) {
         dtype = TC_INT64;
     else if (PyFloat_Check(o))
         dtype = TC_FLOAT64;
+    else if (tp_is_complex_number(o)) /* promoted as the default complex dtype, as floats as the default */
+        dtype = TC_COMPLEX128;
     else if (tp_is_tensor(o) || PySequence_Check(o)) /* numpy arrays included */
         return NULL;
     else if (PyIndex_Check(o)) /* numpy integers: numbers, as PyTorch treats them */

@@ -53,7 +53,8 @@ static int numpy_types(void) {
  * dtype tensors cannot hold. */
 static int numpy_dtype(PyObject *o, int32_t *dtype) {
     static const char *names[TC_NUM_DTYPES] = {"bool",  "uint8",   "int8", "int16",   "int32",
-                                               "int64", "float16", NULL,   "float32", "float64"};
+                                               "int64", "float16", NULL,   "float32", "float64",
+                                               [TC_COMPLEX64] = "complex64", [TC_COMPLEX128] = "complex128"};
     if (!numpy_types() || !(PyObject_TypeCheck(o, (PyTypeObject *)np_ndarray) ||
                             PyObject_TypeCheck(o, (PyTypeObject *)np_generic)))
         return 0;
@@ -66,7 +67,8 @@ static int numpy_dtype(PyObject *o, int32_t *dtype) {
         if (names[d] && strcmp(names[d], s) == 0) *dtype = d, rc = 1;
     if (s && rc < 0)
         PyErr_Format(PyExc_TypeError, "can't convert np.ndarray of type numpy.%s. The only supported types are: "
-                                      "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.", s);
+                                      "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+                                      "uint8, and bool.", s);
     Py_XDECREF(name);
     return rc;
 }
@@ -162,9 +164,13 @@ static int infer_dtype(PyObject *o, int depth, int32_t *out) {
     if (PyBool_Check(o)) return *out = TC_BOOL, 0;
     if (PyLong_Check(o)) return *out = TC_INT64, 0;
     if (tp_is_tensor(o)) return *out = tp_unwrap(o)->dtype, 0;
-    if (PyComplex_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "complex numbers are not supported yet (no complex dtypes)");
-        return -1;
+    if (PyComplex_Check(o)) { /* PyTorch's default complex dtype for data: float and double defaults only */
+        int32_t d = tc_default_dtype();
+        if (d != TC_FLOAT32 && d != TC_FLOAT64) {
+            PyErr_SetString(PyExc_RuntimeError, "invalid default scalar type for complex");
+            return -1;
+        }
+        return *out = tc_dtype_to_complex(d), 0;
     }
     if (PyUnicode_Check(o) || PyBytes_Check(o)) { /* PyTorch's THPUtils_checkString */
         PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(o)->tp_name);
@@ -216,6 +222,12 @@ static int overflow_error(int32_t dtype) {
 /* Python's own conversions, as PyTorch uses them: floating dtypes take __float__ (then __index__),
  * integral dtypes a float's checked truncation or else __index__, bool any number's truth. */
 static int scalar_value(PyObject *o, int32_t dtype, tc_scalar *s) {
+    if (tc_dtype_is_complex(dtype)) {
+        Py_complex c = PyComplex_AsCComplex(o);
+        if (c.real == -1.0 && PyErr_Occurred()) return -1;
+        *s = (tc_scalar){.kind = TC_SCALAR_COMPLEX, .v.f = c.real, .imag = c.imag}; /* unchecked, as floats */
+        return 0;
+    }
     if (tc_dtype_is_floating(dtype)) {
         double f = PyFloat_AsDouble(o);
         if (f == -1.0 && PyErr_Occurred()) return -1;

@@ -13,7 +13,7 @@ PyTypeObject *tp_tensor_class = &TPTensorBase_Type;
 /* An instance of `type` owning t (the reference is released on failure too). A tensor has one
  * Python object while that object lives (t->frontend), so `x.grad is x.grad` and a grad_fn's
  * variable is the very tensor given. */
-static PyObject *wrap_as(PyTypeObject *type, tc_tensor *t) {
+PyObject *tp_wrap_as(PyTypeObject *type, tc_tensor *t) {
     TPTensor *self = (TPTensor *)type->tp_alloc(type, 0);
     if (!self) {
         tc_tensor_release(t);
@@ -31,7 +31,7 @@ PyObject *tp_wrap(tc_tensor *t) {
         tc_tensor_release(t);
         return o;
     }
-    return wrap_as(tp_tensor_class, t);
+    return tp_wrap_as(tp_tensor_class, t);
 }
 
 static void tensor_dealloc(PyObject *self) {
@@ -165,19 +165,31 @@ static int single_value(PyObject *self, const char *what, tc_scalar *out) {
 static int nb_bool(PyObject *self) {
     tc_scalar s;
     if (single_value(self, "Boolean", &s)) return -1;
+    if (s.kind == TC_SCALAR_COMPLEX) return s.v.f != 0.0 || s.imag != 0.0;
     return s.kind == TC_SCALAR_FLOAT ? s.v.f != 0.0 : s.v.i != 0;
+}
+
+/* int() and float() of a complex value need a zero imaginary part (c10's checked conversion). */
+static int real_part(tc_scalar *s, const char *type) {
+    if (s->kind != TC_SCALAR_COMPLEX) return 0;
+    if (s->imag != 0.0) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", type);
+        return -1;
+    }
+    s->kind = TC_SCALAR_FLOAT;
+    return 0;
 }
 
 static PyObject *nb_int(PyObject *self) {
     tc_scalar s;
-    if (single_value(self, "int", &s)) return NULL;
+    if (single_value(self, "int", &s) || real_part(&s, "int64_t")) return NULL;
     if (s.kind == TC_SCALAR_FLOAT) return PyLong_FromDouble(s.v.f);
     return PyLong_FromLongLong(s.v.i);
 }
 
 static PyObject *nb_float(PyObject *self) {
     tc_scalar s;
-    if (single_value(self, "float", &s)) return NULL;
+    if (single_value(self, "float", &s) || real_part(&s, "double")) return NULL;
     return PyFloat_FromDouble(s.kind == TC_SCALAR_FLOAT ? s.v.f : (double)s.v.i);
 }
 
@@ -387,12 +399,20 @@ static PyObject *meth_storage_offset(PyObject *self, PyObject *unused) {
 
 /* (data pointer, shape, strides in bytes, typestr) for __array_interface__ on the Python side. */
 static PyObject *meth_array_parts(PyObject *self, PyObject *unused) {
-    static const char *typestr[TC_NUM_DTYPES] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8"};
+    static const char *typestr[TC_NUM_DTYPES] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8",
+                                                 [TC_COMPLEX64] = "<c8", [TC_COMPLEX128] = "<c16"};
     tc_tensor *t = tp_unwrap(self);
     if (t->device.type != TC_DEVICE_CPU)
         return PyErr_Format(PyExc_TypeError, "can't convert %s device type tensor to numpy. Use Tensor.cpu() to "
                                              "copy the tensor to host memory first.", tc_device_type_name(t->device.type));
-    if (!typestr[t->dtype]) return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
+    if (!typestr[t->dtype])
+        return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType %s", tc_dtype_scalar_name(t->dtype));
+    if (t->flags & TC_TENSOR_CONJ)
+        return PyErr_Format(PyExc_RuntimeError, "Can't call numpy() on Tensor that has conjugate bit set. Use "
+                                                "tensor.resolve_conj().numpy() instead.");
+    if (t->flags & TC_TENSOR_NEG)
+        return PyErr_Format(PyExc_RuntimeError, "Can't call numpy() on Tensor that has negative bit set. Use "
+                                                "tensor.resolve_neg().numpy() instead.");
     PyObject *shape = tp_size_new(t->ndim, t->sizes);
     PyObject *strides = PyTuple_New(t->ndim);
     for (int32_t i = 0; strides && i < t->ndim; i++)
@@ -426,6 +446,7 @@ static PyMethodDef tensor_methods[] = {
     {"_is_view", tp_tensor_get_is_view, METH_NOARGS, NULL},
     {"_register_hook", tp_tensor_register_hook, METH_O, NULL},
     {"_remove_hook", tp_tensor_remove_hook, METH_O, NULL},
+    {"_make_subclass", (PyCFunction)(void (*)(void))tp_make_subclass, METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
     TP_GENERATED_METHODS
     {NULL, NULL, 0, NULL},
 };
@@ -447,7 +468,7 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     tc_tensor *t = tc_empty_memory_format(n ? (tc_int_list){sizes, n} : (tc_int_list){&zero, 1}, tc_default_dtype(),
                                           -1, NULL, NULL, -1);
     if (!t) return tp_raise_core_error();
-    return wrap_as(type, t);
+    return tp_wrap_as(type, t);
 }
 
 PyTypeObject TPTensorBase_Type = {
@@ -471,8 +492,39 @@ static PyMethodDef generated_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* torch._C._linalg: the ops of the table's module=linalg, under their torch.linalg names */
+static PyMethodDef generated_linalg_functions[] = {
+    TP_GENERATED_LINALG_FUNCTIONS
+    {NULL, NULL, 0, NULL},
+};
+static struct PyModuleDef linalg_module_def = {PyModuleDef_HEAD_INIT, "torch._C._linalg", NULL, -1,
+                                               generated_linalg_functions};
+
+static PyMethodDef generated_nn_functions[] = {
+    TP_GENERATED_NN_FUNCTIONS
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef nn_module_def = {PyModuleDef_HEAD_INIT, "torch._C._nn", NULL, -1, generated_nn_functions};
+
+/* torch._C._nn: the ops PyTorch keeps out of torch.* (its python_module: nn), which
+ * torch.nn.functional calls. */
+static int nn_module_init(PyObject *module) {
+    PyObject *nn = PyModule_Create(&nn_module_def);
+    if (!nn) return -1;
+    int rc = PyModule_AddObjectRef(module, "_nn", nn);
+    Py_DECREF(nn);
+    return rc;
+}
+
 int tp_tensor_type_init(PyObject *module) {
     if (PyType_Ready(&TPTensorBase_Type) < 0) return -1;
     if (PyModule_AddObjectRef(module, "_TensorBase", (PyObject *)&TPTensorBase_Type) < 0) return -1;
+    PyObject *linalg = PyModule_Create(&linalg_module_def);
+    if (!linalg || PyModule_AddObject(module, "_linalg", linalg) < 0) {
+        Py_XDECREF(linalg);
+        return -1;
+    }
+    if (nn_module_init(module) < 0) return -1;
     return PyModule_AddFunctions(module, generated_functions);
 }

@@ -35,8 +35,12 @@ static inline tc_tensor *tp_unwrap(PyObject *o) { return ((TPTensor *)o)->t; }
 /* Wraps a tensor as a torch.Tensor, taking over the caller's reference (released on failure too).
  * NULL input means the core failed: raises the core's error. */
 PyObject *tp_wrap(tc_tensor *t);
+/* The same as an instance of `type` (a subclass of _TensorBase), for a tensor without a Python object. */
+PyObject *tp_wrap_as(PyTypeObject *type, tc_tensor *t);
 /* Raises the pending core error as the matching Python exception; returns NULL. */
 PyObject *tp_raise_core_error(void);
+/* Adds torch._C._LinAlgError to the module. */
+int tp_errors_init(PyObject *module);
 /* Turns the pending Python exception into a core error (TC_FAIL), keeping the exception to raise
  * again when that error comes back to Python. Call with the GIL held. */
 int tp_fail_from_python(void);
@@ -54,6 +58,8 @@ PyObject *tp_device_object(tc_device d);
 /* Python number (bool/int/float, or a 1-element tensor) -> scalar; -1 with TypeError if not one. */
 int tp_parse_scalar(PyObject *o, tc_scalar *out);
 int tp_is_numpy_bool(PyObject *o);
+/* Python complex numbers and numpy's complex scalars. */
+int tp_is_complex_number(PyObject *o);
 /* Python number -> a 0-dim CPU tensor marked as a wrapped number (new reference), NULL otherwise
  * (no exception set when o is simply not a number). */
 tc_tensor *tp_wrap_number(PyObject *o);
@@ -118,5 +124,8 @@ PyObject *tp_item(PyObject *self, PyObject *unused);
 extern PyNumberMethods tp_tensor_as_number;
 PyObject *tp_richcompare(PyObject *a, PyObject *b, int op);
 int tp_tensor_type_init(PyObject *module);
+/* Tensor._make_subclass (tensor_subclass.c) and the pickled form's bytes (tensor_pickle.c). */
+PyObject *tp_make_subclass(PyObject *unused, PyObject *args, PyObject *kw);
+extern PyMethodDef tp_pickle_functions[];
 
 #endif

@@ -5,7 +5,8 @@ torch/plugins and $TORCH_PLUGIN_PATH; see `python3 -m torch.plugins`.
 """
 from torch import _C
 from torch._C import (  # noqa: F401  (the dtype objects)
-    bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, dtype, Size,
+    bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex32, complex64, complex128,
+    dtype, Size,
     get_default_dtype, set_default_dtype, get_num_threads, set_num_threads,
 )
 from torch._device import device
@@ -20,6 +21,7 @@ from torch._C import Generator, default_generator  # noqa: F401
 from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state  # noqa: F401
 from torch import backends, cuda, library, special  # noqa: F401
 from torch import autograd, nn  # noqa: F401
+from torch import linalg  # noqa: F401
 from torch.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
 from torch import functional  # noqa: F401
@@ -29,11 +31,18 @@ from torch import storage  # noqa: F401
 from torch.storage import TypedStorage, UntypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401
 from torch._functional import broadcast_shapes, is_storage  # noqa: F401
+from torch import optim  # noqa: F401
+import torch.utils.data  # noqa: F401
 
 __version__ = '0.1.0'
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
+chalf, cfloat, cdouble = complex32, complex64, complex128
+
+
+def is_complex(input):
+    return input.dtype.is_complex
 
 # the legacy tensor types: torch.FloatTensor, torch.LongTensor, ...
 globals().update({t.__name__: t for t in _legacy.TYPES.values()})
@@ -59,3 +68,5 @@ def _export_ops():
 
 _export_ops()
 del _export_ops
+
+from torch.functional import tensordot, cdist  # noqa: E402,F401  (PyTorch's Python signatures of two ops)

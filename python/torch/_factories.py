@@ -48,7 +48,8 @@ def is_tensor(obj):
 
 _NUMPY_DTYPES = {
     'b1': torch.bool, 'u1': torch.uint8, 'i1': torch.int8, 'i2': torch.int16, 'i4': torch.int32,
-    'i8': torch.int64, 'f2': torch.float16, 'f4': torch.float32, 'f8': torch.float64,
+    'i8': torch.int64, 'f2': torch.float16, 'f4': torch.float32, 'f8': torch.float64, 'c8': torch.complex64,
+    'c16': torch.complex128,
 }
 
 
@@ -86,7 +87,7 @@ def from_numpy(array):
                          'between byte orders is currently not supported.')
     if dtype is None:
         raise TypeError("can't convert np.ndarray of type %s. The only supported types are: float64, float32, "
-                        "float16, int64, int32, int16, int8, uint8, and bool." % np_dtype)
+                        "float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool." % np_dtype)
     itemsize = np_dtype.itemsize
     shape = tuple(info['shape'])
     strides = info.get('strides')

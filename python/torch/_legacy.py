@@ -59,9 +59,14 @@ del _dtype, _name
 BY_NAME = {'torch.' + t.__name__: t for t in TYPES.values()}
 
 
+# complex tensors have type names but no legacy type objects (torch.ComplexFloatTensor does not exist)
+COMPLEX_NAMES = {torch.complex32: 'ComplexHalfTensor', torch.complex64: 'ComplexFloatTensor',
+                 torch.complex128: 'ComplexDoubleTensor'}
+
+
 def type_name(dtype):
     """'torch.FloatTensor' for float32, as x.type() answers."""
-    return 'torch.' + NAMES[dtype]
+    return 'torch.' + (NAMES.get(dtype) or COMPLEX_NAMES[dtype])
 
 
 def converted(tensor, dtype, non_blocking=False):

@@ -8,6 +8,10 @@ from torch import _C
 from torch import _legacy, _tensor_str
 
 
+def _part_property(view):
+    return property(view, lambda self, value: view(self).copy_(value))
+
+
 class Tensor(_C._TensorBase):
     # numpy defers binary operators to us (np.float64(2) * t is a tensor, not an array), as in PyTorch
     __array_priority__ = 1000
@@ -80,6 +84,10 @@ class Tensor(_C._TensorBase):
     def layout(self):
         return torch.strided
 
+    # PyTorch's real and imag are attributes (views), and assigning to them writes through
+    real = _part_property(_C.real)
+    imag = _part_property(_C.imag)
+
     def type(self, dtype=None, non_blocking=False, **kwargs):
         # the legacy type name, or a conversion to a dtype, a legacy type or its name
         if dtype is None:
@@ -95,6 +103,15 @@ class Tensor(_C._TensorBase):
     def cuda(self, device=None):
         return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
 
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    def __complex__(self):
+        return complex(self.item())
+
     def __reduce_ex__(self, protocol):
         # PyTorch's pickle of a tensor: its storage (a persistent id in torch.save's files, a legacy
         # torch.save file of its own in a plain pickle), offset, sizes, strides and requires_grad
@@ -105,11 +122,7 @@ class Tensor(_C._TensorBase):
         if parameter is not None and type(self) is parameter and \
                 getattr(parameter, '__reduce_ex__', None) is Tensor.__reduce_ex__:
             # what nn.Parameter.__reduce_ex__ gives in PyTorch, for a Parameter class without its own
-            state = torch._utils._get_obj_state(self)
-            if not state:
-                return (torch._utils._rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
-            return (torch._utils._rebuild_parameter_with_state,
-                    (self.data, self.requires_grad, OrderedDict(), state))
+            return (torch._utils._rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
         return (torch._utils._rebuild_from_type_v2, (func, type(self), args, torch._utils._get_obj_state(self)))
 
     def _reduce_ex_internal(self, protocol):
@@ -165,18 +178,23 @@ class Tensor(_C._TensorBase):
 # t.float(), t.long(), ...: conversions named after their dtype.
 for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('half', torch.float16),
                       ('bfloat16', torch.bfloat16), ('long', torch.int64), ('int', torch.int32),
-                      ('short', torch.int16), ('char', torch.int8), ('byte', torch.uint8), ('bool', torch.bool)):
+                      ('short', torch.int16), ('char', torch.int8), ('byte', torch.uint8), ('bool', torch.bool),
+                      ('chalf', torch.complex32), ('cfloat', torch.complex64), ('cdouble', torch.complex128)):
     setattr(Tensor, _name, (lambda dtype: lambda self: self.to(dtype))(_dtype))
     getattr(Tensor, _name).__name__ = _name
 del _name, _dtype
 
 
-_type_names = {
-    torch.float32: 'torch.FloatTensor', torch.float64: 'torch.DoubleTensor', torch.float16: 'torch.HalfTensor',
-    torch.bfloat16: 'torch.BFloat16Tensor', torch.int64: 'torch.LongTensor', torch.int32: 'torch.IntTensor',
-    torch.int16: 'torch.ShortTensor', torch.int8: 'torch.CharTensor', torch.uint8: 'torch.ByteTensor',
-    torch.bool: 'torch.BoolTensor',
-}
+def _rebuild_from_bytes(data, dtype, shape, strides, requires_grad):
+    """A tensor from the pickles earlier builds of this project made (raw bytes, shape and strides);
+    tensors pickle as PyTorch's now (Tensor.__reduce_ex__), and this keeps the old pickles loading."""
+    t = _C._tensor_from_bytes(data, dtype, shape)
+    if strides is not None and tuple(strides) != t.stride():
+        t = torch.empty_strided(shape, strides, dtype=dtype).copy_(t)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
 
 
 def _parameter_class():

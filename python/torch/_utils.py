@@ -50,11 +50,6 @@ def _rebuild_parameter(data, requires_grad, backward_hooks):
     return param
 
 
-def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
-    param = _rebuild_parameter(data, requires_grad, backward_hooks)
-    return _set_obj_state(param, state)
-
-
 def _as_subclass(tensor, cls):
     if type(tensor) is cls:
         return tensor

@@ -1,10 +1,12 @@
 """torch.functional: the functions PyTorch writes in Python over its ops, with their Python-level
 argument handling: norm (orders given as numbers or 'fro'/'nuc'), unique and unique_consecutive
-(which results to return depends on the flags). The numerics are the ops of core/ops.table
-(norm, frobenius_norm, _unique2, unique_dim, unique_consecutive)."""
+(which results to return depends on the flags), tensordot's `dims` (an int, two lists, or a tensor)
+and cdist's `compute_mode` (a string). The numerics are the ops of core/ops.table."""
 from torch import _C
 
-__all__ = ['norm', 'unique', 'unique_consecutive']
+import torch
+
+__all__ = ['norm', 'unique', 'unique_consecutive', 'tensordot', 'cdist']
 
 
 def norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None):
@@ -72,3 +74,35 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     if return_counts:
         return output, counts
     return output
+
+
+
+def tensordot(a, b, dims=2, out=None):
+    if not isinstance(dims, (tuple, list, torch.Tensor, int)):
+        raise RuntimeError('tensordot expects dims to be int or Tuple[List[int], List[int]] or List[List[int]] '
+                           'containing two lists, but got dims=%s' % (dims,))
+    dims_a, dims_b = [], []
+    if isinstance(dims, (tuple, list)):
+        dims_a, dims_b = dims
+    if isinstance(dims, torch.Tensor):
+        if dims.numel() > 1:
+            dims_a, dims_b = dims[0].tolist(), dims[1].tolist()
+        else:
+            dims = int(dims.item())
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError('tensordot expects dims >= 0, but got dims=%d' % dims)
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    if out is None:
+        return _C.tensordot(a, b, dims_a, dims_b)
+    return _C.tensordot(a, b, dims_a, dims_b, out=out)
+
+
+_CDIST_MODES = {'use_mm_for_euclid_dist_if_necessary': None, 'use_mm_for_euclid_dist': 1,
+                'donot_use_mm_for_euclid_dist': 2}
+
+
+def cdist(x1, x2, p=2., compute_mode='use_mm_for_euclid_dist_if_necessary'):
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError('%s is not a valid value for compute_mode' % (compute_mode,))
+    return _C.cdist(x1, x2, p, _CDIST_MODES[compute_mode])

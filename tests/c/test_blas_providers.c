@@ -66,12 +66,13 @@ static int fake_get_num_threads(void) { return 1; }
 static void *fake_host_alloc(size_t nbytes) { return aligned_alloc(64, (nbytes + 63) / 64 * 64); }
 static void fake_host_free(void *ptr, size_t nbytes) { (void)nbytes, free(ptr); }
 static size_t fake_dtype_size(int32_t dtype) {
-    static const size_t sizes[TC_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+    static const size_t sizes[TC_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 4, 8, 16};
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? sizes[dtype] : 0;
 }
 static const char *fake_dtype_name(int32_t dtype) {
     static const char *names[TC_NUM_DTYPES] = {"bool",  "uint8",   "int8",     "int16",   "int32",
-                                               "int64", "float16", "bfloat16", "float32", "float64"};
+                                               "int64", "float16", "bfloat16", "float32", "float64",
+                                               "complex32", "complex64", "complex128"};
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?";
 }
 
@@ -281,7 +282,8 @@ static void init(loaded *l) {
     const tc_blas_provider *p = l->provider;
     CHECK(p->struct_size == sizeof(tc_blas_provider), "%s: struct_size %u", l->file, p->struct_size);
     CHECK(p->name && strcmp(p->name, l->provider_name) == 0, "%s: provider name %s", l->file, p->name);
-    CHECK(p->describe && p->sgemm && p->dgemm && p->set_num_threads && p->get_num_threads,
+    CHECK(p->describe && p->sgemm && p->dgemm && p->set_num_threads && p->get_num_threads &&
+              TC_BLAS_HAS(p, cgemm) && TC_BLAS_HAS(p, zgemm),
           "%s: provider has NULL members", l->file);
 }
 
@@ -399,6 +401,58 @@ static void test_gemm_single_rows(void) {
     }
 }
 
+/* Complex GEMM with every transpose (0 none, 1 transpose, 2 conjugate transpose), complex alpha and
+ * beta, against the definition; m, n, k large enough that products are split over the pool. */
+#define COMPLEX_GEMM_CHECK(NAME, R, GEMM, TOL)                                                      \
+    static void NAME(const tc_blas_provider *p, int ta, int tb) {                                  \
+        enum { M = 37, N = 29, K = 41 };                                                           \
+        static R a[2 * M * K], b[2 * K * N], c[2 * M * N], want[2 * M * N];                        \
+        for (int i = 0; i < 2 * M * K; i++) a[i] = (R)((i * 7) % 11) - 5;                          \
+        for (int i = 0; i < 2 * K * N; i++) b[i] = (R)((i * 5) % 13) - 6;                          \
+        for (int i = 0; i < 2 * M * N; i++) c[i] = want[i] = (R)((i * 3) % 7) - 3;                 \
+        const R alpha[2] = {0.5, -1.5}, beta[2] = {2, 0.25};                                       \
+        const int64_t lda = ta ? M : K, ldb = tb ? K : N;                                          \
+        for (int i = 0; i < M; i++)                                                                \
+            for (int j = 0; j < N; j++) {                                                          \
+                double re = 0, im = 0;                                                             \
+                for (int q = 0; q < K; q++) {                                                      \
+                    const R *x = ta ? a + 2 * (q * lda + i) : a + 2 * (i * lda + q);               \
+                    const R *y = tb ? b + 2 * (j * ldb + q) : b + 2 * (q * ldb + j);               \
+                    const double xi = ta == 2 ? -x[1] : x[1], yi = tb == 2 ? -y[1] : y[1];         \
+                    re += x[0] * y[0] - xi * yi;                                                   \
+                    im += x[0] * yi + xi * y[0];                                                   \
+                }                                                                                  \
+                R *w = want + 2 * (i * N + j);                                                     \
+                const double cr = w[0], ci = w[1];                                                 \
+                w[0] = (R)(alpha[0] * re - alpha[1] * im + beta[0] * cr - beta[1] * ci);           \
+                w[1] = (R)(alpha[0] * im + alpha[1] * re + beta[0] * ci + beta[1] * cr);           \
+            }                                                                                      \
+        p->GEMM(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, N);                               \
+        int bad = 0;                                                                               \
+        for (int i = 0; i < 2 * M * N; i++) bad += fabs((double)c[i] - (double)want[i]) > TOL * (1 + fabs(want[i])); \
+        CHECK(bad == 0, "%s: " #GEMM " trans %d/%d: %d of %d parts differ", p->name, ta, tb, bad, 2 * M * N); \
+    }
+COMPLEX_GEMM_CHECK(check_cgemm, float, cgemm, 1e-5)
+COMPLEX_GEMM_CHECK(check_zgemm, double, zgemm, 1e-12)
+
+static void test_gemm_complex(void) {
+    const loaded *ls[] = {&blis, &openblas};
+    for (int i = 0; i < 2; i++) {
+        const tc_blas_provider *p = ls[i]->provider;
+        if (!p || !TC_BLAS_HAS(p, cgemm) || !TC_BLAS_HAS(p, zgemm)) {
+            CHECK(0, "%s has no complex gemm", ls[i]->file);
+            continue;
+        }
+        p->set_num_threads(2);
+        for (int ta = 0; ta < 3; ta++)
+            for (int tb = 0; tb < 3; tb++) {
+                check_cgemm(p, ta, tb);
+                check_zgemm(p, ta, tb);
+            }
+        p->set_num_threads(1);
+    }
+}
+
 static void test_threads(void) {
     const loaded *ls[] = {&blis, &openblas};
     for (int i = 0; i < 2; i++) {
@@ -511,6 +565,7 @@ int main(int argc, char **argv) {
     run("gemm blis", test_gemm_blis);
     run("gemm openblas", test_gemm_openblas);
     run("gemm with one-row operands", test_gemm_single_rows);
+    run("complex gemm (cgemm, zgemm)", test_gemm_complex);
     run("threads", test_threads);
     run("gemm splitting for narrow BLAS integers", test_gemm_split);
     printf("%d passed, %d failed\n", n_passed, n_failed);

@@ -104,9 +104,10 @@ static void fake_host_free(void *ptr, size_t nbytes) {
     free(ptr);
 }
 
-static const size_t g_dtype_sizes[TC_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+static const size_t g_dtype_sizes[TC_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 4, 8, 16};
 static const char *const g_dtype_names[TC_NUM_DTYPES] = {"bool",    "uint8",    "int8",    "int16",  "int32",
-                                                         "int64",   "float16",  "bfloat16", "float32", "float64"};
+                                                         "int64",   "float16",  "bfloat16", "float32", "float64",
+                                                         "complex32", "complex64", "complex128"};
 
 static size_t fake_dtype_size(int32_t dtype) {
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? g_dtype_sizes[dtype] : 0;
@@ -158,8 +159,40 @@ static int g_blas_calls, g_blas_bad_args;
 REF_GEMM(ref_sgemm, float)
 REF_GEMM(ref_dgemm, double)
 
-static const tc_blas_provider g_ref_blas = {
-    .struct_size = sizeof(tc_blas_provider), .name = "reference", .sgemm = ref_sgemm, .dgemm = ref_dgemm};
+/* complex: alpha 1 and beta 0 only (what the mm kernels pass); trans 2 conjugates */
+#define REF_CGEMM(NAME, R)                                                                         \
+    static void NAME(int ta, int tb, int64_t m, int64_t n, int64_t k, const R *alpha, const R *a, int64_t lda, \
+                     const R *b, int64_t ldb, const R *beta, R *c, int64_t ldc) {                  \
+        g_blas_calls++;                                                                            \
+        if (m <= 0 || n <= 0 || k <= 0 || lda < (ta ? m : k) || ldb < (tb ? k : n) || ldc < n ||  \
+            alpha[0] != 1 || alpha[1] != 0 || beta[0] != 0 || beta[1] != 0) {                     \
+            g_blas_bad_args++;                                                                     \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t i = 0; i < m; i++)                                                            \
+            for (int64_t j = 0; j < n; j++) {                                                      \
+                double re = 0, im = 0;                                                             \
+                for (int64_t p = 0; p < k; p++) {                                                  \
+                    const R *x = ta ? a + 2 * (p * lda + i) : a + 2 * (i * lda + p);               \
+                    const R *y = tb ? b + 2 * (j * ldb + p) : b + 2 * (p * ldb + j);               \
+                    const double xi = ta == 2 ? -x[1] : x[1], yi = tb == 2 ? -y[1] : y[1];         \
+                    re += x[0] * y[0] - xi * yi;                                                   \
+                    im += x[0] * yi + xi * y[0];                                                   \
+                }                                                                                  \
+                c[2 * (i * ldc + j)] = (R)re;                                                      \
+                c[2 * (i * ldc + j) + 1] = (R)im;                                                  \
+            }                                                                                      \
+    }
+REF_CGEMM(ref_cgemm, float)
+REF_CGEMM(ref_zgemm, double)
+
+static const tc_blas_provider g_ref_blas = {.struct_size = sizeof(tc_blas_provider), .name = "reference",
+                                            .sgemm = ref_sgemm, .dgemm = ref_dgemm, .cgemm = ref_cgemm,
+                                            .zgemm = ref_zgemm};
+/* A provider built against ABI 1.2: no complex members, which the kernels must not read. */
+static const tc_blas_provider g_ref_blas_1_2 = {.struct_size = TC_BLAS_PROVIDER_SIZE_1_0, .name = "reference-1.2",
+                                                .sgemm = ref_sgemm, .dgemm = ref_dgemm, .cgemm = ref_cgemm,
+                                                .zgemm = ref_zgemm};
 
 /* ---- tensors ---------------------------------------------------------------------------------- */
 
@@ -269,7 +302,21 @@ static double at(const tensor *t, int64_t i) {
     case TC_FLOAT16: return *(_Float16 *)p;
     case TC_BFLOAT16: return bf16_to_f32(*(uint16_t *)p);
     case TC_FLOAT32: return *(float *)p;
+    case TC_COMPLEX32: return ((_Float16 *)p)[0]; /* complex: the real part (im() reads the other) */
+    case TC_COMPLEX64: return ((float *)p)[0];
+    case TC_COMPLEX128: return ((double *)p)[0];
     default: return *(double *)p;
+    }
+}
+
+/* The imaginary part of complex element i. */
+static double im(const tensor *t, int64_t i) {
+    void *p = elem(t, i);
+    switch (t->v.dtype) {
+    case TC_COMPLEX32: return ((_Float16 *)p)[1];
+    case TC_COMPLEX64: return ((float *)p)[1];
+    case TC_COMPLEX128: return ((double *)p)[1];
+    default: return 0;
     }
 }
 
@@ -293,7 +340,20 @@ static void set(tensor *t, int64_t i, double v) {
     case TC_FLOAT16: *(_Float16 *)p = (_Float16)v; break;
     case TC_BFLOAT16: *(uint16_t *)p = f32_to_bf16((float)v); break;
     case TC_FLOAT32: *(float *)p = (float)v; break;
+    case TC_COMPLEX32: ((_Float16 *)p)[0] = (_Float16)v, ((_Float16 *)p)[1] = 0; break;
+    case TC_COMPLEX64: ((float *)p)[0] = (float)v, ((float *)p)[1] = 0; break;
+    case TC_COMPLEX128: ((double *)p)[0] = v, ((double *)p)[1] = 0; break;
     default: *(double *)p = v; break;
+    }
+}
+
+/* A complex element from its parts. */
+static void setc(tensor *t, int64_t i, double re, double imag) {
+    void *p = elem(t, i);
+    switch (t->v.dtype) {
+    case TC_COMPLEX32: ((_Float16 *)p)[0] = (_Float16)re, ((_Float16 *)p)[1] = (_Float16)imag; break;
+    case TC_COMPLEX64: ((float *)p)[0] = (float)re, ((float *)p)[1] = (float)imag; break;
+    default: ((double *)p)[0] = re, ((double *)p)[1] = imag; break;
     }
 }
 
@@ -399,20 +459,22 @@ static tc_scalar SF(double v) { return (tc_scalar){.is_float = 1, .v.f = v}; }
 /* ---- tests ------------------------------------------------------------------------------------ */
 
 static void test_registration(void) {
-    /* (op, dtypes) as a bitmask of tc_dtype; bool is bit 0. */
-    const unsigned all = 0x3ff, nobool = 0x3fe, floats = 0x3c0;
+    /* (op, dtypes) as a bitmask of tc_dtype; bool is bit 0. cx: complex32/64/128, cxf: complex64/128 */
+    const unsigned all = 0x3ff, nobool = 0x3fe, floats = 0x3c0, cx = 0x1c00, cxf = 0x1800;
+    const unsigned act = 0x380, act_int = 0x3be, f32_f64 = 0x300; /* bfloat16 up; and the integers; BLAS types */
     const struct {
         const char *op;
         unsigned dtypes;
-    } want[] = {{"copy", all},      {"add", all},        {"sub", nobool},  {"mul", all},
-                {"div", floats},    {"floor_divide", nobool}, {"remainder", nobool}, {"pow", nobool},
-                {"maximum", all},   {"minimum", all},    {"eq", all},      {"ne", all},
+    } want[] = {{"copy", all | cx},  {"add", all | cx},   {"sub", nobool | cx}, {"mul", all | cx},
+                {"div", floats | cxf}, {"floor_divide", nobool}, {"remainder", nobool}, {"pow", nobool | cxf},
+                {"maximum", all},   {"minimum", all},    {"eq", all | cx}, {"ne", all | cx},
                 {"lt", all},        {"le", all},         {"gt", all},      {"ge", all},
-                {"neg", nobool},    {"abs", nobool},     {"relu", nobool}, {"exp", floats},
-                {"log", floats},    {"sqrt", floats},    {"sin", floats},  {"cos", floats},
-                {"tanh", floats},   {"sigmoid", floats}, {"sum", all},     {"max", all},
-                {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all},
-                {"arange", nobool}, {"linspace", nobool}, {"bmm", all},     {"fill", all},
+                {"neg", nobool | cx}, {"abs", nobool | cx}, {"relu", nobool}, {"exp", floats | cxf},
+                {"log", floats | cxf}, {"sqrt", floats | cxf}, {"sin", floats | cxf}, {"cos", floats | cxf},
+                {"tanh", floats | cxf}, {"sigmoid", floats | cxf}, {"sum", all}, {"max", all},
+                {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all | cxf},
+                {"arange", nobool}, {"linspace", nobool | cxf}, {"bmm", all | cxf}, {"fill", all | cx},
+                {"conj_physical", cx}, {"complex", cx}, {"polar", cxf}, {"angle", floats | cxf},
                 /* random numbers: bernoulli has no float16 kernels, poisson and multinomial only
                  * bfloat16, float32 and float64 (as PyTorch's CPU kernels) */
                 {"uniform", floats}, {"normal", floats}, {"random", all}, {"exponential", floats},
@@ -431,7 +493,23 @@ static void test_registration(void) {
                 {"index", all},     {"index_put", all},  {"where", all},   {"nonzero_count", all},
                 {"nonzero", all},   {"masked_select", all}, {"masked_scatter", all}, {"cat", all},
                 {"flip", all},      {"tril", all},       {"triu", all},    {"tril_indices", 0x30},
-                {"triu_indices", 0x30}};
+                {"triu_indices", 0x30},
+                /* nn: the activations take bfloat16/float32/float64, threshold and hardtanh integers too */
+                {"threshold", act_int}, {"hardtanh", act_int}, {"threshold_backward", act},
+                {"hardtanh_backward", act}, {"leaky_relu", act}, {"leaky_relu_backward", act}, {"prelu", act},
+                {"elu", act}, {"elu_backward", act}, {"celu", act}, {"gelu", act}, {"gelu_backward", act},
+                {"silu", act}, {"silu_backward", act}, {"mish", f32_f64}, {"mish_backward", f32_f64},
+                {"hardswish", act}, {"hardswish_backward", act}, {"hardsigmoid", act},
+                {"hardsigmoid_backward", act}, {"softplus", act}, {"softplus_backward", act},
+                {"softshrink", act}, {"softshrink_backward", act}, {"hardshrink", act},
+                {"hardshrink_backward", act}, {"log_sigmoid_forward", act}, {"log_sigmoid_backward", act},
+                {"glu", act}, {"glu_backward", act}, {"_softmax", floats}, {"_log_softmax", floats},
+                {"_softmax_backward_data", floats}, {"_log_softmax_backward_data", floats},
+                {"mse_loss", floats}, {"mse_loss_backward", floats}, {"smooth_l1_loss", floats},
+                {"smooth_l1_loss_backward", floats}, {"huber_loss", floats}, {"huber_loss_backward", floats},
+                {"binary_cross_entropy", floats}, {"nll_loss_forward", act}, {"nll_loss2d_forward", act},
+                {"nll_loss_backward", act}, {"nll_loss2d_backward", act}, {"_ctc_loss", f32_f64},
+                {"_ctc_loss_backward", f32_f64}, {"_lstm_layer", f32_f64}, {"_lstm_layer_backward_data", f32_f64}};
     /* the pointwise family (ops.table's pointwise section) */
     const unsigned ints_bool = 0x03f, ints = 0x03e;
     const struct {
@@ -472,14 +550,19 @@ static void test_copy(void) {
     const double vals[] = {0, 1, 2, 5, 100, 0, 1, 7};
     for (int src = 0; src < TC_NUM_DTYPES; src++)
         for (int dst = 0; dst < TC_NUM_DTYPES; dst++) {
+            if (src >= TC_COMPLEX32 && dst < TC_COMPLEX32) continue; /* the core copies real parts instead */
             tensor *a = TV(src, DIMS(2, 4), vals), *b = T(dst, DIMS(2, 4));
+            if (src >= TC_COMPLEX32)
+                for (int i = 0; i < 8; i++) setc(a, i, vals[i], -vals[i]);
             CHECK_OK(run1("copy", b, a));
             for (int i = 0; i < 8; i++) {
                 const double want = dst == TC_BOOL ? (at(a, i) != 0) : at(a, i);
-                CHECK(at(b, i) == want, "copy %s->%s [%d]: got %g want %g", g_dtype_names[src],
-                      g_dtype_names[dst], i, at(b, i), want);
+                CHECK(at(b, i) == want && im(b, i) == im(a, i), "copy %s->%s [%d]: got %g%+gj want %g%+gj",
+                      g_dtype_names[src], g_dtype_names[dst], i, at(b, i), im(b, i), want, im(a, i));
             }
         }
+    tensor *cx = TV(TC_COMPLEX64, DIMS(2), ((double[]){1, 2})), *re = T(TC_FLOAT32, DIMS(2));
+    CHECK(run1("copy", re, cx) == TC_FAIL, "complex to real is the core's (a real view), not a kernel's");
     /* Casts: truncation, wrap-around, rounding, NaN does not crash. */
     tensor *f = TV(TC_FLOAT32, DIMS(6), ((double[]){-3.7, 300.7, 2.9, -0.5, NAN, 1e30}));
     tensor *i8 = T(TC_INT8, DIMS(6)), *u8 = T(TC_UINT8, DIMS(6)), *b = T(TC_BOOL, DIMS(6));
@@ -1402,6 +1485,118 @@ static void test_masked_and_rearranging(void) {
     CHECK_OK(run("where", TC_INT16, 3, (tensor *[]){cond, zv, a}, 1, (tensor *[]){w}, 0, NULL, 0, NULL));
     CHECK_VALUES(w, 0, "where", -9, 2, -9, 4, -9, 6);
     CHECK(g_live_allocs == 0, "%ld scratch allocations leaked", g_live_allocs);
+/* ---- complex ---------------------------------------------------------------------------------- */
+
+static tc_scalar SC(double re, double imag) {
+    return (tc_scalar){.kind = TC_SCALAR_COMPLEX, .struct_size = sizeof(tc_scalar), .v.f = re, .imag = imag};
+}
+
+#define CHECK_C(t, i, re, imag, tol, what)                                                         \
+    CHECK(fabs(at(t, i) - (re)) <= (tol) * (1 + fabs((double)(re))) &&                               \
+              fabs(im(t, i) - (imag)) <= (tol) * (1 + fabs((double)(imag))),                           \
+          "%s [%d]: got %g%+gj, want %g%+gj", what, (int)(i), at(t, i), im(t, i), (double)(re), (double)(imag))
+
+static tensor *CV(int dtype, int n, const double *parts) {
+    tensor *t = T(dtype, DIMS(n));
+    for (int i = 0; i < n; i++) setc(t, i, parts[2 * i], parts[2 * i + 1]);
+    return t;
+}
+
+static void test_complex_arith(void) {
+    for (int dt = TC_COMPLEX64; dt <= TC_COMPLEX128; dt++) {
+        tensor *a = CV(dt, 3, (double[]){1, 2, 3, -4, 0, 1}), *b = CV(dt, 3, (double[]){3, -4, 1, 1, 0, INFINITY});
+        tensor *c = T(dt, DIMS(3));
+        CHECK_OK(run2("mul", c, a, b));
+        CHECK_C(c, 0, 11, 2, 0, "mul");
+        CHECK_C(c, 1, 7, -1, 0, "mul");
+        CHECK(at(c, 2) == -INFINITY && isnan(im(c, 2)), "mul without Annex G: got %g%+gj", at(c, 2), im(c, 2));
+        CHECK_OK(run2s("add", c, a, b, SC(2, 1))); /* a + (2+1j) * b */
+        CHECK_C(c, 0, 11, -3, 0, "add alpha");
+        CHECK_C(c, 1, 4, -1, 0, "add alpha");
+        CHECK_OK(run2s("sub", c, a, b, SC(2, 1)));
+        CHECK_C(c, 0, -9, 7, 0, "sub alpha");
+        CHECK_OK(run2("div", c, a, b));
+        CHECK_C(c, 0, -0.2, 0.4, 1e-6, "div");
+        tensor *z = CV(dt, 1, (double[]){0, 0}), *one = CV(dt, 1, (double[]){1, 0}), *q = T(dt, DIMS(1));
+        CHECK_OK(run2("div", q, one, z));
+        CHECK(isnan(at(q, 0)) && isnan(im(q, 0)), "1/0 is nan+nanj (the schoolbook formula)");
+        tensor *e = T(TC_BOOL, DIMS(3));
+        CHECK_OK(run2("eq", e, a, a));
+        CHECK_VALUES(e, 0, "eq", 1, 1, 1);
+        CHECK_OK(run2("ne", e, a, b));
+        CHECK_VALUES(e, 0, "ne", 1, 1, 1);
+        CHECK_OK(run1("neg", c, a));
+        CHECK_C(c, 1, -3, 4, 0, "neg");
+        CHECK_OK(run1("conj_physical", c, a));
+        CHECK_C(c, 1, 3, 4, 0, "conj_physical");
+        CHECK_OK(run1("conj_physical", a, a)); /* in place */
+        CHECK_C(a, 0, 1, -2, 0, "conj_physical in place");
+    }
+    /* complex32 stores float16 parts and computes in float */
+    tensor *h = CV(TC_COMPLEX32, 2, (double[]){1, 1, 0.5, -2}), *hc = T(TC_COMPLEX32, DIMS(2));
+    CHECK_OK(run2("mul", hc, h, h));
+    CHECK_C(hc, 0, 0, 2, 0, "complex32 mul");
+    CHECK_C(hc, 1, -3.75, -2, 0, "complex32 mul");
+    /* complex(real, imag) and polar(abs, angle) */
+    tensor *re = TV(TC_FLOAT64, DIMS(2), ((double[]){1, 2})), *ang = TV(TC_FLOAT64, DIMS(2), ((double[]){0, M_PI / 2}));
+    tensor *out = T(TC_COMPLEX128, DIMS(2));
+    /* registered under the complex dtype they make */
+    CHECK_OK(run("complex", TC_COMPLEX128, 2, (tensor *[]){re, ang}, 1, (tensor *[]){out}, 0, NULL, 0, NULL));
+    CHECK_C(out, 1, 2, M_PI / 2, 0, "complex()");
+    CHECK_OK(run("polar", TC_COMPLEX128, 2, (tensor *[]){re, ang}, 1, (tensor *[]){out}, 0, NULL, 0, NULL));
+    CHECK_C(out, 0, 1, 0, 0, "polar");
+    CHECK_C(out, 1, 2 * cos(M_PI / 2), 2, 1e-15, "polar");
+}
+
+static void test_complex_unary(void) {
+    tensor *a = CV(TC_COMPLEX128, 3, (double[]){3, -4, 0, M_PI, -1, 0});
+    tensor *r = T(TC_FLOAT64, DIMS(3)), *c = T(TC_COMPLEX128, DIMS(3));
+    CHECK_OK(run("abs", TC_COMPLEX128, 1, (tensor *[]){a}, 1, (tensor *[]){r}, 0, NULL, 0, NULL));
+    CHECK_VALUES(r, 1e-15, "abs", 5, M_PI, 1);
+    CHECK_OK(run("angle", TC_COMPLEX128, 1, (tensor *[]){a}, 1, (tensor *[]){r}, 0, NULL, 0, NULL));
+    CHECK_VALUES(r, 1e-15, "angle", atan2(-4, 3), M_PI / 2, M_PI);
+    CHECK_OK(run1("exp", c, a));
+    CHECK_C(c, 1, -1, 0, 1e-15, "exp(i pi)");
+    CHECK_OK(run1("sqrt", c, a));
+    CHECK_C(c, 0, 2, -1, 1e-15, "sqrt(3-4j)");
+    CHECK_C(c, 2, 0, 1, 1e-15, "sqrt(-1)");
+    CHECK_OK(run1("log", c, a));
+    CHECK_C(c, 2, 0, M_PI, 1e-15, "log(-1)");
+    CHECK_OK(run1("sigmoid", c, a));
+    CHECK_C(c, 2, 1 / (1 + exp(1)), 0, 1e-15, "sigmoid(-1)");
+    tensor *h = CV(TC_COMPLEX32, 1, (double[]){3, 4}), *hr = T(TC_FLOAT16, DIMS(1));
+    CHECK_OK(run("abs", TC_COMPLEX32, 1, (tensor *[]){h}, 1, (tensor *[]){hr}, 0, NULL, 0, NULL));
+    CHECK_VALUES(hr, 0, "complex32 abs is float16", 5);
+    tensor *f = TV(TC_FLOAT32, DIMS(3), ((double[]){-2, 0, NAN})), *fa = T(TC_FLOAT32, DIMS(3));
+    CHECK_OK(run1("angle", fa, f));
+    CHECK(at(fa, 0) == (float)M_PI && at(fa, 1) == 0 && isnan(at(fa, 2)), "angle of reals: %g %g %g", at(fa, 0),
+          at(fa, 1), at(fa, 2));
+}
+
+static void test_complex_mm(void) {
+    const tc_blas_provider *providers[] = {NULL, &g_ref_blas, &g_ref_blas_1_2};
+    for (int pv = 0; pv < 3; pv++) {
+        g_blas = providers[pv];
+        g_blas_calls = g_blas_bad_args = 0;
+        for (int dt = TC_COMPLEX64; dt <= TC_COMPLEX128; dt++) {
+            /* a = [[1+1j, 2], [3, 4j]]: a @ a = [[6+2j, 2+10j], [3+15j, -10]] */
+            tensor *a = T(dt, DIMS(2, 2)), *c = T(dt, DIMS(2, 2));
+            setc(a, 0, 1, 1), setc(a, 1, 2, 0), setc(a, 2, 3, 0), setc(a, 3, 0, 4);
+            CHECK_OK(mm(c, a, a));
+            CHECK_C(c, 0, 6, 2, 1e-6, "complex mm");
+            CHECK_C(c, 1, 2, 10, 1e-6, "complex mm");
+            CHECK_C(c, 2, 3, 15, 1e-6, "complex mm");
+            CHECK_C(c, 3, -10, 0, 1e-6, "complex mm");
+            tensor *at_ = V(a, 0, DIMS(2, 2), (int64_t[]){1, 2});
+            CHECK_OK(mm(c, at_, a)); /* [[1+1j, 3], [2, 4j]] @ a */
+            CHECK_C(c, 0, 9, 2, 1e-6, "complex mm transposed");
+            CHECK_C(c, 2, 2, 14, 1e-6, "complex mm transposed");
+            CHECK_C(c, 3, -12, 0, 1e-6, "complex mm transposed");
+        }
+        CHECK(g_blas_calls == (pv == 1 ? 4 : 0) && g_blas_bad_args == 0,
+              "provider %d: %d BLAS calls (%d with bad arguments)", pv, g_blas_calls, g_blas_bad_args);
+    }
+    g_blas = NULL;
 }
 
 static const test_case g_tests[] = {
@@ -1428,6 +1623,9 @@ static const test_case g_tests[] = {
     {"index_gather", test_index_gather},
     {"index_put_modes", test_index_put_modes},
     {"masked_and_rearranging", test_masked_and_rearranging},
+    {"complex_arith", test_complex_arith},
+    {"complex_unary", test_complex_unary},
+    {"complex_mm", test_complex_mm},
 };
 
 int main(int argc, char **argv) {

@@ -39,9 +39,14 @@ RUNNER = r'''
 import json, math, sys
 import torch
 
+def plain(x):  # complex values as [real, imag] pairs (JSON has no complex numbers)
+    if isinstance(x, list):
+        return [plain(y) for y in x]
+    return [x.real, x.imag] if isinstance(x, complex) else x
+
 def encode(v):
     if isinstance(v, torch.Tensor):
-        return {"kind": "tensor", "dtype": str(v.dtype), "shape": list(v.shape), "values": v.tolist(),
+        return {"kind": "tensor", "dtype": str(v.dtype), "shape": list(v.shape), "values": plain(v.tolist()),
                 "stride": list(v.stride())}
     if isinstance(v, torch.dtype):
         return {"kind": "dtype", "value": str(v)}

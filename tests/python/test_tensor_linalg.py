@@ -5,8 +5,7 @@ import pytest
 
 import torch
 
-DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16,
-          torch.int8, torch.uint8]
+DTYPES = [torch.float32, torch.float64, torch.bfloat16, torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8]
 
 
 def py_mm(a, b):
@@ -38,6 +37,23 @@ def test_mm_every_dtype(dtype):
     for r in (ta @ tb, torch.mm(ta, tb), torch.matmul(ta, tb), ta.mm(tb), ta.matmul(tb)):
         assert r.dtype == dtype and r.shape == (3, 5)
         assert r.tolist() == [[float(v) if dtype.is_floating_point else v for v in row] for row in want]
+
+
+def test_mm_refuses_bool_as_pytorch_cpu_does():
+    a = torch.ones(2, 2, dtype=torch.bool)
+    with pytest.raises(RuntimeError, match='"addmm_impl_cpu_" not implemented for \'Bool\''):
+        a @ a
+    with pytest.raises(RuntimeError, match='"bmm" not implemented'):
+        torch.bmm(a[None], a[None])
+
+
+def test_mm_computes_float16():
+    # PyTorch 1.13's CPU build refuses float16 products; here they are computed in float32 and rounded
+    a = torch.arange(6).view(2, 3).to(torch.float16)
+    b = torch.arange(12).view(3, 4).to(torch.float16)
+    assert (a @ b).dtype == torch.float16
+    assert (a @ b).tolist() == [[20.0, 23.0, 26.0, 29.0], [56.0, 68.0, 80.0, 92.0]]
+    assert torch.bmm(a[None], b[None])[0].tolist() == (a @ b).tolist()
 
 
 @pytest.mark.parametrize('dtype', [torch.float32, torch.float64, torch.int64], ids=str)

@@ -149,9 +149,6 @@ OPTION_SETS = [
 # a case is an expected failure only while building it raises; once it builds, its repr is compared
 # like any other (and test_not_buildable_yet_is_current asks to drop it from here).
 NOT_BUILDABLE_YET = {
-    "complex": "no complex dtypes yet",
-    "complex_scalar": "no complex dtypes yet",
-    "complex128": "no complex dtypes yet",
     "wrap_sci": "no torch.logspace yet",
 }
 

@@ -1,5 +1,5 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 2).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 3).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 2
+#define TC_ABI_MINOR 3
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -44,7 +44,11 @@ extern "C" {
 
 /* ---- dtypes ---------------------------------------------------------------------------------- */
 
-/* Values are ABI: appended to, never renumbered. */
+/* Values are ABI: appended to, never renumbered. TC_NUM_DTYPES is the count of the header a plugin
+ * was built with: a kernel registered for TC_ANY_DTYPE may receive dtypes added later (the complex
+ * ones, since 1.3, to a 1.2 plugin) and must refuse what it does not know. A complex element is
+ * two values of its part's type, real part first (C's _Complex layout; complex32's parts are
+ * float16). */
 typedef enum tc_dtype {
     TC_BOOL = 0,
     TC_UINT8 = 1,
@@ -56,7 +60,11 @@ typedef enum tc_dtype {
     TC_BFLOAT16 = 7,
     TC_FLOAT32 = 8,
     TC_FLOAT64 = 9,
-    TC_NUM_DTYPES = 10
+    /* since 1.3 */
+    TC_COMPLEX32 = 10,
+    TC_COMPLEX64 = 11,
+    TC_COMPLEX128 = 12,
+    TC_NUM_DTYPES = 13
 } tc_dtype;
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -68,7 +76,7 @@ typedef enum tc_dtype {
 
 /* Kinds map onto Python exceptions: runtime -> RuntimeError, type -> TypeError, index -> IndexError,
  * value -> ValueError, out_of_memory -> RuntimeError ("out of memory"), not_implemented ->
- * NotImplementedError. */
+ * NotImplementedError, linalg -> torch.linalg.LinAlgError. */
 typedef enum tc_error_kind {
     TC_ERR_NONE = 0,
     TC_ERR_RUNTIME = 1,
@@ -76,7 +84,8 @@ typedef enum tc_error_kind {
     TC_ERR_INDEX = 3,
     TC_ERR_VALUE = 4,
     TC_ERR_OUT_OF_MEMORY = 5,
-    TC_ERR_NOT_IMPLEMENTED = 6
+    TC_ERR_NOT_IMPLEMENTED = 6,
+    TC_ERR_LINALG = 7 /* since 1.3: torch.linalg.LinAlgError (a RuntimeError): singular or not positive-definite */
 } tc_error_kind;
 
 /* ---- devices and layouts --------------------------------------------------------------------- */
@@ -292,6 +301,79 @@ _Static_assert(sizeof(tc_device_type_desc) == 40, "tc_device_type_desc is ABI");
 
 /* ---- BLAS providers -------------------------------------------------------------------------- */
 
+/* ---- LAPACK (since 1.3) -----------------------------------------------------------------------
+ * The LAPACK routines a BLAS provider offers (tc_blas_provider.lapack), in LAPACK's own terms:
+ * column-major matrices (element (i, j) at a[i + j * lda]), LAPACK's character options, `dtype`
+ * TC_FLOAT32 or TC_FLOAT64 selecting the s or d routine. Sizes are int64_t; pivots and ranks are
+ * int64_t and 1-based as LAPACK's. Each routine queries and allocates its own workspace, growing the
+ * caller's scratch `ws` (may be NULL: a scratch of the call's own), so that a kernel running many
+ * small factorisations allocates once per thread; release it with ws_release.
+ *
+ * Every routine returns 0, LAPACK's positive info (a zero pivot, a minor that is not positive
+ * definite, no convergence), or a negative TC_LAPACK_* status. None of them sets the core's error
+ * state, so they may run on pool workers; all are thread-safe. */
+#define TC_LAPACK_NOMEM (-1001)     /* workspace could not be allocated */
+#define TC_LAPACK_TOO_LARGE (-1002) /* a size or workspace does not fit the library's integers */
+#define TC_LAPACK_BADARG (-1003)    /* the library rejected an argument (a caller's bug) */
+#define TC_LAPACK_DTYPE (-1004)     /* a dtype the routine does not take */
+
+typedef struct tc_lapack_ws {
+    void *data;   /* owned by the provider's allocator; NULL when empty */
+    size_t bytes; /* what data holds */
+} tc_lapack_ws;
+
+typedef struct tc_lapack {
+    uint32_t struct_size;
+    uint32_t reserved;
+    const char *describe; /* e.g. "reference LAPACK 3.11.0 (Debian's liblapack)"; static storage */
+    void (*ws_release)(tc_lapack_ws *ws);
+    /* LU with partial pivoting: a = P L U; ipiv[min(m, n)] */
+    int (*getrf)(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, int64_t *ipiv, tc_lapack_ws *ws);
+    /* op(A) X = B from getrf's factors; trans 'N' or 'T' */
+    int (*getrs)(int32_t dtype, char trans, int64_t n, int64_t nrhs, const void *a, int64_t lda, const int64_t *ipiv,
+                 void *b, int64_t ldb, tc_lapack_ws *ws);
+    /* the inverse from getrf's factors, in place */
+    int (*getri)(int32_t dtype, int64_t n, void *a, int64_t lda, const int64_t *ipiv, tc_lapack_ws *ws);
+    /* Cholesky: a = L L^T (uplo 'L') or U^T U ('U'), in the uplo triangle */
+    int (*potrf)(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws);
+    int (*potrs)(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda, void *b, int64_t ldb,
+                 tc_lapack_ws *ws);
+    /* the inverse from potrf's factor, in the uplo triangle */
+    int (*potri)(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws);
+    /* BLAS trsm: op(A) X = alpha B (side 'L') or X op(A) = alpha B ('R'), X over B; never fails on a
+     * singular A (infinities and NaNs follow, as PyTorch's triangular solves give) */
+    int (*trsm)(int32_t dtype, char side, char uplo, char transa, char diag, int64_t m, int64_t n, double alpha,
+                const void *a, int64_t lda, void *b, int64_t ldb, tc_lapack_ws *ws);
+    /* QR: Householder vectors below the diagonal, R on and above; tau[min(m, n)] */
+    int (*geqrf)(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, void *tau, tc_lapack_ws *ws);
+    /* the first n columns of the product of k reflectors (m >= n >= k) */
+    int (*orgqr)(int32_t dtype, int64_t m, int64_t n, int64_t k, void *a, int64_t lda, const void *tau,
+                 tc_lapack_ws *ws);
+    /* C = op(Q) C (side 'L') or C op(Q) ('R') with Q from geqrf's k reflectors */
+    int (*ormqr)(int32_t dtype, char side, char trans, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
+                 const void *tau, void *c, int64_t ldc, tc_lapack_ws *ws);
+    /* SVD by divide and conquer; jobz 'N', 'S' or 'A'; a is destroyed */
+    int (*gesdd)(int32_t dtype, char jobz, int64_t m, int64_t n, void *a, int64_t lda, void *s, void *u, int64_t ldu,
+                 void *vt, int64_t ldvt, tc_lapack_ws *ws);
+    /* symmetric eigendecomposition by divide and conquer; jobz 'N' or 'V' (vectors over a); w ascending */
+    int (*syevd)(int32_t dtype, char jobz, char uplo, int64_t n, void *a, int64_t lda, void *w, tc_lapack_ws *ws);
+    /* general eigendecomposition; eigenvalues wr + i wi, vectors in LAPACK's packed real form */
+    int (*geev)(int32_t dtype, char jobvl, char jobvr, int64_t n, void *a, int64_t lda, void *wr, void *wi, void *vl,
+                int64_t ldvl, void *vr, int64_t ldvr, tc_lapack_ws *ws);
+    /* least squares, b[max(m, n), nrhs] receives the solution; gels: full rank, by QR or LQ */
+    int (*gels)(int32_t dtype, char trans, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b,
+                int64_t ldb, tc_lapack_ws *ws);
+    /* gelsy: complete orthogonal factorisation; jpvt[n] (zeros: free columns); rank out */
+    int (*gelsy)(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b, int64_t ldb,
+                 int64_t *jpvt, double rcond, int64_t *rank, tc_lapack_ws *ws);
+    /* gelsd (divide and conquer) and gelss: by SVD; s[min(m, n)]; rank out */
+    int (*gelsd)(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b, int64_t ldb,
+                 void *s, double rcond, int64_t *rank, tc_lapack_ws *ws);
+    int (*gelss)(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b, int64_t ldb,
+                 void *s, double rcond, int64_t *rank, tc_lapack_ws *ws);
+} tc_lapack;
+_Static_assert(sizeof(tc_lapack) == 160, "tc_lapack 1.3 layout is ABI");
+
 /* Row-major GEMM in the manner of cblas: C[m,n] = alpha * op(A) @ op(B) + beta * C, where op
  * transposes when trans is nonzero; lda/ldb/ldc are row strides in elements (the column stride is 1).
  * Sizes are > 0 and may be any int64_t: a provider whose library has narrower integers splits the
@@ -309,8 +391,27 @@ typedef struct tc_blas_provider {
                   int64_t ldc);
     void (*set_num_threads)(int n);
     int (*get_num_threads)(void);
+    /* since 1.3: the provider's LAPACK, NULL when it has none */
+    const tc_lapack *lapack;
+    /* since 1.3 (may be NULL): complex GEMM. a, b and c point at interleaved (real, imaginary) pairs,
+     * alpha and beta at one pair; lda/ldb/ldc count complex elements. trans may also be 2: the
+     * conjugate transpose (cblas's ConjTrans). */
+    void (*cgemm)(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *alpha,
+                  const float *a, int64_t lda, const float *b, int64_t ldb, const float *beta,
+                  float *c, int64_t ldc);
+    void (*zgemm)(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const double *alpha,
+                  const double *a, int64_t lda, const double *b, int64_t ldb, const double *beta,
+                  double *c, int64_t ldc);
 } tc_blas_provider;
-_Static_assert(sizeof(tc_blas_provider) == 56, "tc_blas_provider is ABI");
+_Static_assert(offsetof(tc_blas_provider, lapack) == 56, "tc_blas_provider 1.0 members end at 56");
+_Static_assert(offsetof(tc_blas_provider, cgemm) == 64, "tc_blas_provider 1.3 members are ABI");
+_Static_assert(sizeof(tc_blas_provider) == 80, "tc_blas_provider 1.3 layout is ABI");
+#define TC_BLAS_PROVIDER_SIZE_1_0 56
+
+/* Whether a provider (or tc_lapack) handed over with its struct_size has `member`. */
+#define TC_STRUCT_HAS(p, type, member) ((p)->struct_size >= offsetof(type, member) + sizeof((p)->member))
+/* Whether a provider has `member`, set (one built against an older header has a smaller struct). */
+#define TC_BLAS_HAS(p, member) (TC_STRUCT_HAS(p, tc_blas_provider, member) && (p)->member)
 
 /* ---- ops defined at run time (since 1.1) ------------------------------------------------------ */
 

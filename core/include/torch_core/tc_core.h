@@ -49,8 +49,18 @@ TC_EXPORT int32_t tc_promote_types(int32_t a, int32_t b);
 TC_EXPORT int32_t tc_default_dtype(void);
 TC_EXPORT int tc_set_default_dtype(int32_t dtype); /* floating dtypes only */
 /* Whether a value of dtype `from` may be written into a tensor of dtype `to` by an in-place or out=
- * op (PyTorch's canCast: no float into integers, nothing but bool into bool). */
+ * op (PyTorch's canCast: no float into integers, no complex into real, nothing but bool into bool). */
 TC_EXPORT bool tc_can_cast(int32_t from, int32_t to);
+/* complex32, complex64, complex128 (tc_dtype_is_floating is false for them, as isFloatingType). */
+TC_EXPORT bool tc_dtype_is_complex(int32_t dtype);
+/* The dtype of a complex dtype's parts (complex64 -> float32); any other dtype unchanged. */
+TC_EXPORT int32_t tc_dtype_to_real(int32_t dtype);
+/* The complex dtype for a floating dtype's values (float32 -> complex64, bfloat16 -> complex64 as
+ * in PyTorch); complex dtypes unchanged; -1 for integers and bool. */
+TC_EXPORT int32_t tc_dtype_to_complex(int32_t dtype);
+/* What complex Python numbers promote to: PyTorch's default complex dtype, which follows the default
+ * dtype (float16 -> complex32, float64 -> complex128, else complex64). */
+TC_EXPORT int32_t tc_default_complex_dtype(void);
 
 /* ---- devices --------------------------------------------------------------------------------- */
 
@@ -87,6 +97,13 @@ TC_EXPORT size_t tc_storage_nbytes(const tc_storage *s);
 
 #define TC_TENSOR_WRAPPED_NUMBER 1u /* a Python number turned tensor: lowest promotion priority */
 #define TC_TENSOR_INFERENCE 2u      /* made in inference mode (tc_autograd.h) */
+/* PyTorch's lazy "math bits": the tensor's values are the complex conjugate (CONJ) or the negation
+ * (NEG) of what its memory holds (x.conj(), the imaginary part of a conjugate view). Views keep
+ * them; kernels never see them: the core resolves them when it hands tensors to kernels and when it
+ * writes results into such a tensor. Code reading a tensor's memory itself must apply them. */
+#define TC_TENSOR_CONJ 4u
+#define TC_TENSOR_NEG 8u
+#define TC_TENSOR_MATH_BITS (TC_TENSOR_CONJ | TC_TENSOR_NEG)
 
 /* Dispatch keys, as bits of a tc_keyset; a call runs the highest key present. */
 typedef uint64_t tc_keyset;
@@ -131,7 +148,8 @@ TC_EXPORT void tc_scalar_store(tc_scalar value, int32_t dtype, void *dst);
 /* Whether value fits dtype by PyTorch's checked conversion (used when filling tensors with Python
  * numbers; arithmetic with wrapped numbers wraps instead). */
 TC_EXPORT bool tc_scalar_fits(tc_scalar value, int32_t dtype);
-/* Reads element `flat_index` (row-major over the tensor's sizes) of a CPU tensor as a scalar. */
+/* Reads element `flat_index` (row-major over the tensor's sizes) of a CPU tensor as a scalar, as the
+ * tensor reads (its math bits applied). */
 TC_EXPORT int tc_tensor_get(const tc_tensor *t, int64_t flat_index, tc_scalar *out);
 TC_EXPORT void tc_tensor_bump_version(tc_tensor *t);
 /* How a and b share memory, as PyTorch judges it: none, _FULL (the same elements in the same layout),
@@ -181,6 +199,7 @@ TC_EXPORT void tc_tensor_vec_release(tc_tensor_vec *v);
 #define TC_SOME_FLOAT(x) (&(const double){(x)})
 #define TC_SCALAR_OF_INT(x) ((tc_scalar){.kind = TC_SCALAR_INT, .v.i = (x)})
 #define TC_SCALAR_OF_FLOAT(x) ((tc_scalar){.kind = TC_SCALAR_FLOAT, .v.f = (x)})
+#define TC_SCALAR_OF_COMPLEX(re, im) ((tc_scalar){.kind = TC_SCALAR_COMPLEX, .v.f = (re), .imag = (im)})
 
 /* Releases what results of an op own: tensor references and the arrays of tensor lists. */
 TC_EXPORT void tc_values_release(tc_value *values, int32_t n);
@@ -225,6 +244,7 @@ typedef struct tc_return_schema {
 #define TC_OPF_VIEW 128u     /* the result shares the first argument's storage */
 #define TC_OPF_RUNTIME 256u  /* added while the program runs */
 #define TC_OPF_OUT 512u      /* an out= variant: written keyword-only tensor arguments */
+#define TC_OPF_VARARGS 1024u /* Python may spread its Tensor[] argument over positional ones (einsum) */
 
 typedef struct tc_op_schema {
     const char *name;     /* "add", or "myext::scale" for a runtime op */
@@ -337,6 +357,8 @@ TC_EXPORT const char *tc_device_unavailable_reason(const char *device_name);
 TC_EXPORT int tc_blas_use(const char *name); /* TC_FAIL (ValueError) for an unknown provider */
 TC_EXPORT const char *tc_blas_current_name(void);
 TC_EXPORT const char *tc_blas_describe(void);
+/* The current provider's LAPACK (tc_lapack.describe), or "none". */
+TC_EXPORT const char *tc_blas_lapack_describe(void);
 /* The thread count the current provider reports using (0 when no provider is loaded). */
 TC_EXPORT int tc_blas_num_threads(void);
 TC_EXPORT int32_t tc_blas_count(void);

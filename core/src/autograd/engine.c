@@ -303,6 +303,13 @@ static int validate(tc_node *from, int32_t index, const tc_input_meta *m, tc_ten
         tc_tensor_release(g);
         *grad = g = r;
     }
+    if (tc_dtype_is_complex(g->dtype) && !tc_dtype_is_complex(m->dtype)) {
+        /* a real input's gradient is the real part (PyTorch's formulas say handle_r_to_c) */
+        tc_tensor *r = tc_real(g);
+        if (!r) return TC_FAIL;
+        tc_tensor_release(g);
+        *grad = g = r;
+    }
     if (g->dtype != m->dtype) {
         tc_tensor *r = tc__to_copy(g, m->dtype, -1, NULL, NULL, false, -1);
         if (!r) return TC_FAIL;
@@ -418,7 +425,7 @@ static int run_posthooks(tc_node *n, tc_tensor **out, tc_tensor *const *grads) {
 static int check_nan(tc_node *n, tc_tensor *const *out) {
     for (int32_t i = 0; i < n->n_edges; i++) {
         tc_tensor *g = out[i];
-        if (!g || !tc_dtype_is_floating(g->dtype)) continue;
+        if (!g || (!tc_dtype_is_floating(g->dtype) && !tc_dtype_is_complex(g->dtype))) continue;
         tc_tensor *ne = tc_ne_Tensor(g, g);
         tc_tensor *count = ne ? tc_sum(ne, -1) : NULL;
         tc_scalar s = {0};
@@ -539,6 +546,7 @@ static int run(task *t, int32_t n_outputs, tc_tensor *const *outputs, tc_tensor 
             tc_tensor_retain(g);
         } else if (tc_tensor_numel(o) != 1) {
             rc = tc_set_error(TC_ERR_RUNTIME, "grad can be implicitly created only for scalar outputs");
+
         } else if (!(g = tc_ones_like(o, -1, -1, NULL, NULL, 1 /* contiguous */))) {
             rc = TC_FAIL;
         }

@@ -2,7 +2,8 @@
 #include "formula_helpers.h"
 
 tc_tensor *tc_ag_wrap(tc_scalar value) {
-    int32_t dtype = value.kind == TC_SCALAR_FLOAT ? TC_FLOAT64 : value.kind == TC_SCALAR_BOOL ? TC_BOOL : TC_INT64;
+    int32_t dtype = value.kind == TC_SCALAR_FLOAT ? TC_FLOAT64 : value.kind == TC_SCALAR_BOOL ? TC_BOOL
+                    : value.kind == TC_SCALAR_COMPLEX ? TC_COMPLEX128 : TC_INT64;
     tc_tensor *t = tc_scalar_tensor(value, dtype);
     if (t) t->flags |= TC_TENSOR_WRAPPED_NUMBER;
     return t;

@@ -13,6 +13,11 @@ TC_INTERNAL tc_tensor *tc_ag_wrap(tc_scalar value);
 /* a op b on Scalars, with Python's result kind (an int stays an int unless a float is involved or
  * the op is '/'). */
 TC_INTERNAL tc_scalar tc_ag_scalar_arith(char op, tc_scalar a, tc_scalar b);
+/* The complex conjugate of a scalar (real scalars unchanged): alpha.conj() in a formula. */
+static inline tc_scalar tc_ag_scalar_conj(tc_scalar s) {
+    if (s.kind == TC_SCALAR_COMPLEX) s.imag = -s.imag;
+    return s;
+}
 /* t * s, or t itself (a new reference) when s is 1. */
 TC_INTERNAL tc_tensor *tc_ag_maybe_multiply(tc_tensor *t, tc_scalar s);
 TC_INTERNAL int64_t tc_ag_list_numel(tc_int_list sizes);

@@ -49,11 +49,16 @@ static tc_keyset exclude_fw(void) {
 /* The region of a base's tangent that a view of the base covers (a base's tangent is laid out as
  * the base, so the view's geometry applies to it as it is). */
 static tc_tensor *view_of_tangent(const tc_tensor *view, tc_tensor *base_tangent) {
+    if (tc_dtype_is_complex(view->dtype) != tc_dtype_is_complex(view->base->dtype))
+        return tc_set_error(TC_ERR_NOT_IMPLEMENTED, "forward-mode AD through a view of another dtype (view_as_real, "
+                                                    "view_as_complex, real, imag) is not supported"), NULL;
     tc_keyset ex = exclude_fw();
     tc_tensor *r = tc_as_strided(base_tangent, (tc_int_list){view->sizes, view->ndim},
                                  (tc_int_list){view->strides, view->ndim},
                                  TC_SOME_INT(base_tangent->offset + view->offset - view->base->offset));
     tc_dispatch_set_excluded(ex);
+    /* a conjugate or negative view reads its base's tangent the way it reads its base */
+    if (r) r->flags ^= (view->flags ^ view->base->flags) & TC_TENSOR_MATH_BITS;
     return r;
 }
 

@@ -80,7 +80,7 @@ int tc_set_requires_grad(tc_tensor *t, bool requires_grad) {
                                             "use a computed variable in a subgraph that doesn't require "
                                             "differentiation use var_no_grad = var.detach().");
     }
-    if (requires_grad && !tc_dtype_is_floating(t->dtype))
+    if (requires_grad && !tc_dtype_is_floating(t->dtype) && !tc_dtype_is_complex(t->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "only Tensors of floating point and complex dtype can require gradients");
     if (requires_grad && tc_tensor_is_inference(t) && !tc_inference_mode_enabled())
         return tc_set_error(TC_ERR_RUNTIME, "Setting requires_grad=True on inference tensor outside InferenceMode is "
@@ -348,7 +348,7 @@ int tc_tensor_set_data(tc_tensor *t, tc_tensor *data) {
     if (data->layout != t->layout || data->device.type != t->device.type)
         return tc_set_error(TC_ERR_RUNTIME, "setting .data to a tensor of another layout or device type is not "
                                             "supported");
-    if (tc_requires_grad(t) && !tc_dtype_is_floating(data->dtype))
+    if (tc_requires_grad(t) && !tc_dtype_is_floating(data->dtype) && !tc_dtype_is_complex(data->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "data set to a tensor that requires gradients must be floating point or "
                                             "complex dtype");
     if (data->ndim > t->ndim && t->sizes == (int64_t *)(t + 1)) {

@@ -229,7 +229,7 @@ static int run_below(tc_opcall *call) {
     return rc;
 }
 
-static bool differentiable_dtype(int32_t dtype) { return tc_dtype_is_floating(dtype); }
+static bool differentiable_dtype(int32_t dtype) { return tc_dtype_is_floating(dtype) || tc_dtype_is_complex(dtype); }
 
 static const char *op_name(const struct tc_op *op) { return op->schema.name; }
 

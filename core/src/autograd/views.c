@@ -8,6 +8,11 @@
  *
  * Both nodes compute with ops (empty_strided, as_strided, copy_), so that a recorded backward
  * (create_graph) goes through them too.
+ *
+ * A view may have another dtype than its base: the real view of a complex tensor (view_as_real,
+ * real, imag) or the complex view of a real one (view_as_complex). Both nodes then work in real
+ * units, where a complex tensor's geometry is its view_as_real's (a last dim of 2), and convert
+ * between the two dtypes with view_as_real / view_as_complex.
  */
 #include "autograd_internal.h"
 
@@ -39,6 +44,59 @@ static void geometry_free(geometry *g) {
 static tc_int_list sizes_of(const geometry *g) { return (tc_int_list){g->sizes, g->ndim}; }
 static tc_int_list strides_of(const geometry *g) { return (tc_int_list){g->strides, g->ndim}; }
 
+/* How a view's dtype relates to its base's. */
+enum { SAME_DTYPE, REAL_VIEW_OF_COMPLEX, COMPLEX_VIEW_OF_REAL };
+
+static int32_t dtype_relation(const tc_tensor *view, const tc_tensor *base) {
+    bool v = tc_dtype_is_complex(view->dtype), b = tc_dtype_is_complex(base->dtype);
+    return v == b ? SAME_DTYPE : b ? REAL_VIEW_OF_COMPLEX : COMPLEX_VIEW_OF_REAL;
+}
+
+/* A complex geometry in real units: view_as_real's (strides doubled, a last dim of 2). */
+typedef struct real_units {
+    int32_t ndim;
+    int64_t offset;
+    int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
+} real_units;
+
+static int as_real_units(const geometry *g, real_units *r) {
+    if (g->ndim + 1 > TC_MAX_DIMS) return tc_set_error(TC_ERR_RUNTIME, "too many dimensions for a complex view");
+    for (int32_t d = 0; d < g->ndim; d++) {
+        r->sizes[d] = g->sizes[d];
+        if (__builtin_mul_overflow(g->strides[d], 2, &r->strides[d]))
+            return tc_set_error(TC_ERR_RUNTIME, "stride overflow");
+    }
+    r->sizes[g->ndim] = 2;
+    r->strides[g->ndim] = 1;
+    r->ndim = g->ndim + 1;
+    if (__builtin_mul_overflow(g->offset, 2, &r->offset)) return tc_set_error(TC_ERR_RUNTIME, "offset overflow");
+    return TC_OK;
+}
+
+static tc_int_list real_sizes(const real_units *r) { return (tc_int_list){r->sizes, r->ndim}; }
+static tc_int_list real_strides(const real_units *r) { return (tc_int_list){r->strides, r->ndim}; }
+
+/* The region of `whole` (a fresh tensor of the base's geometry and dtype) that the view covers, in
+ * the view's dtype. */
+static tc_tensor *view_region(tc_tensor *whole, const geometry *base, const geometry *view, int32_t relation) {
+    if (relation == SAME_DTYPE)
+        return tc_as_strided(whole, sizes_of(view), strides_of(view), TC_SOME_INT(view->offset - base->offset));
+    real_units r;
+    if (relation == REAL_VIEW_OF_COMPLEX) {
+        tc_tensor *parts = as_real_units(base, &r) ? NULL : tc_view_as_real(whole);
+        tc_tensor *v = parts ? tc_as_strided(parts, sizes_of(view), strides_of(view),
+                                             TC_SOME_INT(view->offset - r.offset))
+                             : NULL;
+        tc_tensor_release(parts);
+        return v;
+    }
+    tc_tensor *parts = as_real_units(view, &r) ? NULL
+                       : tc_as_strided(whole, real_sizes(&r), real_strides(&r), TC_SOME_INT(r.offset - base->offset));
+    tc_tensor *v = parts ? tc_view_as_complex(parts) : NULL;
+    tc_tensor_release(parts);
+    return v;
+}
+
 /* ---- checks ---- */
 
 int tc_ag_check_inplace(tc_tensor *t) {
@@ -56,7 +114,8 @@ int tc_ag_check_inplace(tc_tensor *t) {
 
 typedef struct copy_slices_state {
     geometry base, view;
-    tc_node *fn; /* the in-place op's node (owned) */
+    int32_t relation; /* of the view's dtype to the base's */
+    tc_node *fn;      /* the in-place op's node (owned) */
 } copy_slices_state;
 
 TC_INTERNAL int tc_ag_call_node(tc_node *n, tc_tensor *const *grads, tc_tensor **out);
@@ -73,9 +132,7 @@ static int copy_slices_apply(tc_node *n, void *state, tc_tensor *const *grads, t
         goto fail;
     if (!(done = tc_copy_(result, grad, false))) goto fail;
     tc_tensor_release(done);
-    if (!(slice = tc_as_strided(result, sizes_of(&s->view), strides_of(&s->view),
-                                TC_SOME_INT(s->view.offset - s->base.offset))))
-        goto fail;
+    if (!(slice = view_region(result, &s->base, &s->view, s->relation))) goto fail;
     if (!(slice_copy = tc_clone(slice, -1))) goto fail;
     if (tc_ag_call_node(s->fn, &slice_copy, res)) goto fail;
     done = res[0] ? tc_copy_(slice, res[0], false) : tc_zero_(slice);
@@ -127,6 +184,7 @@ int tc_ag_rebase_history(tc_tensor *t, tc_node *fn) {
     copy_slices_state *s = cs->state;
     tc_node_retain(fn);
     s->fn = fn;
+    s->relation = dtype_relation(t, base);
     cs->seq = fn->seq;
     if (geometry_of(&s->base, base) || geometry_of(&s->view, t) || tc_ag_meta_record(&cs->inputs[0], base) ||
         tc_ag_gradient_edge(base, &cs->edges[0])) {
@@ -153,12 +211,30 @@ int tc_ag_rebase_history(tc_tensor *t, tc_node *fn) {
 
 typedef struct as_strided_state {
     geometry base, view;
+    int32_t relation; /* of the view's dtype to the base's */
 } as_strided_state;
 
 static int as_strided_apply(tc_node *n, void *state, tc_tensor *const *grads, tc_tensor **out) {
     as_strided_state *s = state;
-    out[0] = tc__as_strided_backward(grads[0], sizes_of(&s->base), strides_of(&s->base), s->base.offset,
-                                     sizes_of(&s->view), strides_of(&s->view), s->view.offset);
+    real_units r;
+    if (s->relation == SAME_DTYPE) {
+        out[0] = tc__as_strided_backward(grads[0], sizes_of(&s->base), strides_of(&s->base), s->base.offset,
+                                         sizes_of(&s->view), strides_of(&s->view), s->view.offset);
+    } else if (s->relation == REAL_VIEW_OF_COMPLEX) { /* the base's parts, then the base */
+        tc_tensor *parts = as_real_units(&s->base, &r) ? NULL
+                           : tc__as_strided_backward(grads[0], real_sizes(&r), real_strides(&r), r.offset,
+                                                     sizes_of(&s->view), strides_of(&s->view), s->view.offset);
+        out[0] = parts ? tc_view_as_complex(parts) : NULL;
+        tc_tensor_release(parts);
+    } else { /* the gradient's parts are what the real base sees */
+        tc_tensor *plain = as_real_units(&s->view, &r) ? NULL : tc_resolve_conj(grads[0]);
+        tc_tensor *parts = plain ? tc_view_as_real(plain) : NULL;
+        out[0] = parts ? tc__as_strided_backward(parts, sizes_of(&s->base), strides_of(&s->base), s->base.offset,
+                                                 real_sizes(&r), real_strides(&r), r.offset)
+                       : NULL;
+        tc_tensor_release(plain);
+        tc_tensor_release(parts);
+    }
     return out[0] ? TC_OK : TC_FAIL;
 }
 
@@ -178,6 +254,7 @@ TC_INTERNAL tc_node *tc_ag_view_grad_fn(tc_tensor *view, tc_tensor *base) {
     tc_node *n = tc_ag_node_alloc(&as_strided_class, 1, 1, sizeof(as_strided_state));
     if (!n) return NULL;
     as_strided_state *s = n->state;
+    s->relation = dtype_relation(view, base);
     if (geometry_of(&s->base, base) || geometry_of(&s->view, view) || tc_ag_meta_record(&n->inputs[0], view) ||
         tc_ag_gradient_edge(base, &n->edges[0])) {
         tc_node_release(n);

@@ -17,6 +17,10 @@
  * panels that run on the core's thread pool (plugins/common/gemm_parallel.h): one pool for the
  * process, and none that hangs in a fork()ed child the way OpenMP's does. Should a threaded libblis
  * already be in the process (same soname), it is held to one thread and the same splitting applies.
+ * Complex products are the exception when the kernel set has no complex kernels of its own (skx):
+ * BLIS then runs its 1m method, which computes correctly but about five times slower when two
+ * threads call it at once (measured with BLIS 0.9 on this project's machine), so such a product is
+ * one call on the calling thread.
  */
 #include <blis.h>
 
@@ -29,6 +33,7 @@
 #include <unistd.h>
 
 #include "cpu_features.h"
+#include "gemm_complex.h"
 #include "gemm_parallel.h"
 #include "torch_core/tc_abi.h"
 
@@ -125,9 +130,10 @@ static const blis_config *blis_pick(tc_isa_level level) {
 
 /* ---- state, written once by init ------------------------------------------------------------- */
 
-static char blis_description[512];
+static char blis_description[640];
 static const tc_core_api *blis_core; /* for parallel_for */
 static int blis_threads = 1;         /* threads a product may be split over (set_num_threads) */
+static int blis_complex_serial;      /* complex products through an induced method: one thread */
 
 static void blis_set_num_threads(int n) { blis_threads = n < 1 ? 1 : n > 256 ? 256 : n; }
 
@@ -146,9 +152,13 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
     *cs = trans ? (inc_t)ld : 1;
 }
 
+/* The conjugation of an operand (trans 2, the conjugate transpose): its transposition is in the
+ * strides. */
+static trans_t blis_conj(int trans) { return trans == 2 ? BLIS_CONJ_NO_TRANSPOSE : BLIS_NO_TRANSPOSE; }
+
 /* BLIS_NO_TRANSPOSE with swapped strides expresses op(X) = X^T exactly; BLIS packs either way. Each
  * panel of C (gemm_parallel.h) is one bli_?gemm call. */
-#define BLIS_GEMM(NAME, T, BLI)                                                                     \
+#define BLIS_GEMM(NAME, T, BLI, THREADS)                                                            \
     typedef struct NAME##_call {                                                                    \
         int trans_a, trans_b;                                                                       \
         int64_t k;                                                                                  \
@@ -166,7 +176,7 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
         blis_strides(g->trans_b, g->trans_b ? n : k, g->trans_b ? k : n, g->ldb, &rsb, &csb);       \
         blis_strides(0, m, n, g->ldc, &rsc, &csc);                                                  \
         T alpha = g->alpha, beta = g->beta;                                                         \
-        BLI(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)m, (dim_t)n, (dim_t)k, &alpha,             \
+        BLI(blis_conj(g->trans_a), blis_conj(g->trans_b), (dim_t)m, (dim_t)n, (dim_t)k, &alpha,     \
             (T *)g->a + gemm_parallel_a_offset(g->trans_a, g->lda, i), rsa, csa,                    \
             (T *)g->b + gemm_parallel_b_offset(g->trans_b, g->ldb, j), rsb, csb, &beta,             \
             g->c + gemm_parallel_c_offset(g->ldc, i, j), rsc, csc);                                 \
@@ -175,13 +185,20 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
     static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T *a, \
                      int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {            \
         NAME##_call g = {trans_a, trans_b, k, alpha, beta, a, b, c, lda, ldb, ldc};                 \
-        gemm_parallel(blis_core, blis_threads, m, n, k, NAME##_panel, &g);                          \
+        gemm_parallel(blis_core, THREADS, m, n, k, NAME##_panel, &g);                               \
     }
 
-BLIS_GEMM(blis_sgemm, float, bli_sgemm)
-BLIS_GEMM(blis_dgemm, double, bli_dgemm)
+BLIS_GEMM(blis_sgemm, float, bli_sgemm, blis_threads)
+BLIS_GEMM(blis_dgemm, double, bli_dgemm, blis_threads)
+BLIS_GEMM(blis_cgemm_typed, scomplex, bli_cgemm, blis_complex_serial ? 1 : blis_threads)
+BLIS_GEMM(blis_zgemm_typed, dcomplex, bli_zgemm, blis_complex_serial ? 1 : blis_threads)
 
-static const tc_blas_provider blis_provider = {
+GEMM_COMPLEX_ENTRY(blis_cgemm, float, scomplex, blis_cgemm_typed)
+GEMM_COMPLEX_ENTRY(blis_zgemm, double, dcomplex, blis_zgemm_typed)
+
+const tc_lapack *blis_lapack_init(void); /* blis_lapack.c */
+
+static tc_blas_provider blis_provider = {
     .struct_size = sizeof(tc_blas_provider),
     .name = "blis",
     .describe = blis_describe,
@@ -189,6 +206,9 @@ static const tc_blas_provider blis_provider = {
     .dgemm = blis_dgemm,
     .set_num_threads = blis_set_num_threads,
     .get_num_threads = blis_get_num_threads,
+    .lapack = NULL, /* set by init */
+    .cgemm = blis_cgemm,
+    .zgemm = blis_zgemm,
 };
 
 /* ---- plugin entry ---------------------------------------------------------------------------- */
@@ -278,14 +298,19 @@ static int blis_init(const tc_core_api *core, char *err, size_t err_len) {
     const int threaded = bli_info_get_enable_openmp() || bli_info_get_enable_pthreads();
     if (threaded) bli_thread_set_num_threads(1);
     blis_core = core;
+    blis_complex_serial = bli_ind_oper_find_avail(BLIS_GEMM, BLIS_SCOMPLEX) != BLIS_NAT ||
+                          bli_ind_oper_find_avail(BLIS_GEMM, BLIS_DCOMPLEX) != BLIS_NAT;
     snprintf(blis_description, sizeof blis_description,
-             "BLIS %s, kernels: %s (%s), threading: %s", bli_info_get_version_str(), bli_arch_string(got), why,
+             "BLIS %s, kernels: %s (%s), threading: %s, complex gemm: %s", bli_info_get_version_str(),
+             bli_arch_string(got), why,
              !TC_CORE_HAS(core, parallel_for) ? "none (the core has no thread pool)"
              : threaded ? "the core's pool (a threaded libblis was already loaded; held to 1 thread)"
-                        : "the core's pool (serial libblis, large products split into panels)");
+                        : "the core's pool (serial libblis, large products split into panels)",
+             blis_complex_serial ? "BLIS's 1m method, on one thread" : "native kernels");
 
     /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
     blis_set_num_threads(core->get_num_threads());
+    blis_provider.lapack = blis_lapack_init();
 
     if (!core || !core->register_blas || core->register_blas(&blis_provider) != TC_OK)
         return blis_fail(err, err_len, "the core refused the BLIS provider");

@@ -18,6 +18,11 @@
  * restarts its threads around fork()). With a serial or OpenMP build (alternatives chosen so), the
  * library is held to one thread, so no OpenMP pool ever starts, and large products are cut into panels
  * on the core's pool instead (plugins/common/gemm_parallel.h).
+ *
+ * LAPACK. OpenBLAS carries LAPACK (its own getrf/potrf/trtri..., the reference routines for the
+ * rest, all over its BLAS): the provider's tc_lapack looks each routine up in the same library
+ * (plugins/common/lapack_glue.h adds the workspace and integer handling). A libopenblas without
+ * them leaves the provider without LAPACK (linalg ops then name the provider in their error).
  */
 #include <cblas.h>
 
@@ -30,8 +35,10 @@
 #include <unistd.h>
 
 #include "cpu_features.h"
+#include "gemm_complex.h"
 #include "gemm_parallel.h"
 #include "gemm_split.h"
+#include "lapack_glue.h"
 #include "torch_core/tc_abi.h"
 
 #define OPENBLAS_SONAME "libopenblas.so.0"
@@ -41,6 +48,8 @@
 
 typedef __typeof__(cblas_sgemm) openblas_sgemm_fn;
 typedef __typeof__(cblas_dgemm) openblas_dgemm_fn;
+typedef __typeof__(cblas_cgemm) openblas_cgemm_fn;
+typedef __typeof__(cblas_zgemm) openblas_zgemm_fn;
 typedef __typeof__(openblas_set_num_threads) openblas_set_threads_fn;
 typedef __typeof__(openblas_get_config) openblas_config_fn;
 typedef int openblas_parallel_fn(void);
@@ -50,6 +59,8 @@ typedef int openblas_parallel_fn(void);
 static void *openblas_lib; /* our reference to libopenblas.so.0, taken in init */
 static openblas_sgemm_fn *openblas_sgemm_p;
 static openblas_dgemm_fn *openblas_dgemm_p;
+static openblas_cgemm_fn *openblas_cgemm_p;
+static openblas_zgemm_fn *openblas_zgemm_p;
 static openblas_set_threads_fn *openblas_set_threads_p;
 static char openblas_description[512];
 static const tc_core_api *openblas_core; /* for parallel_for */
@@ -65,7 +76,12 @@ static const char *openblas_describe(void) { return openblas_description; }
 
 /* ---- gemm ------------------------------------------------------------------------------------ */
 
-#define OPENBLAS_GEMM(NAME, T, FN)                                                                  \
+static enum CBLAS_TRANSPOSE openblas_trans(int trans) {
+    return trans == 2 ? CblasConjTrans : trans ? CblasTrans : CblasNoTrans;
+}
+
+/* ARG(x) is how FN takes the scalar x (the value, or for complex types its address); ONE is 1 in T. */
+#define OPENBLAS_GEMM_ARGS(NAME, T, FN, ARG, ONE)                                                   \
     typedef struct NAME##_call {                                                                    \
         int trans_a, trans_b;                                                                       \
         T alpha, beta;                                                                              \
@@ -76,12 +92,13 @@ static const char *openblas_describe(void) { return openblas_description; }
                                                                                                     \
     static void NAME##_block(void *ctx, const gemm_split_block *blk) {                              \
         const NAME##_call *g = ctx;                                                                 \
-        FN(CblasRowMajor, g->trans_a ? CblasTrans : CblasNoTrans,                                   \
-           g->trans_b ? CblasTrans : CblasNoTrans, (blasint)blk->m, (blasint)blk->n,                \
-           (blasint)blk->k, g->alpha, g->a + gemm_split_a_offset(blk, g->trans_a, g->lda),          \
-           (blasint)blk->lda, g->b + gemm_split_b_offset(blk, g->trans_b, g->ldb),                  \
-           (blasint)blk->ldb, blk->first_k ? g->beta : (T)1,                                        \
-           g->c + gemm_split_c_offset(blk, g->ldc), (blasint)blk->ldc);                             \
+        static const T one = ONE;                                                                   \
+        FN(CblasRowMajor, openblas_trans(g->trans_a), openblas_trans(g->trans_b), (blasint)blk->m,  \
+           (blasint)blk->n, (blasint)blk->k, ARG(g->alpha),                                         \
+           g->a + gemm_split_a_offset(blk, g->trans_a, g->lda), (blasint)blk->lda,                  \
+           g->b + gemm_split_b_offset(blk, g->trans_b, g->ldb), (blasint)blk->ldb,                  \
+           blk->first_k ? ARG(g->beta) : ARG(one), g->c + gemm_split_c_offset(blk, g->ldc),          \
+           (blasint)blk->ldc);                                                                      \
     }                                                                                               \
                                                                                                     \
     /* One panel of C (gemm_parallel.h), itself cut to blasint sizes (gemm_split.h). */             \
@@ -105,10 +122,39 @@ static const char *openblas_describe(void) { return openblas_description; }
         gemm_parallel(openblas_core, openblas_own_pool ? 1 : openblas_threads, m, n, k, NAME##_panel, &w); \
     }
 
-OPENBLAS_GEMM(openblas_sgemm, float, openblas_sgemm_p)
-OPENBLAS_GEMM(openblas_dgemm, double, openblas_dgemm_p)
+#define OPENBLAS_BY_VALUE(x) (x)
+#define OPENBLAS_BY_ADDRESS(x) ((const void *)&(x))
+OPENBLAS_GEMM_ARGS(openblas_sgemm, float, openblas_sgemm_p, OPENBLAS_BY_VALUE, 1)
+OPENBLAS_GEMM_ARGS(openblas_dgemm, double, openblas_dgemm_p, OPENBLAS_BY_VALUE, 1)
 
-static const tc_blas_provider openblas_provider = {
+/* complex: cblas takes scalars by address and matrices as interleaved (real, imaginary) pairs */
+typedef struct openblas_cf { float re, im; } openblas_cf;
+typedef struct openblas_cd { double re, im; } openblas_cd;
+#define OPENBLAS_COMPLEX_ONE {1, 0}
+OPENBLAS_GEMM_ARGS(openblas_cgemm_typed, openblas_cf, openblas_cgemm_p, OPENBLAS_BY_ADDRESS, OPENBLAS_COMPLEX_ONE)
+OPENBLAS_GEMM_ARGS(openblas_zgemm_typed, openblas_cd, openblas_zgemm_p, OPENBLAS_BY_ADDRESS, OPENBLAS_COMPLEX_ONE)
+GEMM_COMPLEX_ENTRY(openblas_cgemm, float, openblas_cf, openblas_cgemm_typed)
+GEMM_COMPLEX_ENTRY(openblas_zgemm, double, openblas_cd, openblas_zgemm_typed)
+
+/* ---- LAPACK ------------------------------------------------------------------------------------ */
+
+static char openblas_lapack_description[96];
+static const tc_lapack openblas_lapack_api = LAPACK_GLUE_API(openblas_lapack_description);
+
+/* Every routine of lapack_glue_table from the library, or NULL when one is missing. */
+static const tc_lapack *openblas_lapack_init(const char *version) {
+#define LOOKUP(name)                                                                               \
+    lapack_glue_fns.name[0] = (lapack_##name##_fn *)dlsym(openblas_lib, "s" #name "_");            \
+    lapack_glue_fns.name[1] = (lapack_##name##_fn *)dlsym(openblas_lib, "d" #name "_");            \
+    if (!lapack_glue_fns.name[0] || !lapack_glue_fns.name[1]) return NULL;
+    LAPACK_GLUE_ROUTINES(LOOKUP)
+#undef LOOKUP
+    snprintf(openblas_lapack_description, sizeof openblas_lapack_description, "OpenBLAS's LAPACK%s%s",
+             version[0] ? " " : "", version);
+    return &openblas_lapack_api;
+}
+
+static tc_blas_provider openblas_provider = {
     .struct_size = sizeof(tc_blas_provider),
     .name = "openblas",
     .describe = openblas_describe,
@@ -116,6 +162,9 @@ static const tc_blas_provider openblas_provider = {
     .dgemm = openblas_dgemm,
     .set_num_threads = openblas_set_threads,
     .get_num_threads = openblas_get_threads,
+    .lapack = NULL, /* set by init */
+    .cgemm = openblas_cgemm,
+    .zgemm = openblas_zgemm,
 };
 
 /* ---- plugin entry ---------------------------------------------------------------------------- */
@@ -153,8 +202,11 @@ static int openblas_init(const tc_core_api *core, char *err, size_t err_len) {
     openblas_parallel_fn *parallel = openblas_sym("openblas_get_parallel", err, err_len);
     openblas_sgemm_p = openblas_sym("cblas_sgemm", err, err_len);
     openblas_dgemm_p = openblas_sym("cblas_dgemm", err, err_len);
+    openblas_cgemm_p = openblas_sym("cblas_cgemm", err, err_len);
+    openblas_zgemm_p = openblas_sym("cblas_zgemm", err, err_len);
     openblas_set_threads_p = openblas_sym("openblas_set_num_threads", err, err_len);
-    if (!config || !corename || !parallel || !openblas_sgemm_p || !openblas_dgemm_p || !openblas_set_threads_p) {
+    if (!config || !corename || !parallel || !openblas_sgemm_p || !openblas_dgemm_p || !openblas_cgemm_p ||
+        !openblas_zgemm_p || !openblas_set_threads_p) {
         openblas_shutdown();
         return TC_FAIL;
     }
@@ -187,6 +239,7 @@ static int openblas_init(const tc_core_api *core, char *err, size_t err_len) {
 
     /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
     openblas_set_threads(core->get_num_threads());
+    openblas_provider.lapack = openblas_lapack_init(version);
 
     if (!core || !core->register_blas || core->register_blas(&openblas_provider) != TC_OK)
         return openblas_fail(err, err_len, "the core refused the OpenBLAS provider");

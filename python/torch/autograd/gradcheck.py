@@ -2,9 +2,15 @@
 
 The numerical Jacobian perturbs each element of each input that requires grad by +-eps (central
 differences); the analytical one runs backward once per output element. Both are small, so they are
-kept as Python lists of floats.
+kept as Python lists of numbers.
+
+Complex numbers follow PyTorch's conventions. The gradient backward computes for a complex input z
+of a real output is the conjugate Wirtinger derivative (times 2): d/dx + 1j * d/dy, which is what
+the numerical Jacobian measures by perturbing the real and the imaginary part of z in turn. A
+function with complex outputs is checked twice, as PyTorch does: with its complex outputs replaced
+by their imaginary parts, then by their real parts, each a function with real outputs.
 """
-import math
+import cmath
 import random
 import warnings
 
@@ -25,7 +31,20 @@ def _differentiable_outputs(outputs):
 
 def _flat_values(t):
     values = t.detach().reshape(-1).tolist()
-    return [float(v) for v in values]
+    return [complex(v) if isinstance(v, complex) else float(v) for v in values]
+
+
+def _is_complex(t):
+    return isinstance(t, torch.Tensor) and t.dtype.is_complex
+
+
+def _real_and_imag_output(func):
+    """func with its complex outputs replaced by their real parts, and by their imaginary parts."""
+    def apply_to_complex_outputs(part):
+        def wrapped(*inputs):
+            return tuple(part(o) if _is_complex(o) else o for o in _as_tuple(func(*inputs)))
+        return wrapped
+    return apply_to_complex_outputs(torch.real), apply_to_complex_outputs(torch.imag)
 
 
 def _numerical_jacobian(func, inputs, eps):
@@ -41,14 +60,23 @@ def _numerical_jacobian(func, inputs, eps):
         for k in range(x.numel()):
             idx = _unravel(k, x.shape)
             orig = data[idx].item()
-            data[idx] = orig + eps
-            plus = [_flat_values(o) for o in _outputs_of(func, inputs)]
-            data[idx] = orig - eps
-            minus = [_flat_values(o) for o in _outputs_of(func, inputs)]
-            data[idx] = orig
-            columns.append([[(p - m) / (2 * eps) for p, m in zip(po, mo)] for po, mo in zip(plus, minus)])
+            column = _central_difference(func, inputs, data, idx, orig, eps)
+            if _is_complex(x):  # d/dx + 1j * d/dy: the gradient backward gives for z = x + 1j * y
+                along_imag = _central_difference(func, inputs, data, idx, orig, eps * 1j)
+                column = [[dx + 1j * dy for dx, dy in zip(cx, cy)] for cx, cy in zip(column, along_imag)]
+            columns.append(column)
         result.append(columns)
     return result
+
+
+def _central_difference(func, inputs, data, idx, orig, step):
+    """Per output, (f(x + step) - f(x - step)) / (2 |step|) for each element, x[idx] moved by step."""
+    data[idx] = orig + step
+    plus = [_flat_values(o) for o in _outputs_of(func, inputs)]
+    data[idx] = orig - step
+    minus = [_flat_values(o) for o in _outputs_of(func, inputs)]
+    data[idx] = orig
+    return [[(p - m) / (2 * abs(step)) for p, m in zip(po, mo)] for po, mo in zip(plus, minus)]
 
 
 def _unravel(k, shape):
@@ -101,11 +129,48 @@ def _analytical_jacobian(outputs, inputs):
 
 
 def _close(a, n, atol, rtol):
-    return abs(a - n) <= atol + rtol * abs(n) or (math.isnan(a) and math.isnan(n))
+    return abs(a - n) <= atol + rtol * abs(n) or (cmath.isnan(a) and cmath.isnan(n))
+
+
+def _number(v):
+    return '%.4f%+.4fj' % (v.real, v.imag) if isinstance(v, complex) else '%.4f' % v
 
 
 def _format(jac, i, j):
-    return '\n'.join(' '.join('%.4f' % row[j][k] for k in range(len(row[j]))) for row in jac[i])
+    return '\n'.join(' '.join(_number(row[j][k]) for k in range(len(row[j]))) for row in jac[i])
+
+
+def _check_backward(func, inputs, numerical, atol, rtol, nondet_tol, fail, prefix='', prefixed_outputs=()):
+    """The backward check of a function whose outputs are real, against its numerical Jacobian;
+    messages about the outputs in prefixed_outputs start with prefix (which part of a complex output
+    they are)."""
+    outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
+    all_outputs = _outputs_of(func, inputs)
+    if not outputs:
+        for i, col in enumerate(numerical):
+            if col is not None and any(abs(v) > atol for c in col for o in c for v in o):
+                return fail('Numerical gradient for function expected to be zero')
+    else:
+        analytical = _analytical_jacobian(all_outputs, inputs)
+        again = _analytical_jacobian(all_outputs, inputs)
+        for i, col in enumerate(numerical):
+            if col is None:
+                continue
+            for j in range(len(all_outputs)):
+                for e in range(len(col)):
+                    for k in range(len(col[e][j])):
+                        a, n = analytical[i][e][j][k], col[e][j][k]
+                        if not _close(a, n, atol, rtol):
+                            return fail((prefix if j in prefixed_outputs else '') +
+                                        'Jacobian mismatch for output %d with respect to input %d,\nnumerical:%s\n'
+                                        'analytical:%s\n' % (j, i, _format(numerical, i, j),
+                                                              _format(analytical, i, j)))
+                        if abs(a - again[i][e][j][k]) > nondet_tol:
+                            return fail('Backward is not reentrant, i.e., running backward with same input and '
+                                        'grad_output multiple times gives different values, although analytical '
+                                        'gradient matches numerical gradient.The tolerance for nondeterminism '
+                                        'was %s.' % nondet_tol)
+    return True
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, check_sparse_nnz=False,
@@ -117,7 +182,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise ValueError('gradcheck expects at least one input tensor to require gradient, but none of the them '
                          'have requires_grad=True.')
     for idx, x in enumerate(inputs):
-        if isinstance(x, torch.Tensor) and x.requires_grad and x.dtype != torch.float64:
+        if isinstance(x, torch.Tensor) and x.requires_grad and x.dtype not in (torch.float64, torch.complex128):
             warnings.warn('Input #%d requires gradient and is not a double precision floating point or complex. This '
                           'check will likely fail if all the inputs are not of double precision floating point or '
                           'complex. ' % idx)
@@ -127,34 +192,24 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             raise GradcheckError(msg)
         return False
 
-    outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
-    all_outputs = _outputs_of(func, inputs)
+    complex_outputs = {j for j, o in enumerate(_outputs_of(func, inputs)) if _is_complex(o)}
+    if complex_outputs:
+        if check_forward_ad:
+            raise NotImplementedError('gradcheck: check_forward_ad with complex outputs is not supported here yet')
+        if check_backward_ad:
+            real_fn, imag_fn = _real_and_imag_output(func)
+            for part, fn in (('imaginary', imag_fn), ('real', real_fn)):
+                prefix = 'While considering the %s part of complex outputs only, ' % part
+                if not _check_backward(fn, inputs, _numerical_jacobian(fn, inputs, eps), atol, rtol, nondet_tol,
+                                       fail, prefix, complex_outputs):
+                    return False
+        return True
     numerical = _numerical_jacobian(func, inputs, eps)
-    if check_backward_ad:
-        if not outputs:
-            for i, col in enumerate(numerical):
-                if col is not None and any(abs(v) > atol for c in col for o in c for v in o):
-                    return fail('Numerical gradient for function expected to be zero')
-        else:
-            analytical = _analytical_jacobian(all_outputs, inputs)
-            again = _analytical_jacobian(all_outputs, inputs)
-            for i, col in enumerate(numerical):
-                if col is None:
-                    continue
-                for j in range(len(all_outputs)):
-                    for e in range(len(col)):
-                        for k in range(len(col[e][j])):
-                            a, n = analytical[i][e][j][k], col[e][j][k]
-                            if not _close(a, n, atol, rtol):
-                                return fail('Jacobian mismatch for output %d with respect to input %d,\nnumerical:%s\n'
-                                            'analytical:%s\n' % (j, i, _format(numerical, i, j),
-                                                                  _format(analytical, i, j)))
-                            if abs(a - again[i][e][j][k]) > nondet_tol:
-                                return fail('Backward is not reentrant, i.e., running backward with same input and '
-                                            'grad_output multiple times gives different values, although analytical '
-                                            'gradient matches numerical gradient.The tolerance for nondeterminism '
-                                            'was %s.' % nondet_tol)
+    if check_backward_ad and not _check_backward(func, inputs, numerical, atol, rtol, nondet_tol, fail):
+        return False
     if check_forward_ad:
+        if any(_is_complex(x) for x in inputs):
+            raise NotImplementedError('gradcheck: check_forward_ad with complex inputs is not supported here yet')
         from torch.autograd import forward_ad as fwAD
         for i, x in enumerate(inputs):
             if numerical[i] is None:
@@ -184,8 +239,14 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     if grad_outputs is None:
         rng = random.Random(0)
         outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
-        grad_outputs = tuple(torch.tensor([rng.uniform(-1, 1) for _ in range(o.numel())], dtype=o.dtype)
-                             .reshape(o.shape).requires_grad_(True) for o in outputs)
+        def sample():
+            return rng.uniform(-1, 1)
+
+        def values(o):  # complex outputs get complex gradients
+            return [complex(sample(), sample()) if o.dtype.is_complex else sample() for _ in range(o.numel())]
+
+        grad_outputs = tuple(torch.tensor(values(o), dtype=o.dtype).reshape(o.shape).requires_grad_(True)
+                             for o in outputs)
     grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)
     diff_positions = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.requires_grad]

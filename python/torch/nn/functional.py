@@ -6,3 +6,4 @@ padding) and _functional_pointwise (activations, softmax family, losses, recurre
 """
 from torch.nn._functional_spatial import *  # noqa: F401,F403
 from torch.nn._functional_pointwise import *  # noqa: F401,F403
+from torch.nn._functional_dropout import *  # noqa: F401,F403

@@ -1,1 +1,1 @@
-"""torch.utils: hooks, checkpointing (and, later, data loading)."""
+"""torch.utils: hooks, checkpointing, data loading (torch.utils.data)."""

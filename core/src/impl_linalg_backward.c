@@ -1,0 +1,601 @@
+/*
+ * The derivatives of the factorisations, as ops the formulas of core/ops.table call (PyTorch's
+ * FunctionsManual.cpp for linear algebra): composites over ops, so that a backward recorded with
+ * create_graph is differentiable again.
+ *
+ * PyTorch writes them with tril/triu, diag_embed, cat and masked_fill; here triangles are products
+ * with 0/1 masks made by comparing aranges, a diagonal matrix is a vector times eye(n), and blocks
+ * are put together by products with selection matrices (slices of eye), all ops of this table.
+ *
+ * An op node receives zeros for the gradients of results nothing used (the engine materialises
+ * them); where PyTorch skips terms of a gradient that is undefined (svdvals' U and V, eigvalsh's
+ * eigenvectors), a gradient that is all zeros and requires no grad is skipped alike, which avoids
+ * dividing zero by zero for repeated singular values or eigenvalues.
+ */
+#include "linalg.h"
+#include "torch_core/tc_autograd.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- temporaries: every result held until the function ends; a NULL stops the chain ---- */
+
+#define BW_MAX 96
+
+typedef struct bw {
+    tc_tensor *held[BW_MAX];
+    int n;
+    bool failed;
+} bw;
+
+static tc_tensor *keep(bw *b, tc_tensor *t) {
+    if (!t || b->n == BW_MAX) {
+        if (t) {
+            tc_tensor_release(t);
+            tc_set_error(TC_ERR_RUNTIME, "internal error: too many temporaries in a linalg backward");
+        }
+        b->failed = true;
+        return NULL;
+    }
+    return b->held[b->n++] = t;
+}
+
+/* Runs an op unless an earlier one failed, and holds its result. */
+#define OP(b, expr) ((b)->failed ? NULL : keep((b), (expr)))
+
+/* The result (retained) and every temporary released. */
+static tc_tensor *finish(bw *b, tc_tensor *result) {
+    if (!b->failed && result) tc_tensor_retain(result);
+    for (int i = 0; i < b->n; i++) tc_tensor_release(b->held[i]);
+    return b->failed ? NULL : result;
+}
+
+static int64_t rows(const tc_tensor *t) { return t->sizes[t->ndim - 2]; }
+static int64_t cols(const tc_tensor *t) { return t->sizes[t->ndim - 1]; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* ---- building blocks ---- */
+
+static tc_tensor *mT(bw *b, tc_tensor *x) { return OP(b, tc_transpose_int(x, -2, -1)); }
+static tc_tensor *mm(bw *b, tc_tensor *x, tc_tensor *y) { return OP(b, tc_matmul(x, y)); }
+static tc_tensor *add(bw *b, tc_tensor *x, tc_tensor *y) { return OP(b, tc_add_Tensor(x, y, TC_SCALAR_OF_INT(1))); }
+static tc_tensor *sub(bw *b, tc_tensor *x, tc_tensor *y) { return OP(b, tc_sub_Tensor(x, y, TC_SCALAR_OF_INT(1))); }
+static tc_tensor *mul(bw *b, tc_tensor *x, tc_tensor *y) { return OP(b, tc_mul_Tensor(x, y)); }
+static tc_tensor *divide(bw *b, tc_tensor *x, tc_tensor *y) { return OP(b, tc_div_Tensor(x, y)); }
+static tc_tensor *neg(bw *b, tc_tensor *x) { return OP(b, tc_neg(x)); }
+static tc_tensor *num(bw *b, double v, const tc_tensor *like) {
+    return OP(b, tc_full(TC_NO_INTS, TC_SCALAR_OF_FLOAT(v), like->dtype, -1, &like->device, NULL));
+}
+static tc_tensor *scale(bw *b, tc_tensor *x, double v) { return b->failed ? NULL : mul(b, x, num(b, v, x)); }
+static tc_tensor *unsq(bw *b, tc_tensor *x, int64_t d) { return OP(b, tc_unsqueeze(x, d)); }
+static tc_tensor *as_dtype(bw *b, tc_tensor *x, const tc_tensor *like) {
+    return OP(b, tc_to_dtype(x, like->dtype, false, false, -1));
+}
+static tc_tensor *narrow(bw *b, tc_tensor *x, int64_t dim, int64_t start, int64_t len) {
+    return OP(b, tc_slice_Tensor(x, dim, &start, &(int64_t){start + len}, 1));
+}
+
+/* eye(r, c) of x's dtype and device */
+static tc_tensor *eye(bw *b, int64_t r, int64_t c, const tc_tensor *like) {
+    return OP(b, tc_eye_m(r, c, like->dtype, -1, &like->device, NULL));
+}
+
+/* The 0/1 mask of the elements (i, j) of an r x c matrix with j - i >= k (upper) or <= k (lower). */
+static tc_tensor *triangle_mask(bw *b, int64_t r, int64_t c, int64_t k, bool upper, const tc_tensor *like) {
+    const tc_device dev = like->device;
+    tc_tensor *i = OP(b, tc_arange(TC_SCALAR_OF_INT(r), TC_INT64, -1, &dev, NULL));
+    tc_tensor *j = OP(b, tc_arange(TC_SCALAR_OF_INT(c), TC_INT64, -1, &dev, NULL));
+    tc_tensor *d = b->failed ? NULL : sub(b, unsq(b, j, 0), unsq(b, i, 1));
+    tc_tensor *kk = OP(b, tc_scalar_tensor(TC_SCALAR_OF_INT(k), TC_INT64));
+    tc_tensor *m = b->failed ? NULL : upper ? OP(b, tc_ge_Tensor(d, kk)) : OP(b, tc_le_Tensor(d, kk));
+    return b->failed ? NULL : as_dtype(b, m, like);
+}
+
+static tc_tensor *triu(bw *b, tc_tensor *x, int64_t k) {
+    return b->failed ? NULL : mul(b, x, triangle_mask(b, rows(x), cols(x), k, true, x));
+}
+static tc_tensor *tril(bw *b, tc_tensor *x, int64_t k) {
+    return b->failed ? NULL : mul(b, x, triangle_mask(b, rows(x), cols(x), k, false, x));
+}
+
+/* A batch of vectors as diagonal matrices. */
+static tc_tensor *diag_embed(bw *b, tc_tensor *v) {
+    const int64_t n = v->sizes[v->ndim - 1];
+    return b->failed ? NULL : mul(b, unsq(b, v, -1), eye(b, n, n, v));
+}
+
+/* Whether g is a gradient nothing flowed into: zeros the engine made, requiring no grad. */
+static bool unused_grad(tc_tensor *g) {
+    if (!g || tc_requires_grad(g) || g->device.type != TC_DEVICE_CPU) return !g;
+    tc_tensor *z = tc_scalar_tensor(TC_SCALAR_OF_INT(0), g->dtype), *ne = z ? tc_ne_Tensor(g, z) : NULL;
+    tc_tensor *any = ne ? tc_sum(ne, -1) : NULL;
+    tc_scalar s = {0};
+    const bool zero = any && tc_tensor_get(any, 0, &s) == TC_OK && s.v.i == 0;
+    tc_tensor_release(z);
+    tc_tensor_release(ne);
+    tc_tensor_release(any);
+    tc_error_clear();
+    return zero;
+}
+
+/* ---- determinants ---- */
+
+/* grad det(A) = det * A^{-T}: a solve with A^T against (grad det) I */
+int tc_impl_linalg_det_backward(tc_opcall *c) {
+    tc_tensor *g = tc_arg_tensor(c, 0), *det = tc_arg_tensor(c, 1), *a = tc_arg_tensor(c, 2);
+    bw b = {0};
+    const int64_t n = rows(a);
+    tc_tensor *d = mul(&b, g, det), *rhs = b.failed ? NULL : mul(&b, unsq(&b, unsq(&b, d, -1), -1), eye(&b, n, n, a));
+    tc_tensor *r = b.failed ? NULL : OP(&b, tc_linalg_solve(mT(&b, a), rhs, true));
+    return tc_return(c, finish(&b, r));
+}
+
+/* grad logabsdet = A^{-T} (the sign of a real determinant has no derivative) */
+int tc_impl_slogdet_backward(tc_opcall *c) {
+    tc_tensor *g = tc_arg_tensor(c, 1), *a = tc_arg_tensor(c, 2);
+    bw b = {0};
+    const int64_t n = rows(a);
+    tc_tensor *rhs = b.failed ? NULL : mul(&b, unsq(&b, unsq(&b, g, -1), -1), eye(&b, n, n, a));
+    tc_tensor *r = b.failed ? NULL : OP(&b, tc_linalg_solve(mT(&b, a), rhs, true));
+    return tc_return(c, finish(&b, r));
+}
+
+/* ---- solve ---- */
+
+/* X = A^{-1} B (left) or B A^{-1}: gB = A^{-T} gX (or gX A^{-T}); gA = -gB X^T (or -X^T gB). With
+ * create_graph the solve is recomputed from A, so that it is differentiable; else the saved LU. */
+static tc_tensor *solve_gB(bw *b, tc_tensor *gx, tc_tensor *x, tc_tensor *a, tc_tensor *lu, tc_tensor *piv, bool left,
+                           bool *vector) {
+    *vector = x->ndim == 1 || x->ndim == a->ndim - 1;
+    if (tc_grad_enabled()) return OP(b, tc_linalg_solve(mT(b, a), gx, left));
+    tc_tensor *g = *vector ? unsq(b, gx, -1) : gx;
+    tc_tensor *r = b->failed ? NULL : OP(b, tc_linalg_lu_solve(lu, piv, g, left, true));
+    return *vector && r ? OP(b, tc_squeeze_dim(r, -1)) : r;
+}
+
+int tc_impl_linalg_solve_backward_B(tc_opcall *c) {
+    bw b = {0};
+    bool vector;
+    tc_tensor *gb = solve_gB(&b, tc_arg_tensor(c, 0), tc_arg_tensor(c, 1), tc_arg_tensor(c, 2), tc_arg_tensor(c, 3),
+                             tc_arg_tensor(c, 4), tc_arg_bool(c, 5), &vector);
+    return tc_return(c, finish(&b, gb));
+}
+
+int tc_impl_linalg_solve_backward_A(tc_opcall *c) {
+    tc_tensor *x = tc_arg_tensor(c, 1);
+    const bool left = tc_arg_bool(c, 5);
+    bw b = {0};
+    bool vector;
+    tc_tensor *gb = solve_gB(&b, tc_arg_tensor(c, 0), x, tc_arg_tensor(c, 2), tc_arg_tensor(c, 3), tc_arg_tensor(c, 4),
+                             left, &vector);
+    tc_tensor *ga;
+    if (vector) /* -gB x^T, an outer product per batch */
+        ga = b.failed ? NULL : neg(&b, mul(&b, unsq(&b, gb, -1), unsq(&b, x, -2)));
+    else
+        ga = b.failed ? NULL : neg(&b, left ? mm(&b, gb, mT(&b, x)) : mm(&b, mT(&b, x), gb));
+    return tc_return(c, finish(&b, ga));
+}
+
+/* ---- LU ---- */
+
+/* PyTorch's linalg_lu_backward: for A = P L U (L m x k unit lower, U k x n upper, k = min(m, n)).
+ * Square: gA = P L^{-T} [L^T gL o 1_L + gU U^T o 1_U] U^{-T}, 1_L the strictly lower triangle and 1_U
+ * the upper one. Wide (m < n), with U = [U1 U2]: gA1 = P L^{-T} [(L^T gL - gU2 U2^T) o 1_L +
+ * gU1 U1^T o 1_U] U1^{-T} and gA2 = P L^{-T} gU2. Tall (m > n) likewise with L = [L1; L2]. */
+static tc_tensor *lu_backward(bw *b, tc_tensor *gl, tc_tensor *gu, tc_tensor *p, tc_tensor *l, tc_tensor *u, bool pivot) {
+    const int64_t m = rows(l), n = cols(u), k = min64(m, n);
+    tc_tensor *ga;
+    if (m == n) {
+        ga = add(b, tril(b, mm(b, mT(b, l), gl), -1), triu(b, mm(b, gu, mT(b, u)), 0));
+        ga = OP(b, tc_linalg_solve_triangular(mT(b, u), ga, false, false, false));
+        ga = OP(b, tc_linalg_solve_triangular(mT(b, l), ga, true, true, true));
+    } else if (m < n) {
+        tc_tensor *u1 = narrow(b, u, -1, 0, k), *u2 = narrow(b, u, -1, k, n - k);
+        tc_tensor *gu1 = narrow(b, gu, -1, 0, k), *gu2 = narrow(b, gu, -1, k, n - k);
+        /* gM = tril(L^T gL - gU2 U2^T, -1) + triu(gU1 U1^T); gA1 = L^{-T} gM U1^{-T}, gA2 = L^{-T} gU2 */
+        ga = add(b, tril(b, sub(b, mm(b, mT(b, l), gl), mm(b, gu2, mT(b, u2))), -1), triu(b, mm(b, gu1, mT(b, u1)), 0));
+        ga = OP(b, tc_linalg_solve_triangular(mT(b, u1), ga, false, false, false));
+        /* [ga gU2]: each block times the rows of eye(n) that put it in place */
+        tc_tensor *e = eye(b, n, n, u);
+        ga = add(b, mm(b, ga, narrow(b, e, -2, 0, k)), mm(b, gu2, narrow(b, e, -2, k, n - k)));
+        ga = OP(b, tc_linalg_solve_triangular(mT(b, l), ga, true, true, true));
+    } else {
+        tc_tensor *l1 = narrow(b, l, -2, 0, k), *gl1 = narrow(b, gl, -2, 0, k), *gl2 = narrow(b, gl, -2, k, m - k);
+        ga = sub(b, mm(b, gu, mT(b, u)), mm(b, mT(b, l), tril(b, gl, -1)));
+        ga = OP(b, tc_linalg_solve_triangular(mT(b, l1), triu(b, ga, 0), true, true, true));
+        ga = add(b, ga, tril(b, gl1, -1));
+        tc_tensor *e = eye(b, m, m, l);
+        ga = add(b, mm(b, narrow(b, e, -1, 0, k), ga), mm(b, narrow(b, e, -1, k, m - k), gl2));
+        ga = OP(b, tc_linalg_solve_triangular(mT(b, u), ga, false, false, false));
+    }
+    return pivot ? mm(b, p, ga) : ga;
+}
+
+int tc_impl_linalg_lu_backward(tc_opcall *c) {
+    bw b = {0};
+    tc_tensor *r = lu_backward(&b, tc_arg_tensor(c, 0), tc_arg_tensor(c, 1), tc_arg_tensor(c, 2), tc_arg_tensor(c, 3),
+                               tc_arg_tensor(c, 4), tc_arg_bool(c, 5));
+    return tc_return(c, finish(&b, r));
+}
+
+/* linalg_lu_factor_ex: the factors unpacked, LU's gradient split into its L and U parts. */
+int tc_impl_lu_factor_ex_backward(tc_opcall *c) {
+    tc_tensor *g = tc_arg_tensor(c, 0), *lu = tc_arg_tensor(c, 1), *piv = tc_arg_tensor(c, 2);
+    const bool pivot = tc_arg_bool(c, 3);
+    tc_tensor *p, *l, *u;
+    if (tc_lu_unpack(lu, piv, true, pivot, &p, &l, &u)) return TC_FAIL;
+    bw b = {0};
+    keep(&b, p), keep(&b, l), keep(&b, u);
+    const int64_t k = min64(rows(lu), cols(lu));
+    tc_tensor *gl = tril(&b, narrow(&b, g, -1, 0, k), -1), *gu = triu(&b, narrow(&b, g, -2, 0, k), 0);
+    tc_tensor *r = b.failed ? NULL : lu_backward(&b, gl, gu, p, l, u, pivot);
+    return tc_return(c, finish(&b, r));
+}
+
+/* lu_unpack: LU's gradient is L's strictly lower part and U's upper part, put in place. */
+int tc_impl_lu_unpack_backward(tc_opcall *c) {
+    tc_tensor *gl = tc_arg_tensor(c, 0), *gu = tc_arg_tensor(c, 1);
+    const int64_t m = tc_arg_int(c, 2), n = tc_arg_int(c, 3), k = min64(m, n);
+    bw b = {0};
+    /* [m, k] and [k, n] pieces embedded in [m, n] by eye(m, k) and eye(k, n) */
+    tc_tensor *r = add(&b, mm(&b, tril(&b, gl, -1), eye(&b, k, n, gl)), mm(&b, eye(&b, m, k, gu), triu(&b, gu, 0)));
+    return tc_return(c, finish(&b, r));
+}
+
+/* The gradient of linalg_lu_solve with respect to LU (PyTorch's linalg_lu_solve_LU). */
+int tc_impl_linalg_lu_solve_LU(tc_opcall *c) {
+    tc_tensor *gx = tc_arg_tensor(c, 0), *lu = tc_arg_tensor(c, 1), *piv = tc_arg_tensor(c, 2), *x = tc_arg_tensor(c, 3);
+    const bool left = tc_arg_bool(c, 4), adjoint = tc_arg_bool(c, 5);
+    tc_tensor *p, *l, *u;
+    if (tc_lu_unpack(lu, piv, true, true, &p, &l, &u)) return TC_FAIL;
+    bw b = {0};
+    keep(&b, p), keep(&b, l), keep(&b, u);
+    tc_tensor *r;
+    if (left != adjoint) {
+        /* gR = U^{-T} op(-gX) op(X)^T; gU = triu(gR); gL = tril(L^{-T} gR U^T, -1) */
+        tc_tensor *prod = left ? mm(&b, neg(&b, gx), mT(&b, x)) : mm(&b, neg(&b, mT(&b, gx)), x);
+        tc_tensor *gr = OP(&b, tc_linalg_solve_triangular(mT(&b, u), prod, false, true, false));
+        tc_tensor *gl = OP(&b, tc_linalg_solve_triangular(mT(&b, l), mm(&b, gr, mT(&b, u)), true, true, true));
+        r = add(&b, tril(&b, gl, -1), triu(&b, gr, 0));
+    } else {
+        /* gR = -P^T op(X) op(gX)^T P L^{-T}; gU = triu(L^T gR U^{-T}); gL = tril(gR, -1) */
+        tc_tensor *xx = left ? x : mT(&b, x), *gg = left ? mT(&b, gx) : gx;
+        tc_tensor *gr = neg(&b, mm(&b, mm(&b, mm(&b, mT(&b, p), xx), gg), p));
+        gr = OP(&b, tc_linalg_solve_triangular(mT(&b, l), gr, true, false, true));
+        tc_tensor *gu = OP(&b, tc_linalg_solve_triangular(mT(&b, u), mm(&b, mT(&b, l), gr), false, false, false));
+        r = add(&b, tril(&b, gr, -1), triu(&b, gu, 0));
+    }
+    return tc_return(c, finish(&b, r));
+}
+
+/* ---- Cholesky ---- */
+
+/* A = L L^T: gA = L^{-T} phi(L^T gL) L^{-1}, symmetrised: 0.5 (tril(X) + tril(X, -1)^T) for
+ * X = L^T gL, between the triangular solves (Murray 2016, as PyTorch 1.13). */
+int tc_impl_cholesky_backward(tc_opcall *c) {
+    tc_tensor *gl = tc_arg_tensor(c, 0), *l = tc_arg_tensor(c, 2);
+    const bool upper = tc_arg_bool(c, 1);
+    bw b = {0};
+    if (upper) l = mT(&b, l), gl = mT(&b, gl);
+    tc_tensor *x = b.failed ? NULL : mm(&b, mT(&b, l), gl);
+    tc_tensor *phi = b.failed ? NULL : scale(&b, add(&b, tril(&b, x, 0), mT(&b, tril(&b, x, -1))), 0.5);
+    tc_tensor *ga = OP(&b, tc_linalg_solve_triangular(mT(&b, l), phi, true, true, false));
+    ga = OP(&b, tc_linalg_solve_triangular(l, ga, false, false, false));
+    return tc_return(c, finish(&b, ga));
+}
+
+/* cholesky_solve(B, L): L's gradient, -(C + C^T) L (or -U (C + C^T)) with C = gB X^T, gB = A^{-1} gX */
+int tc_impl_cholesky_solve_backward_L(tc_opcall *c) {
+    tc_tensor *gx = tc_arg_tensor(c, 0), *l = tc_arg_tensor(c, 2), *x = tc_arg_tensor(c, 3);
+    const bool upper = tc_arg_bool(c, 4);
+    bw b = {0};
+    tc_tensor *gb = OP(&b, tc_cholesky_solve(gx, l, upper));
+    tc_tensor *ct = b.failed ? NULL : mm(&b, gb, mT(&b, x));
+    ct = b.failed ? NULL : add(&b, ct, mT(&b, ct));
+    tc_tensor *r = b.failed ? NULL : neg(&b, upper ? mm(&b, l, ct) : mm(&b, ct, l));
+    return tc_return(c, finish(&b, r));
+}
+
+/* ---- QR ---- */
+
+/* For m >= n (A = Q R, R square): gA = (gQ + Q copyltu(M)) R^{-T} with M = R gR^T - gQ^T Q and
+ * copyltu(M) = tril(M) + tril(M, -1)^T. For m < n, A = Q [U V]: the square formula for the first m
+ * columns with gQ + V-part's (A2 gV^T) and gV's columns Q gV. */
+static tc_tensor *qr_square(bw *b, tc_tensor *gq, tc_tensor *gr, tc_tensor *q, tc_tensor *r) {
+    tc_tensor *m = sub(b, mm(b, r, mT(b, gr)), mm(b, mT(b, gq), q));
+    tc_tensor *copy = b->failed ? NULL : add(b, tril(b, m, 0), mT(b, tril(b, m, -1)));
+    tc_tensor *x = b->failed ? NULL : add(b, gq, mm(b, q, copy));
+    return OP(b, tc_linalg_solve_triangular(mT(b, r), x, false, false, false));
+}
+
+int tc_impl_linalg_qr_backward(tc_opcall *c) {
+    tc_tensor *gq = tc_arg_tensor(c, 0), *gr = tc_arg_tensor(c, 1), *q = tc_arg_tensor(c, 2), *r = tc_arg_tensor(c, 3);
+    const char *mode = c->args[4].v.s;
+    if (strcmp(mode, "r") == 0)
+        return tc_set_error(TC_ERR_RUNTIME, "The derivative of linalg.qr depends on Q, which is not computed when "
+                                            "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to "
+                                            "differentiate through linalg.qr.");
+    const int64_t m = rows(q), n = cols(r);
+    if (strcmp(mode, "complete") == 0 && m > n)
+        return tc_set_error(TC_ERR_RUNTIME, "The QR decomposition is not differentiable when mode='complete' and "
+                                            "nrows > ncols.");
+    bw b = {0};
+    tc_tensor *ga;
+    if (m >= n) {
+        ga = qr_square(&b, gq, gr, q, r);
+    } else {
+        tc_tensor *u = narrow(&b, r, -1, 0, m), *v = narrow(&b, r, -1, m, n - m);
+        tc_tensor *gu = narrow(&b, gr, -1, 0, m), *gv = narrow(&b, gr, -1, m, n - m);
+        tc_tensor *a2 = b.failed ? NULL : mm(&b, q, v);
+        tc_tensor *gx = b.failed ? NULL : qr_square(&b, add(&b, gq, mm(&b, a2, mT(&b, gv))), gu, q, u);
+        tc_tensor *gy = b.failed ? NULL : mm(&b, q, gv);
+        tc_tensor *e = eye(&b, n, n, r);
+        ga = b.failed ? NULL : add(&b, mm(&b, gx, narrow(&b, e, -2, 0, m)), mm(&b, gy, narrow(&b, e, -2, m, n - m)));
+    }
+    return tc_return(c, finish(&b, ga));
+}
+
+/* ---- SVD and eigh ---- */
+
+/* PyTorch's svd_backward for real matrices (distinct singular values; full rank when rectangular). */
+static tc_tensor *svd_backward(bw *b, tc_tensor *gu, tc_tensor *gs, tc_tensor *gvh, tc_tensor *u, tc_tensor *s,
+                               tc_tensor *vh) {
+    const int64_t m = rows(u), n = cols(vh);
+    if (!gu && !gvh) /* svdvals: U diag(gS) Vh */
+        return m >= n ? mm(b, u, mul(b, unsq(b, gs, -1), vh)) : mm(b, mul(b, u, unsq(b, gs, -2)), vh);
+    const int64_t k = s->sizes[s->ndim - 1];
+    tc_tensor *s2 = mul(b, s, s), *e = b->failed ? NULL : add(b, sub(b, unsq(b, s2, -2), unsq(b, s2, -1)),
+                                                              eye(b, k, k, s));
+    tc_tensor *uhgu = NULL, *vhgv = NULL;
+    if (gu) uhgu = mm(b, mT(b, u), gu), uhgu = b->failed ? NULL : sub(b, uhgu, mT(b, uhgu));
+    if (gvh) vhgv = mm(b, vh, mT(b, gvh)), vhgv = b->failed ? NULL : sub(b, vhgv, mT(b, vhgv));
+    tc_tensor *ga;
+    if (gu && gvh)
+        ga = divide(b, add(b, mul(b, uhgu, unsq(b, s, -2)), mul(b, unsq(b, s, -1), vhgv)), e);
+    else if (gu)
+        ga = mul(b, uhgu, divide(b, unsq(b, s, -2), e));
+    else
+        ga = mul(b, divide(b, unsq(b, s, -1), e), vhgv);
+    ga = b->failed ? NULL : add(b, ga, diag_embed(b, gs));
+    if (m > n && gu) { /* gA = [U gA + (I - U U^T) gU S^{-1}] Vh */
+        ga = mm(b, u, ga);
+        tc_tensor *gus = divide(b, gu, unsq(b, s, -2));
+        ga = b->failed ? NULL : sub(b, add(b, ga, gus), mm(b, u, mm(b, mT(b, u), gus)));
+        return mm(b, ga, vh);
+    }
+    if (m < n && gvh) { /* gA = U [gA Vh + S^{-1} gVh (I - V Vh)] */
+        ga = mm(b, ga, vh);
+        tc_tensor *sgv = divide(b, gvh, unsq(b, s, -1));
+        ga = b->failed ? NULL : sub(b, add(b, ga, sgv), mm(b, mm(b, sgv, mT(b, vh)), vh));
+        return mm(b, u, ga);
+    }
+    return m >= n ? mm(b, u, mm(b, ga, vh)) : mm(b, mm(b, u, ga), vh);
+}
+
+/* _linalg_svd's formula: with full_matrices only the first k columns of U (rows of Vh) matter. */
+int tc_impl_svd_backward(tc_opcall *c) {
+    tc_tensor *gu = tc_arg_tensor(c, 0), *gs = tc_arg_tensor(c, 1), *gvh = tc_arg_tensor(c, 2);
+    tc_tensor *u = tc_arg_tensor(c, 3), *s = tc_arg_tensor(c, 4), *vh = tc_arg_tensor(c, 5);
+    const bool full = tc_arg_bool(c, 6);
+    if (u->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "linalg.svd: the derivative needs U and V: compute them");
+    bw b = {0};
+    const int64_t k = s->sizes[s->ndim - 1];
+    if (unused_grad(gu)) gu = NULL;
+    if (unused_grad(gvh)) gvh = NULL;
+    if (full) {
+        u = narrow(&b, u, -1, 0, k), vh = narrow(&b, vh, -2, 0, k);
+        if (gu) gu = narrow(&b, gu, -1, 0, k);
+        if (gvh) gvh = narrow(&b, gvh, -2, 0, k);
+    }
+    tc_tensor *r = b.failed ? NULL : svd_backward(&b, gu, gs, gvh, u, s, vh);
+    return tc_return(c, finish(&b, r));
+}
+
+/* _linalg_eigh: gA = V (diag(gL) + skew(V^T gV) / E) V^T, E_ij = L_j - L_i (1 on the diagonal). */
+int tc_impl_linalg_eigh_backward(tc_opcall *c) {
+    tc_tensor *gl = tc_arg_tensor(c, 0), *gv = tc_arg_tensor(c, 1), *l = tc_arg_tensor(c, 2), *v = tc_arg_tensor(c, 3);
+    if (v->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "linalg.eigh: the derivative needs the eigenvectors: compute them");
+    bw b = {0};
+    tc_tensor *inner = diag_embed(&b, gl);
+    if (!unused_grad(gv)) {
+        const int64_t n = l->sizes[l->ndim - 1];
+        tc_tensor *x = mm(&b, mT(&b, v), gv), *skew = b.failed ? NULL : scale(&b, sub(&b, x, mT(&b, x)), 0.5);
+        tc_tensor *e = b.failed ? NULL : add(&b, sub(&b, unsq(&b, l, -2), unsq(&b, l, -1)), eye(&b, n, n, l));
+        inner = b.failed ? NULL : add(&b, inner, divide(&b, skew, e));
+    }
+    tc_tensor *r = b.failed ? NULL : mm(&b, v, mm(&b, inner, mT(&b, v)));
+    return tc_return(c, finish(&b, r));
+}
+
+/* ---- triangular solves ---- */
+
+/* gA of X = op(A)^{-1} B: -gB X^T (transposed when op is), projected on A's triangle */
+static tc_tensor *triangular_gA(bw *b, tc_tensor *gb, tc_tensor *x, bool upper, bool left, bool transpose, bool unit) {
+    tc_tensor *ga = left ? (transpose ? mm(b, x, mT(b, gb)) : mm(b, gb, mT(b, x))) : mm(b, mT(b, x), gb);
+    ga = neg(b, ga);
+    return upper ? triu(b, ga, unit ? 1 : 0) : tril(b, ga, unit ? -1 : 0);
+}
+
+/* triangular_solve(B, A, upper, transpose, unitriangular): B's gradient */
+int tc_impl_triangular_solve_backward_self(tc_opcall *c) {
+    tc_tensor *gx = tc_arg_tensor(c, 0), *a = tc_arg_tensor(c, 2), *x, *m;
+    if (tc_triangular_solve(gx, a, tc_arg_bool(c, 4), !tc_arg_bool(c, 5), tc_arg_bool(c, 6), &x, &m)) return TC_FAIL;
+    tc_tensor_release(m);
+    return tc_return(c, x);
+}
+
+/* ... and A's: the solution's part on A's triangle, plus the gradient of the copy of A */
+int tc_impl_triangular_solve_backward_A(tc_opcall *c) {
+    tc_tensor *gx = tc_arg_tensor(c, 0), *gm = tc_arg_tensor(c, 1), *a = tc_arg_tensor(c, 2), *x = tc_arg_tensor(c, 3);
+    const bool upper = tc_arg_bool(c, 4), transpose = tc_arg_bool(c, 5), unit = tc_arg_bool(c, 6);
+    tc_tensor *gb, *mm_;
+    if (tc_triangular_solve(gx, a, upper, !transpose, unit, &gb, &mm_)) return TC_FAIL;
+    bw b = {0};
+    keep(&b, gb), keep(&b, mm_);
+    tc_tensor *ga = triangular_gA(&b, gb, x, upper, true, transpose, unit);
+    return tc_return(c, finish(&b, b.failed ? NULL : add(&b, ga, gm)));
+}
+
+/* linalg_solve_triangular(A, B, upper, left, unitriangular): A's gradient */
+int tc_impl_solve_triangular_backward_A(tc_opcall *c) {
+    tc_tensor *g = tc_arg_tensor(c, 0), *a = tc_arg_tensor(c, 1), *x = tc_arg_tensor(c, 2);
+    const bool upper = tc_arg_bool(c, 3), left = tc_arg_bool(c, 4), unit = tc_arg_bool(c, 5);
+    bw b = {0};
+    tc_tensor *gb = OP(&b, tc_linalg_solve_triangular(mT(&b, a), g, !upper, left, unit));
+    return tc_return(c, finish(&b, b.failed ? NULL : triangular_gA(&b, gb, x, upper, left, false, unit)));
+}
+
+/* ---- least squares: through the pseudoinverse, as PyTorch 1.13 ---- */
+
+/* PyTorch's pinv_backward: the gradient of A from that of pinv(A). */
+static tc_tensor *pinv_backward(bw *b, tc_tensor *g, tc_tensor *pinv, tc_tensor *a) {
+    tc_tensor *ph = mT(b, pinv), *gh = mT(b, g);
+    if (rows(a) <= cols(a)) {
+        tc_tensor *k = mm(b, gh, pinv), *kph = mm(b, k, ph);
+        tc_tensor *t1 = neg(b, mT(b, mm(b, pinv, k))), *t3 = mm(b, mm(b, a, pinv), kph);
+        tc_tensor *t4 = mm(b, mm(b, ph, pinv), sub(b, gh, mm(b, k, a)));
+        return b->failed ? NULL : add(b, sub(b, add(b, t1, kph), t3), t4);
+    }
+    tc_tensor *k = mm(b, pinv, gh), *phk = mm(b, ph, k);
+    tc_tensor *t1 = neg(b, mT(b, mm(b, k, pinv))), *t2 = mm(b, mm(b, sub(b, gh, mm(b, a, k)), pinv), ph);
+    tc_tensor *t4 = mm(b, mm(b, phk, pinv), a);
+    return b->failed ? NULL : sub(b, add(b, add(b, t1, t2), phk), t4);
+}
+
+static bool lstsq_vector(const tc_tensor *a, const tc_tensor *bb) { return bb->ndim == a->ndim - 1; }
+
+int tc_impl_linalg_lstsq_backward_A(tc_opcall *c) {
+    tc_tensor *gx = tc_arg_tensor(c, 0), *a = tc_arg_tensor(c, 1), *bb = tc_arg_tensor(c, 2);
+    bw b = {0};
+    const bool vec = lstsq_vector(a, bb);
+    tc_tensor *g = vec ? unsq(&b, gx, -1) : gx, *B = vec ? unsq(&b, bb, -1) : bb;
+    tc_tensor *pinv = OP(&b, tc_linalg_pinv_atol_rtol_tensor(a, NULL, NULL, false));
+    tc_tensor *r = b.failed ? NULL : pinv_backward(&b, mm(&b, g, mT(&b, B)), pinv, a);
+    return tc_return(c, finish(&b, r));
+}
+
+int tc_impl_linalg_lstsq_backward_B(tc_opcall *c) {
+    tc_tensor *gx = tc_arg_tensor(c, 0), *a = tc_arg_tensor(c, 1), *bb = tc_arg_tensor(c, 2);
+    bw b = {0};
+    const bool vec = lstsq_vector(a, bb);
+    tc_tensor *g = vec ? unsq(&b, gx, -1) : gx;
+    tc_tensor *pinv = OP(&b, tc_linalg_pinv_atol_rtol_tensor(a, NULL, NULL, false));
+    tc_tensor *r = b.failed ? NULL : mm(&b, mT(&b, pinv), g);
+    if (vec && r) r = OP(&b, tc_squeeze_dim(r, -1));
+    return tc_return(c, finish(&b, r));
+}
+
+/* ---- matrix_exp ---- */
+
+/* The Fréchet derivative of exp at A applied to G (adjoint: at A^T): the top right block of
+ * exp([[A, G], [0, A]]) (Mathias 1996), the blocks placed by the selection matrices E1 = eye(2n, n)
+ * and E2 = the last n columns of eye(2n). */
+int tc_impl_linalg_matrix_exp_differential(tc_opcall *c) {
+    tc_tensor *a = tc_arg_tensor(c, 0), *g = tc_arg_tensor(c, 1);
+    const bool adjoint = tc_arg_bool(c, 2);
+    const int64_t n = cols(a);
+    bw b = {0};
+    tc_tensor *x = adjoint ? mT(&b, a) : a;
+    tc_tensor *e1 = eye(&b, 2 * n, n, a), *e2 = narrow(&b, eye(&b, 2 * n, 2 * n, a), -1, n, n);
+    tc_tensor *e1t = mT(&b, e1), *e2t = mT(&b, e2);
+    tc_tensor *big = b.failed ? NULL : add(&b, add(&b, mm(&b, mm(&b, e1, x), e1t), mm(&b, mm(&b, e1, g), e2t)),
+                                           mm(&b, mm(&b, e2, x), e2t));
+    tc_tensor *ex = OP(&b, tc_linalg_matrix_exp(big));
+    tc_tensor *r = b.failed ? NULL : mm(&b, mm(&b, e1t, ex), e2);
+    return tc_return(c, finish(&b, r));
+}
+
+/* ---- vector_norm ---- */
+
+/* sign(x) as x's dtype: (x > 0) - (x < 0), a constant for autograd */
+static tc_tensor *sign_of(bw *b, tc_tensor *x) {
+    tc_tensor *z = num(b, 0, x);
+    return b->failed ? NULL : sub(b, as_dtype(b, OP(b, tc_gt_Tensor(x, z)), x), as_dtype(b, OP(b, tc_lt_Tensor(x, z)), x));
+}
+
+/* x with (mask) added: a denominator kept away from zero where mask is 1 */
+static tc_tensor *plus_mask(bw *b, tc_tensor *x, tc_tensor *mask) { return add(b, x, as_dtype(b, mask, x)); }
+
+/* PyTorch's norm_backward over the reduced dims (put back as size 1 first). */
+int tc_impl_linalg_vector_norm_backward(tc_opcall *c) {
+    tc_tensor *g = tc_arg_tensor(c, 0), *x = tc_arg_tensor(c, 1), *norm = tc_arg_tensor(c, 3);
+    const tc_scalar ps = c->args[2].v.scalar;
+    const double p = ps.kind == TC_SCALAR_FLOAT ? ps.v.f : (double)ps.v.i;
+    const bool keepdim = tc_arg_bool(c, 5);
+    bw b = {0};
+    if (!keepdim && x->ndim > 0) { /* unsqueeze the reduced dims, in increasing order */
+        bool reduced[TC_MAX_DIMS] = {false};
+        if (tc_arg_none(c, 4) || c->args[4].v.ints.len == 0) {
+            for (int32_t d = 0; d < x->ndim; d++) reduced[d] = true;
+        } else {
+            tc_int_list dims = tc_arg_ints(c, 4);
+            for (int64_t i = 0; i < dims.len; i++) {
+                int32_t d;
+                if (tc_shape_wrap_dim(dims.items[i], x->ndim, &d)) return TC_FAIL;
+                reduced[d] = true;
+            }
+        }
+        for (int32_t d = 0; d < x->ndim; d++)
+            if (reduced[d]) g = unsq(&b, g, d), norm = unsq(&b, norm, d);
+    }
+    tc_tensor *zero = num(&b, 0, x), *r;
+    if (p == 0) {
+        r = OP(&b, tc_zeros_like(x, -1, -1, NULL, NULL, -1));
+    } else if (p == 1) {
+        r = mul(&b, sign_of(&b, x), g);
+    } else if (p == 2) { /* g x / norm, 0 where norm is 0 (x is 0 there too) */
+        r = mul(&b, g, divide(&b, x, plus_mask(&b, norm, OP(&b, tc_eq_Tensor(norm, zero)))));
+    } else if (p == INFINITY || p == -INFINITY) { /* g split over the elements reaching the norm (or NaN) */
+        tc_tensor *ax = OP(&b, tc_abs(x));
+        tc_tensor *hit = b.failed ? NULL : add(&b, as_dtype(&b, OP(&b, tc_eq_Tensor(ax, norm)), x),
+                                               as_dtype(&b, OP(&b, tc_ne_Tensor(x, x)), x));
+ const bool all = tc_arg_none(c, 4) || c->args[4].v.ints.len == 0;
+        tc_int_list dims = all ? TC_NO_INTS : tc_arg_ints(c, 4);
+        tc_tensor *count = b.failed ? NULL : OP(&b, tc_sum_dim_IntList(hit, all ? NULL : &dims, true, -1));
+        r = b.failed ? NULL : mul(&b, sign_of(&b, x), mul(&b, divide(&b, g, count), hit));
+    } else if (p < 1) { /* sign(x) |x|^(p-1) g norm^(1-p), 0 where x is 0 */
+        tc_tensor *ax = plus_mask(&b, OP(&b, tc_abs(x)), OP(&b, tc_eq_Tensor(x, zero)));
+        tc_tensor *sx = b.failed ? NULL : mul(&b, sign_of(&b, x), OP(&b, tc_pow_Tensor_Tensor(ax, num(&b, p - 1, x))));
+        r = b.failed ? NULL : mul(&b, mul(&b, sx, g), OP(&b, tc_pow_Tensor_Tensor(norm, num(&b, 1 - p, norm))));
+    } else { /* x |x|^(p-2) g / norm^(p-1), 0 where norm is 0 */
+        tc_tensor *nz = OP(&b, tc_eq_Tensor(norm, zero));
+        tc_tensor *den = b.failed ? NULL : OP(&b, tc_pow_Tensor_Tensor(plus_mask(&b, norm, nz), num(&b, p - 1, norm)));
+        tc_tensor *sv = b.failed ? NULL : mul(&b, divide(&b, g, den), sub(&b, num(&b, 1, x), as_dtype(&b, nz, x)));
+        tc_tensor *sx = p < 2 ? mul(&b, sign_of(&b, x), OP(&b, tc_pow_Tensor_Tensor(OP(&b, tc_abs(x)), num(&b, p - 1, x))))
+                              : mul(&b, x, OP(&b, tc_pow_Tensor_Tensor(OP(&b, tc_abs(x)), num(&b, p - 2, x))));
+        r = b.failed ? NULL : mul(&b, sx, sv);
+    }
+    return tc_return(c, finish(&b, r));
+}
+
+/* ---- cdist ---- */
+
+/* The gradient of x1 in _cdist_forward(x1, x2, p): sum_j g_ij d/dx1_i |x1_i - x2_j|_p, as a composite
+ * of ops (differentiable again, unlike PyTorch's kernel): diff * |diff|^(p-2) / d^(p-1) for p > 0
+ * (p = inf: the coordinates reaching the maximum), 0 for p = 0; 0 where a distance is 0. */
+int tc_impl__cdist_backward(tc_opcall *c) {
+    tc_tensor *g = tc_arg_tensor(c, 0), *x1 = tc_arg_tensor(c, 1), *x2 = tc_arg_tensor(c, 2), *d = tc_arg_tensor(c, 4);
+    const double p = c->args[3].v.f;
+    bw b = {0};
+    if (p == 0) return tc_return(c, finish(&b, OP(&b, tc_zeros_like(x1, -1, -1, NULL, NULL, -1))));
+    tc_tensor *diff = sub(&b, unsq(&b, x1, -2), unsq(&b, x2, -3)); /* [*, r1, r2, m] */
+    tc_tensor *dd = unsq(&b, d, -1), *gg = unsq(&b, g, -1), *zero = num(&b, 0, x1);
+    tc_tensor *dz = OP(&b, tc_eq_Tensor(dd, zero)), *safe = b.failed ? NULL : plus_mask(&b, dd, dz);
+    tc_tensor *keepm = b.failed ? NULL : sub(&b, num(&b, 1, x1), as_dtype(&b, dz, x1));
+    tc_tensor *term;
+    if (p == INFINITY) {
+        tc_tensor *ad = OP(&b, tc_abs(diff)), *hit = b.failed ? NULL : as_dtype(&b, OP(&b, tc_eq_Tensor(ad, dd)), x1);
+        term = b.failed ? NULL : mul(&b, sign_of(&b, diff), hit);
+    } else if (p == 1) {
+        term = sign_of(&b, diff);
+    } else if (p == 2) {
+        term = divide(&b, diff, safe);
+    } else {
+        tc_tensor *ad = OP(&b, tc_abs(diff)), *adz = b.failed ? NULL : plus_mask(&b, ad, OP(&b, tc_eq_Tensor(diff, zero)));
+        tc_tensor *num_ = b.failed ? NULL : mul(&b, sign_of(&b, diff), OP(&b, tc_pow_Tensor_Tensor(adz, num(&b, p - 1, x1))));
+        term = b.failed ? NULL : divide(&b, num_, OP(&b, tc_pow_Tensor_Tensor(safe, num(&b, p - 1, x1))));
+    }
+    tc_tensor *w = b.failed ? NULL : mul(&b, mul(&b, term, gg), keepm);
+    tc_tensor *r = b.failed ? NULL : OP(&b, tc_sum_dim_IntList(w, &TC_INTS(-2), false, -1));
+    return tc_return(c, finish(&b, r));
+}
