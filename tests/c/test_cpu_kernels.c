@@ -1390,6 +1390,7 @@ static void test_converting_inputs(void) {
     tensor *bits = T(TC_BOOL, DIMS(n));
     CHECK_OK(run("lt", TC_FLOAT32, 2, (tensor *[]){a, b_even}, 1, (tensor *[]){bits}, 0, NULL, 0, NULL));
     for (int i = 0; i < n; i++) CHECK(at(bits, i) == (i * 0.5 < i - 300), "lt f32 < i64 [%d]", i);
+}
 
 /* ---- the indexing family (contracts: docs/plugin-abi.md, ints: torch_core/tc_indexing.h) ---- */
 
@@ -1485,6 +1486,8 @@ static void test_masked_and_rearranging(void) {
     CHECK_OK(run("where", TC_INT16, 3, (tensor *[]){cond, zv, a}, 1, (tensor *[]){w}, 0, NULL, 0, NULL));
     CHECK_VALUES(w, 0, "where", -9, 2, -9, 4, -9, 6);
     CHECK(g_live_allocs == 0, "%ld scratch allocations leaked", g_live_allocs);
+}
+
 /* ---- complex ---------------------------------------------------------------------------------- */
 
 static tc_scalar SC(double re, double imag) {
