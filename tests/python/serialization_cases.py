@@ -18,12 +18,17 @@ import pickle
 import struct
 
 CASES = ['tensor', 'views', 'dtypes', 'containers', 'requires_grad', 'empty', 'storage', 'state_dict', 'many',
-         'offset', 'scalars', 'complex']
+         'offset', 'scalars', 'complex', 'parameters', 'module_state_dict']
 
 
 def available(torch, name):
-    """Whether this torch has what case `name` needs (complex dtypes, for 'complex')."""
-    return name != 'complex' or isinstance(getattr(torch, 'complex64', None), torch.dtype)
+    """Whether this torch has what case `name` needs (complex dtypes, torch.nn)."""
+    if name == 'complex':
+        return isinstance(getattr(torch, 'complex64', None), torch.dtype)
+    if name in ('parameters', 'module_state_dict'):
+        nn = getattr(torch, 'nn', None)
+        return all(hasattr(nn, cls) for cls in ('Parameter', 'Linear', 'Sequential'))
+    return True
 
 
 def make_case(torch, name):
@@ -64,6 +69,17 @@ def make_case(torch, name):
         real = torch.tensor([[1.5, -2.0], [0.25, 3.0]])
         z = torch.complex(real, real.flip(1))
         return {'c64': z, 'c128': z.to(torch.complex128), 'row': z[1]}
+    if name == 'parameters':  # nn.Parameter pickles as torch._utils._rebuild_parameter(data, ...)
+        p = torch.nn.Parameter(torch.arange(4.).view(2, 2))
+        return {'p': p, 'row': p.data[1], 'frozen': torch.nn.Parameter(torch.ones(2), requires_grad=False)}
+    if name == 'module_state_dict':  # an OrderedDict with _metadata, as Module.state_dict() makes it
+        net = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Linear(2, 1, bias=False))
+        with torch.no_grad():
+            net[0].weight.copy_(torch.arange(6.).view(2, 3) / 4)
+            net[0].bias.copy_(torch.tensor([0.5, -1.0]))
+            net[1].weight.fill_(0.25)
+        net[1].register_buffer('steps', torch.tensor(5))
+        return net.state_dict()
     if name == 'scalars':
         return [torch.tensor(True), torch.tensor(-3, dtype=torch.int16), torch.tensor(0.125, dtype=torch.float16)]
     raise KeyError(name)

@@ -42,7 +42,7 @@ def shares(a, b):
 
 def need(case):
     if not cases.available(torch, case):
-        pytest.skip('this build has no %s dtypes' % case)
+        pytest.skip('this build lacks what case %s needs' % case)
 
 
 def need_ours(case):
