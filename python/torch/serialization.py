@@ -340,10 +340,13 @@ class _ZipWriter:
         size = len(data) if isinstance(data, bytes) else data.nbytes
         offset = self._pos
         big_size, big_offset = size >= _U32, offset >= _U32
+        # zip64 fields where a size or the offset needs 64 bits: uncompressed and compressed size (the
+        # local header's compressed size is 0, as miniz writes it before the data), header offset
+        local_zip64 = _zip64_extra(([size, 0] if big_size else []) + ([offset] if big_offset else []))
         zip64 = _zip64_extra(([size, size] if big_size else []) + ([offset] if big_offset else []))
         start = offset + _LOCAL_HEADER.size + len(name_bytes) + len(zip64) + 4
         padding = -start % _ALIGNMENT
-        extra = zip64 + b'FB' + struct.pack('<H', padding) + b'Z' * padding
+        extra = local_zip64 + b'FB' + struct.pack('<H', padding) + b'Z' * padding
         # an empty record has no data descriptor (its sizes and CRC, all 0, are already in the header)
         flags = _FLAGS if size else _FLAG_UTF8
         self._write(_LOCAL_HEADER.pack(0x04034b50, 0, flags, 0, 0, 0, 0, 0, 0, len(name_bytes), len(extra)) +
