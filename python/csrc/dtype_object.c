@@ -31,7 +31,12 @@ static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
     return PyUnicode_FromString(tc_dtype_name(((TPDtype *)self)->dtype));
 }
 
+/* torch.float32.__module__ is "torch": pickle names a dtype as the global torch.<name>, as PyTorch's
+ * pickles do (without it pickle would search sys.modules and might find torch._C first). */
+static PyObject *dtype_module(PyObject *self, void *unused) { return PyUnicode_FromString("torch"); }
+
 static PyGetSetDef dtype_getset[] = {
+    {"__module__", dtype_module, NULL, NULL, NULL},
     {"is_floating_point", dtype_is_floating_point, NULL, NULL, NULL},
     {"is_signed", dtype_is_signed, NULL, NULL, NULL},
     {"is_complex", dtype_is_complex, NULL, NULL, NULL},
@@ -140,8 +145,16 @@ static PyObject *size_repeat(PyObject *self, Py_ssize_t n) {
 static PySequenceMethods size_as_sequence;
 static PyMappingMethods size_as_mapping;
 
+/* (torch.Size, (tuple,)): what PyTorch's Size.__reduce__ gives, so that pickles match byte for byte. */
+static PyObject *size_reduce(PyObject *self, PyObject *unused) {
+    PyObject *items = PySequence_Tuple(self);
+    if (!items) return NULL;
+    return Py_BuildValue("(O(N))", (PyObject *)Py_TYPE(self), items);
+}
+
 static PyMethodDef size_methods[] = {
     {"numel", size_numel, METH_NOARGS, NULL},
+    {"__reduce__", size_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

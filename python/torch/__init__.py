@@ -28,7 +28,7 @@ from torch import functional  # noqa: F401
 from torch.functional import norm, unique, unique_consecutive  # noqa: F401
 from torch._C import _unique, _unique2  # noqa: F401
 from torch import storage  # noqa: F401
-from torch.storage import TypedStorage  # noqa: F401
+from torch.storage import TypedStorage, UntypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401
 from torch._functional import broadcast_shapes, is_storage  # noqa: F401
 from torch import optim  # noqa: F401
@@ -46,6 +46,13 @@ def is_complex(input):
 
 # the legacy tensor types: torch.FloatTensor, torch.LongTensor, ...
 globals().update({t.__name__: t for t in _legacy.TYPES.values()})
+# and the legacy storage types: torch.FloatStorage, ... (pickles name them)
+globals().update({s.__name__: s for s in storage._LEGACY_CLASSES.values()})
+_storage_classes = {UntypedStorage, TypedStorage, *storage._LEGACY_CLASSES.values()}
+_tensor_classes = set(_legacy.TYPES.values())
+
+from torch import _utils, serialization, _weights_only_unpickler  # noqa: E402,F401
+from torch.serialization import save, load  # noqa: E402,F401
 
 _C._set_tensor_class(Tensor)
 _C._set_device_class(device)
