@@ -337,12 +337,16 @@ TC_EXPORT int tc_cuda_current_device(void) { return default_device; }
 TC_EXPORT int tc_cuda_set_device(int index) {
     if (index < 0 || index >= cuda_num_devices) return -1;
     default_device = index;
-    return cudaSetDevice(index) == cudaSuccess ? 0 : -1;
+    if (cudaSetDevice(index) != cudaSuccess) return -1;
+    current_device = index; /* keep cuda_use_device's per-thread cache true */
+    return 0;
 }
 
 TC_EXPORT int tc_cuda_synchronize(int index) {
     int e = cudaSetDevice(index < 0 ? default_device : index);
-    return e ? e : (int)cudaDeviceSynchronize();
+    if (e) return e;
+    current_device = index < 0 ? default_device : index;
+    return (int)cudaDeviceSynchronize();
 }
 
 /* Name, compute capability and memory of a device into buf ("NAME|major|minor|total_bytes|sms"). */
