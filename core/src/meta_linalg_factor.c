@@ -60,6 +60,33 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 /* The dtype every float result takes, and the kernel's: the input's (the kernels refuse others). */
 static void compute_like(tc_plan *p, const tc_tensor *t) { p->dtype = t->dtype; }
 
+/* The checks cholesky_solve and triangular_solve share once both are matrices: b and A of one dtype, A
+ * square with as many rows as b. */
+static int check_legacy_solver(const tc_tensor *b, const tc_tensor *a, const char *op) {
+    if (b->dtype != a->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected b and A to have the same dtype, but found b of type %s and A of "
+                                            "type %s instead.", tc_dtype_scalar_name(b->dtype),
+                            tc_dtype_scalar_name(a->dtype));
+    if (tc_linalg_check_square(a, NULL, "A")) return TC_FAIL;
+    if (rows_of(a) != rows_of(b))
+        return tc_set_error(TC_ERR_RUNTIME, "Incompatible matrix sizes for %s: each A matrix is %lld by %lld but each "
+                                            "b matrix is %lld by %lld", op, (long long)rows_of(a),
+                            (long long)cols_of(a), (long long)rows_of(b), (long long)cols_of(b));
+    return TC_OK;
+}
+
+/* A solver of A X = B over the broadcast batch (*nb dims in batch) of B and A: output 0 shaped as B's
+ * matrices, A and B the kernel's inputs (B first where b_first), computed in B's dtype. */
+static int solver_plan(tc_plan *p, tc_tensor *a, tc_tensor *b, bool b_first, int32_t *nb, int64_t *batch) {
+    tc_tensor *first = b_first ? b : a, *second = b_first ? a : b;
+    if (batch_broadcast(b, 2, a, 2, nb, batch) ||
+        output_batched(p, 0, *nb, batch, 2, b->sizes + b->ndim - 2, b->dtype) ||
+        input_batched(p, first, 2, *nb, batch) || input_batched(p, second, 2, *nb, batch))
+        return TC_FAIL;
+    compute_like(p, b);
+    return TC_OK;
+}
+
 /* ---- after the kernel: check_errors of the _ex ops ------------------------------------------- */
 
 static int check_output(tc_plan *p, int32_t info_out, const char *api) {
@@ -278,22 +305,9 @@ int tc_meta_cholesky_solve(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "b should have at least 2 dimensions, but has %d dimensions instead", b->ndim);
     if (l->ndim < 2)
         return tc_set_error(TC_ERR_RUNTIME, "u should have at least 2 dimensions, but has %d dimensions instead", l->ndim);
-    if (b->dtype != l->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "Expected b and A to have the same dtype, but found b of type %s and A of "
-                                            "type %s instead.", tc_dtype_scalar_name(b->dtype),
-                            tc_dtype_scalar_name(l->dtype));
-    if (tc_linalg_check_square(l, NULL, "A")) return TC_FAIL;
-    if (rows_of(l) != rows_of(b))
-        return tc_set_error(TC_ERR_RUNTIME, "Incompatible matrix sizes for cholesky_solve: each A matrix is %lld by %lld "
-                                            "but each b matrix is %lld by %lld", (long long)rows_of(l),
-                            (long long)cols_of(l), (long long)rows_of(b), (long long)cols_of(b));
     int32_t nb;
     int64_t batch[TC_MAX_DIMS];
-    if (batch_broadcast(b, 2, l, 2, &nb, batch)) return TC_FAIL;
-    if (output_batched(p, 0, nb, batch, 2, b->sizes + b->ndim - 2, b->dtype) || input_batched(p, b, 2, nb, batch) ||
-        input_batched(p, l, 2, nb, batch))
-        return TC_FAIL;
-    compute_like(p, b);
+    if (check_legacy_solver(b, l, "cholesky_solve") || solver_plan(p, l, b, true, &nb, batch)) return TC_FAIL;
     return TC_OK;
 }
 
@@ -499,23 +513,11 @@ int tc_meta_triangular_solve(tc_opcall *c, tc_plan *p) {
     if (a->ndim < 2)
         return tc_set_error(TC_ERR_RUNTIME, "torch.triangular_solve: Expected A to have at least 2 dimensions, but it "
                                             "has %d dimensions instead", a->ndim);
-    if (b->dtype != a->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "Expected b and A to have the same dtype, but found b of type %s and A of "
-                                            "type %s instead.", tc_dtype_scalar_name(b->dtype),
-                            tc_dtype_scalar_name(a->dtype));
-    if (tc_linalg_check_square(a, NULL, "A")) return TC_FAIL;
-    if (rows_of(a) != rows_of(b))
-        return tc_set_error(TC_ERR_RUNTIME, "Incompatible matrix sizes for triangular_solve: each A matrix is %lld by "
-                                            "%lld but each b matrix is %lld by %lld", (long long)rows_of(a),
-                            (long long)cols_of(a), (long long)rows_of(b), (long long)cols_of(b));
     int32_t nb;
     int64_t batch[TC_MAX_DIMS];
-    if (batch_broadcast(b, 2, a, 2, &nb, batch)) return TC_FAIL;
-    if (output_batched(p, 0, nb, batch, 2, b->sizes + b->ndim - 2, b->dtype) ||
-        output_batched(p, 1, nb, batch, 2, a->sizes + a->ndim - 2, a->dtype) || input_batched(p, a, 2, nb, batch) ||
-        input_batched(p, b, 2, nb, batch))
+    if (check_legacy_solver(b, a, "triangular_solve") || solver_plan(p, a, b, false, &nb, batch) ||
+        output_batched(p, 1, nb, batch, 2, a->sizes + a->ndim - 2, a->dtype))
         return TC_FAIL;
-    compute_like(p, b);
     return TC_OK;
 }
 
@@ -529,14 +531,9 @@ int tc_meta_solve_triangular(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "%s: Expected A and B to have the same dtype, but found A of type %s and B "
                                             "of type %s instead", api, tc_dtype_scalar_name(a->dtype),
                             tc_dtype_scalar_name(b->dtype));
-    if (check_solver(a, b, left, api)) return TC_FAIL;
     int32_t nb;
     int64_t batch[TC_MAX_DIMS];
-    if (batch_broadcast(b, 2, a, 2, &nb, batch)) return TC_FAIL;
-    if (output_batched(p, 0, nb, batch, 2, b->sizes + b->ndim - 2, b->dtype) || input_batched(p, a, 2, nb, batch) ||
-        input_batched(p, b, 2, nb, batch))
-        return TC_FAIL;
-    compute_like(p, b);
+    if (check_solver(a, b, left, api) || solver_plan(p, a, b, false, &nb, batch)) return TC_FAIL;
     return TC_OK;
 }
 
