@@ -27,6 +27,15 @@ static int return_three(tc_opcall *c, tc_tensor *a, tc_tensor *b, tc_tensor *d) 
 
 /* ---- the front doors ---- */
 
+/* The result of a native norm whose call gave status rc: the output r[0]; r[1] and r[2], the saved
+ * statistics, dropped. */
+static int return_output(tc_opcall *c, int rc, tc_tensor **r) {
+    if (rc) return TC_FAIL;
+    tc_tensor_release(r[1]);
+    tc_tensor_release(r[2]);
+    return tc_return(c, r[0]);
+}
+
 /* batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled) */
 int tc_impl_batch_norm(tc_opcall *c) {
     tc_tensor *in = tc_arg_tensor(c, 0), *w = opt(c, 1), *b = opt(c, 2);
@@ -42,23 +51,15 @@ int tc_impl_batch_norm(tc_opcall *c) {
         return tc_return(c, r);
     }
     tc_tensor *r[3];
-    if (tc_native_batch_norm(in, w, b, opt(c, 3), opt(c, 4), tc_arg_bool(c, 5), c->args[6].v.f, c->args[7].v.f, &r[0],
-                             &r[1], &r[2]))
-        return TC_FAIL;
-    tc_tensor_release(r[1]);
-    tc_tensor_release(r[2]);
-    return tc_return(c, r[0]);
+    return return_output(c, tc_native_batch_norm(in, w, b, opt(c, 3), opt(c, 4), tc_arg_bool(c, 5), c->args[6].v.f,
+                                                 c->args[7].v.f, &r[0], &r[1], &r[2]), r);
 }
 
 /* layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable) */
 int tc_impl_layer_norm(tc_opcall *c) {
     tc_tensor *r[3];
-    if (tc_native_layer_norm(tc_arg_tensor(c, 0), tc_arg_ints(c, 1), opt(c, 2), opt(c, 3), c->args[4].v.f, &r[0],
-                             &r[1], &r[2]))
-        return TC_FAIL;
-    tc_tensor_release(r[1]);
-    tc_tensor_release(r[2]);
-    return tc_return(c, r[0]);
+    return return_output(c, tc_native_layer_norm(tc_arg_tensor(c, 0), tc_arg_ints(c, 1), opt(c, 2), opt(c, 3),
+                                                 c->args[4].v.f, &r[0], &r[1], &r[2]), r);
 }
 
 /* group_norm(input, num_groups, weight, bias, eps, cudnn_enabled) */
@@ -85,10 +86,7 @@ int tc_impl_group_norm(tc_opcall *c) {
                                             "input, but got bias of shape %s and input of shape %s", ws, is);
     for (int32_t k = 2; k < in->ndim; k++) HxW *= in->sizes[k];
     tc_tensor *r[3];
-    if (tc_native_group_norm(in, w, b, N, C, HxW, groups, c->args[4].v.f, &r[0], &r[1], &r[2])) return TC_FAIL;
-    tc_tensor_release(r[1]);
-    tc_tensor_release(r[2]);
-    return tc_return(c, r[0]);
+    return return_output(c, tc_native_group_norm(in, w, b, N, C, HxW, groups, c->args[4].v.f, &r[0], &r[1], &r[2]), r);
 }
 
 /* t ([C]) repeated `times` times: [t, t, ...] ([times * C]). */
