@@ -71,6 +71,16 @@ static void run_planes(pool_job *j, int64_t planes, cpu_range_fn fn) {
 static int64_t start_index(int64_t o, int64_t out, int64_t in) { return (o * in) / out; }
 static int64_t end_index(int64_t o, int64_t out, int64_t in) { return ((o + 1) * in + out - 1) / out; }
 
+/* Max pooling's window along one dim: k taps d apart from o*s - p, those in [0, in) (lo: the first). */
+static inline void max_window(int64_t o, int64_t s, int64_t p, int64_t k, int64_t d, int64_t in, int64_t *lo,
+                              int64_t *hi) {
+    int64_t a = o * s - p, b = a + (k - 1) * d + 1;
+    if (b > in) b = in;
+    while (a < 0) a += d;
+    *lo = a;
+    *hi = b;
+}
+
 /* The divisor of one average-pooling window (PyTorch's avg_pool2d). hs..he, ws..we: the window
  * clipped to the padded input on entry, to the input on return. */
 static int64_t avg_window(const pool_job *j, int64_t oh, int64_t ow, int64_t *hs, int64_t *he, int64_t *ws,
@@ -131,15 +141,10 @@ WINDOW_STAMP(_, i64)
             CPU_T_##S *y = (CPU_T_##S *)j->out + pl * j->oh * j->ow;                               \
             int64_t *ind = (int64_t *)j->out2 + pl * j->oh * j->ow;                                \
             for (int64_t oh = 0; oh < j->oh; oh++) {                                               \
-                int64_t h0 = oh * j->s[0] - j->p[0];                                               \
-                int64_t h1 = h0 + (j->k[0] - 1) * j->d[0] + 1;                                     \
-                if (h1 > j->ih) h1 = j->ih;                                                        \
-                while (h0 < 0) h0 += j->d[0];                                                      \
+                int64_t h0, h1, w0, w1;                                                            \
+                max_window(oh, j->s[0], j->p[0], j->k[0], j->d[0], j->ih, &h0, &h1);               \
                 for (int64_t ow = 0; ow < j->ow; ow++) {                                           \
-                    int64_t w0 = ow * j->s[1] - j->p[1];                                           \
-                    int64_t w1 = w0 + (j->k[1] - 1) * j->d[1] + 1;                                 \
-                    if (w1 > j->iw) w1 = j->iw;                                                    \
-                    while (w0 < 0) w0 += j->d[1];                                                  \
+                    max_window(ow, j->s[1], j->p[1], j->k[1], j->d[1], j->iw, &w0, &w1);           \
                     window_max_##S(x, j->iw, h0, h1, j->d[0], w0, w1, j->d[1], &y[oh * j->ow + ow], \
                                    &ind[oh * j->ow + ow]);                                         \
                 }                                                                                  \
