@@ -205,19 +205,23 @@ static int det_like(tc_opcall *c, tc_plan *p, const char *api, int32_t nvalues) 
 int tc_meta__linalg_det(tc_opcall *c, tc_plan *p) { return det_like(c, p, "linalg.det", 1); }
 int tc_meta__linalg_slogdet(tc_opcall *c, tc_plan *p) { return det_like(c, p, "linalg.slogdet", 2); }
 
-/* linalg_inv_ex(A, *, check_errors) -> (inverse, info); a singular A gives NaNs, as PyTorch's. */
-int tc_meta_inv_ex(tc_opcall *c, tc_plan *p) {
+/* An _ex op of one square matrix (or batch) A: (result of A's shape, int32 info per matrix); with
+ * check_errors (argument `check_arg`), `after` raises after the kernel. */
+static int square_ex(tc_opcall *c, tc_plan *p, const char *api, bool low_precision, int check_arg,
+                     int (*after)(tc_plan *)) {
     tc_tensor *a = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(a, "linalg.inv", "A") || tc_linalg_check_floating(a, "linalg.inv", false))
-        return TC_FAIL;
+    if (tc_linalg_check_square(a, api, "A") || tc_linalg_check_floating(a, api, low_precision)) return TC_FAIL;
     const int64_t n = rows_of(a);
     if (output_like(p, 0, a, 2, 2, (int64_t[]){n, n}, a->dtype) || output_like(p, 1, a, 2, 0, NULL, TC_INT32) ||
         tc_plan_input(p, a, -1))
         return TC_FAIL;
     compute_like(p, a);
-    if (tc_arg_bool(c, 1)) p->after = after_inv_ex;
+    if (tc_arg_bool(c, check_arg)) p->after = after;
     return TC_OK;
 }
+
+/* linalg_inv_ex(A, *, check_errors) -> (inverse, info); a singular A gives NaNs, as PyTorch's. */
+int tc_meta_inv_ex(tc_opcall *c, tc_plan *p) { return square_ex(c, p, "linalg.inv", false, 1, after_inv_ex); }
 
 /* A batch of vectors as a batch of one-column matrices (a view). */
 static tc_tensor *as_columns(tc_tensor *b) {
@@ -286,16 +290,7 @@ done:
 
 /* linalg_cholesky_ex(A, *, upper, check_errors) -> (L, info) */
 int tc_meta_cholesky_ex(tc_opcall *c, tc_plan *p) {
-    tc_tensor *a = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(a, "linalg.cholesky", "A") || tc_linalg_check_floating(a, "linalg.cholesky", true))
-        return TC_FAIL;
-    const int64_t n = rows_of(a);
-    if (output_like(p, 0, a, 2, 2, (int64_t[]){n, n}, a->dtype) || output_like(p, 1, a, 2, 0, NULL, TC_INT32) ||
-        tc_plan_input(p, a, -1))
-        return TC_FAIL;
-    compute_like(p, a);
-    if (tc_arg_bool(c, 2)) p->after = after_cholesky_ex;
-    return TC_OK;
+    return square_ex(c, p, "linalg.cholesky", true, 2, after_cholesky_ex);
 }
 
 /* cholesky_solve(self: B, input2: L, upper) -> X over the broadcast batch */
