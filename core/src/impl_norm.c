@@ -25,6 +25,18 @@ static int return_three(tc_opcall *c, tc_tensor *a, tc_tensor *b, tc_tensor *d) 
     return TC_OK;
 }
 
+/* The three results of an expression scope (each may be NULL), then the scope released; TC_FAIL where
+ * the scope failed. */
+static int return_scope_three(tc_opcall *c, nnx_scope *s, tc_tensor *a, tc_tensor *b, tc_tensor *d) {
+    if (s->failed) {
+        nnx_release(s);
+        return TC_FAIL;
+    }
+    tc_tensor *out[3] = {nnx_result(s, a), nnx_result(s, b), nnx_result(s, d)};
+    nnx_release(s);
+    return return_three(c, out[0], out[1], out[2]);
+}
+
 /* ---- the front doors ---- */
 
 /* The result of a native norm whose call gave status rc: the output r[0]; r[1] and r[2], the saved
@@ -220,13 +232,7 @@ int tc_impl_batchnorm_double_backward(tc_opcall *c) {
         if (ggG) ggO = nnx_add_opt(&s, ggO, nnx_mul(&s, nnx_mul(&s, ggG, xmu), r));
         if (ggB) ggO = nnx_add_opt(&s, ggO, nnx_expand(&s, ggB, gO));
     }
-    if (s.failed) {
-        nnx_release(&s);
-        return TC_FAIL;
-    }
-    tc_tensor *out[3] = {nnx_result(&s, gI), nnx_result(&s, gG), nnx_result(&s, ggO)};
-    nnx_release(&s);
-    return return_three(c, out[0], out[1], out[2]);
+    return return_scope_three(c, &s, gI, gG, ggO);
 }
 
 /* The double backward of a normalisation of `rows` rows of x with per-row mean and rstd, with
@@ -272,13 +278,7 @@ static int rows_double_backward(tc_opcall *c, tc_tensor *x, tc_tensor *gamma, tc
         if (ggG) ggO = nnx_add_opt(&s, ggO, nnx_mul(&s, ggG, xhat));
         if (ggB) ggO = nnx_add_opt(&s, ggO, nnx_expand(&s, ggB, gO));
     }
-    if (s.failed) {
-        nnx_release(&s);
-        return TC_FAIL;
-    }
-    tc_tensor *out[3] = {nnx_result(&s, gI), nnx_result(&s, gG), nnx_result(&s, ggO)};
-    nnx_release(&s);
-    return return_three(c, out[0], out[1], out[2]);
+    return return_scope_three(c, &s, gI, gG, ggO);
 }
 
 /* layer norm: the weight has normalized_shape (argument 8): sum over the leading dims */
