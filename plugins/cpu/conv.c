@@ -130,18 +130,22 @@ static void add_bias(int ct, void *rows, const void *bias, int64_t channels, int
 
 /* ---- one image ---- */
 
+/* Group g of image n's big side as columns: the big side itself where they are the same (identity),
+ * else im2col'd into cols. */
+static const void *big_columns(const conv_job *j, int64_t n, int64_t g, void *cols) {
+    const char *big = at(j->big_src, (n * j->groups + g) * j->cb * j->B, j->es);
+    if (j->identity) return big;
+    im2col(j->ct, big, j->cb, &j->g, cols);
+    return cols;
+}
+
 static void small_from_big(const conv_job *j, int64_t n, void *cols, void *gw) {
     (void)gw;
     const size_t es = j->es;
     char *small = at_mut(j->small_dst, n * j->groups * j->cs * j->L, es);
     if (j->bias) add_bias(j->ct, small, j->bias, j->groups * j->cs, j->L, true);
     for (int64_t g = 0; g < j->groups; g++) {
-        const char *big = at(j->big_src, (n * j->groups + g) * j->cb * j->B, es);
-        const void *b = big;
-        if (!j->identity) {
-            im2col(j->ct, big, j->cb, &j->g, cols);
-            b = cols;
-        }
+        const void *b = big_columns(j, n, g, cols);
         gemm(j->ct, 0, 0, j->cs, j->L, j->K, at(j->w, g * j->cs * j->K, es), j->K, b, j->L, j->bias != NULL,
              at_mut(small, g * j->cs * j->L, es), j->L);
     }
@@ -165,12 +169,7 @@ static void big_from_small(const conv_job *j, int64_t n, void *cols, void *gw) {
 static void weight_grad(const conv_job *j, int64_t n, void *cols, void *gw) {
     const size_t es = j->es;
     for (int64_t g = 0; g < j->groups; g++) {
-        const char *big = at(j->big_src, (n * j->groups + g) * j->cb * j->B, es);
-        const void *b = big;
-        if (!j->identity) {
-            im2col(j->ct, big, j->cb, &j->g, cols);
-            b = cols;
-        }
+        const void *b = big_columns(j, n, g, cols);
         gemm(j->ct, 0, 1, j->cs, j->K, j->L, at(j->small_src, (n * j->groups + g) * j->cs * j->L, es), j->L, b, j->L,
              true, at_mut(gw, g * j->cs * j->K, es), j->K);
     }
