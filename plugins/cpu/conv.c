@@ -130,18 +130,22 @@ static void add_bias(int ct, void *rows, const void *bias, int64_t channels, int
 
 /* ---- one image ---- */
 
+/* Group g of image n's big side as columns: the big side itself where they are the same (identity),
+ * else im2col'd into cols. */
+static const void *big_columns(const conv_job *j, int64_t n, int64_t g, void *cols) {
+    const char *big = at(j->big_src, (n * j->groups + g) * j->cb * j->B, j->es);
+    if (j->identity) return big;
+    im2col(j->ct, big, j->cb, &j->g, cols);
+    return cols;
+}
+
 static void small_from_big(const conv_job *j, int64_t n, void *cols, void *gw) {
     (void)gw;
     const size_t es = j->es;
     char *small = at_mut(j->small_dst, n * j->groups * j->cs * j->L, es);
     if (j->bias) add_bias(j->ct, small, j->bias, j->groups * j->cs, j->L, true);
     for (int64_t g = 0; g < j->groups; g++) {
-        const char *big = at(j->big_src, (n * j->groups + g) * j->cb * j->B, es);
-        const void *b = big;
-        if (!j->identity) {
-            im2col(j->ct, big, j->cb, &j->g, cols);
-            b = cols;
-        }
+        const void *b = big_columns(j, n, g, cols);
         gemm(j->ct, 0, 0, j->cs, j->L, j->K, at(j->w, g * j->cs * j->K, es), j->K, b, j->L, j->bias != NULL,
              at_mut(small, g * j->cs * j->L, es), j->L);
     }
@@ -165,12 +169,7 @@ static void big_from_small(const conv_job *j, int64_t n, void *cols, void *gw) {
 static void weight_grad(const conv_job *j, int64_t n, void *cols, void *gw) {
     const size_t es = j->es;
     for (int64_t g = 0; g < j->groups; g++) {
-        const char *big = at(j->big_src, (n * j->groups + g) * j->cb * j->B, es);
-        const void *b = big;
-        if (!j->identity) {
-            im2col(j->ct, big, j->cb, &j->g, cols);
-            b = cols;
-        }
+        const void *b = big_columns(j, n, g, cols);
         gemm(j->ct, 0, 1, j->cs, j->K, j->L, at(j->small_src, (n * j->groups + g) * j->cs * j->L, es), j->L, b, j->L,
              true, at_mut(gw, g * j->cs * j->K, es), j->K);
     }
@@ -322,6 +321,34 @@ static void channel_sums(int ct, const void *t, int64_t batch, int64_t channels,
     }
 }
 
+/* The images carry src to the big side (big_from_small) or to the small one (small_from_big). */
+static void job_direction(conv_job *j, const void *src, bool to_big) {
+    if (to_big) {
+        j->small_src = src;
+        j->image = big_from_small;
+    } else {
+        j->big_src = src;
+        j->image = small_from_big;
+    }
+}
+
+/* Runs the job's images into output y, through a buffer in the compute type where y's dtype needs
+ * one: the side j->image writes (big_from_small, small_from_big) or weight_grad's accumulator. */
+static int run_output(conv_job *j, const tc_view *y, const char *op) {
+    const int64_t numel = view_numel(y);
+    void *scratch;
+    size_t bytes;
+    void *dst = compute_buffer(j->ct, y, numel, &scratch, &bytes);
+    if (!dst) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "%s: out of memory", op);
+    const bool gw = j->image == weight_grad;
+    if (j->image == big_from_small) j->big_dst = dst;
+    else if (!gw) j->small_dst = dst;
+    int rc = run_images(j, gw ? dst : NULL, gw ? (size_t)(numel > 0 ? numel : 0) * j->es : 0);
+    if (rc == TC_OK) finish_output(j->ct, y, numel, scratch, bytes);
+    else if (scratch) cpu_core->host_free(scratch, bytes);
+    return rc;
+}
+
 /* ---- kernels ---- */
 
 /* convolution: x, w[, bias] -> y (contract in core/src/meta_conv.c). */
@@ -332,24 +359,8 @@ static int k_convolution(const tc_kernel_args *args) {
     conv_job j;
     job_init(&j, args, transposed ? y : x, transposed ? x : y, w);
     j.bias = args->n_inputs > 2 ? args->inputs[2].data : NULL;
-    void *scratch;
-    size_t bytes;
-    int64_t numel = view_numel(y);
-    void *dst = compute_buffer(j.ct, y, numel, &scratch, &bytes);
-    if (!dst) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "convolution: out of memory");
-    if (transposed) {
-        j.small_src = x->data;
-        j.big_dst = dst;
-        j.image = big_from_small;
-    } else {
-        j.big_src = x->data;
-        j.small_dst = dst;
-        j.image = small_from_big;
-    }
-    int rc = run_images(&j, NULL, 0);
-    if (rc == TC_OK) finish_output(j.ct, y, numel, scratch, bytes);
-    else if (scratch) cpu_core->host_free(scratch, bytes);
-    return rc;
+    job_direction(&j, x->data, transposed);
+    return run_output(&j, y, "convolution");
 }
 
 /* convolution_backward: gO, x, w -> grad_input, grad_weight, grad_bias (each may be undefined). */
@@ -361,39 +372,21 @@ static int k_convolution_backward(const tc_kernel_args *args) {
     const tc_view *big = transposed ? go : x, *small = transposed ? x : go;
     conv_job j;
     job_init(&j, args, big, small, w);
-    void *scratch;
-    size_t bytes;
     int rc = TC_OK;
     if (gi->ndim >= 0) {
-        int64_t numel = view_numel(gi);
-        void *dst = compute_buffer(j.ct, gi, numel, &scratch, &bytes);
-        if (!dst) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "convolution_backward: out of memory");
-        if (transposed) {
-            j.big_src = go->data;
-            j.small_dst = dst;
-            j.image = small_from_big;
-        } else {
-            j.small_src = go->data;
-            j.big_dst = dst;
-            j.image = big_from_small;
-        }
-        rc = run_images(&j, NULL, 0);
-        if (rc == TC_OK) finish_output(j.ct, gi, numel, scratch, bytes);
-        else if (scratch) cpu_core->host_free(scratch, bytes);
+        job_direction(&j, go->data, !transposed);
+        rc = run_output(&j, gi, "convolution_backward");
     }
     if (rc == TC_OK && gw->ndim >= 0) {
-        int64_t numel = view_numel(gw);
-        void *dst = compute_buffer(j.ct, gw, numel, &scratch, &bytes);
-        if (!dst) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "convolution_backward: out of memory");
         j.big_src = big->data;
         j.small_src = small->data;
         j.image = weight_grad;
-        rc = run_images(&j, dst, (size_t)(numel > 0 ? numel : 0) * j.es);
-        if (rc == TC_OK) finish_output(j.ct, gw, numel, scratch, bytes);
-        else if (scratch) cpu_core->host_free(scratch, bytes);
+        rc = run_output(&j, gw, "convolution_backward");
     }
     if (rc == TC_OK && gb->ndim >= 0) {
         int64_t channels = gb->sizes[0];
+        void *scratch;
+        size_t bytes;
         void *dst = compute_buffer(j.ct, gb, channels, &scratch, &bytes);
         if (!dst) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "convolution_backward: out of memory");
         int64_t positions = 1;
