@@ -36,8 +36,8 @@ static int output_batched(tc_plan *p, int32_t i, int32_t nb, const int64_t *batc
                           int32_t dtype) {
     int64_t sizes[TC_MAX_DIMS + 2];
     if (tc_shape_check_ndim(nb + ntail)) return TC_FAIL;
-    memcpy(sizes, batch, sizeof(int64_t) * (size_t)nb);
-    memcpy(sizes + nb, tail, sizeof(int64_t) * (size_t)ntail);
+    if (nb) memcpy(sizes, batch, sizeof(int64_t) * (size_t)nb);
+    if (ntail) memcpy(sizes + nb, tail, sizeof(int64_t) * (size_t)ntail); /* tail may be NULL when empty */
     return tc_linalg_output(p, i, nb + ntail, sizes, dtype);
 }
 
