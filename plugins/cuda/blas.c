@@ -69,7 +69,7 @@ static int densify(const tc_view *v, int batched, void **out, size_t *out_bytes)
     *out_bytes = (size_t)it.numel * es;
     if (!(*out = cuda_cache_alloc(*out_bytes, v->device.index)))
         return cuda_core->set_error(TC_ERR_OUT_OF_MEMORY, "CUDA out of memory (a %zu-byte matmul temporary)", *out_bytes);
-    int err = ck_copy(&it, *out, v->dtype, v->data, v->dtype, NULL);
+    int err = ck_copy(&it, *out, v->dtype, v->data, v->dtype, cuda_current_stream(v->device.index));
     if (err) return cuda_fail((cudaError_t)err, "densify");
     return TC_OK;
 }
@@ -83,8 +83,13 @@ static int gemm(const tc_view *a, const tc_view *b, const tc_view *c, int batche
     if (cuda_use_device(dev)) return TC_FAIL;
     if (batch == 0 || m == 0 || n == 0) return TC_OK;
     size_t es = cuda_core->dtype_size(c->dtype);
+    cudaStream_t stream = (cudaStream_t)cuda_current_stream(dev);
     if (k == 0) {
-        cudaError_t e = cudaMemsetAsync(c->data, 0, (size_t)(batch * m * n) * es, 0);
+        size_t bytes;
+        if (__builtin_mul_overflow((size_t)batch, (size_t)m, &bytes) || __builtin_mul_overflow(bytes, (size_t)n, &bytes) ||
+            __builtin_mul_overflow(bytes, es, &bytes))
+            return cuda_core->set_error(TC_ERR_RUNTIME, "CUDA mm: the output's size overflows");
+        cudaError_t e = cudaMemsetAsync(c->data, 0, bytes, stream);
         return e ? cuda_fail(e, "mm") : TC_OK;
     }
     if (m > INT_MAX || n > INT_MAX || k > INT_MAX || batch > INT_MAX)
@@ -119,6 +124,7 @@ static int gemm(const tc_view *a, const tc_view *b, const tc_view *c, int batche
     pthread_mutex_lock(&blas_lock);
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (!handles[dev]) st = cublasCreate(&handles[dev]);
+    if (st == CUBLAS_STATUS_SUCCESS) st = cublasSetStream(handles[dev], stream);
     if (st == CUBLAS_STATUS_SUCCESS)
         /* column-major: C^T (n x m, ld n) = op(B^T) (n x k) . op(A^T) (k x m) */
         st = cublasGemmStridedBatchedEx(handles[dev], opb, opa, (int)n, (int)m, (int)k, one, pb, type, (int)ldb, sbb, pa,
@@ -127,7 +133,7 @@ static int gemm(const tc_view *a, const tc_view *b, const tc_view *c, int batche
     pthread_mutex_unlock(&blas_lock);
     if (st != CUBLAS_STATUS_SUCCESS) rc = blas_fail(st, batched ? "cublasGemmStridedBatchedEx (bmm)" : "cublasGemmStridedBatchedEx (mm)");
 done:
-    /* the default stream orders the temporaries' next users after this product */
+    /* the current stream orders the temporaries' next users (same stream: the allocator's pool) after it */
     if (ta) cuda_cache_free(ta, ta_bytes, dev);
     if (tb) cuda_cache_free(tb, tb_bytes, dev);
     return rc;

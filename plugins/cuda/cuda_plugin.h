@@ -17,6 +17,9 @@ int cuda_fail(cudaError_t err, const char *what);
 /* Make `index` the calling thread's current device (cheap when it already is). */
 int cuda_use_device(int32_t index);
 
+/* This thread's current stream on a device (a cudaStream_t; NULL: the legacy default stream). */
+void *cuda_current_stream(int32_t index);
+
 /* The caching allocator (allocator.c). */
 extern const tc_allocator cuda_allocator;
 void *cuda_cache_alloc(size_t nbytes, int32_t device_index);

@@ -25,6 +25,20 @@ int32_t cuda_device_type = -1;
 int32_t cuda_num_devices;
 static __thread int current_device = -1; /* what this thread last made current, -1: unknown */
 static int default_device;               /* torch.cuda.set_device */
+#define MAX_STREAM_DEVICES 16
+/* torch.cuda.set_stream / torch.cuda.stream(): this thread's current stream per device (NULL: the
+ * legacy default stream, PyTorch's default stream too). The core passes no stream (tc_kernel_args
+ * .stream is NULL), so every kernel, copy and allocation of this plugin runs on this one. */
+static __thread cudaStream_t current_stream[MAX_STREAM_DEVICES];
+
+void *cuda_current_stream(int32_t index) {
+    return index >= 0 && index < MAX_STREAM_DEVICES ? (void *)current_stream[index] : NULL;
+}
+
+/* The stream a kernel runs on: the core's when it gives one, else the thread's current stream. */
+static cudaStream_t stream_of(const tc_kernel_args *a, int32_t device) {
+    return a->stream ? (cudaStream_t)a->stream : (cudaStream_t)cuda_current_stream(device);
+}
 
 int cuda_fail(cudaError_t err, const char *what) {
     cudaGetLastError(); /* clear a non-sticky error so that the next call starts clean */
@@ -47,21 +61,42 @@ int cuda_use_device(int32_t index) {
 
 static int32_t device_count(void) { return cuda_num_devices; }
 
+/* Whether host memory is page-locked (torch's pin_memory: cudaHostAlloc). */
+static int is_pinned(const void *p) {
+    struct cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return at.type == cudaMemoryTypeHost;
+}
+
+/* Host<->device copies run on the current stream. From pinned host memory the copy to the device is
+ * asynchronous (PyTorch's non_blocking=True: the source must stay unchanged until the stream has
+ * passed it); every other host copy waits for the stream, so the host sees the data on return. */
 static int device_copy(void *dst, tc_device dd, const void *src, tc_device sd, size_t nbytes, void *stream) {
     cudaError_t e;
-    if (sd.type == TC_DEVICE_CPU) {
-        if (cuda_use_device(dd.index)) return TC_FAIL;
-        e = cudaMemcpy(dst, src, nbytes, cudaMemcpyHostToDevice);
-    } else if (dd.type == TC_DEVICE_CPU) {
-        if (cuda_use_device(sd.index)) return TC_FAIL;
-        e = cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToHost);
+    if (sd.type == TC_DEVICE_CPU || dd.type == TC_DEVICE_CPU) {
+        int to_device = sd.type == TC_DEVICE_CPU;
+        int32_t dev = to_device ? dd.index : sd.index;
+        if (cuda_use_device(dev)) return TC_FAIL;
+        cudaStream_t s = stream ? (cudaStream_t)stream : (cudaStream_t)cuda_current_stream(dev);
+        const void *host = to_device ? src : dst;
+        if (!is_pinned(host)) { /* pageable: cudaMemcpy orders after the legacy stream; wait for s first */
+            if (s && (e = cudaStreamSynchronize(s)) != cudaSuccess) return cuda_fail(e, "cudaStreamSynchronize");
+            e = cudaMemcpy(dst, src, nbytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+        } else {
+            e = cudaMemcpyAsync(dst, src, nbytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, s);
+            if (!e && !to_device) e = cudaStreamSynchronize(s);
+        }
     } else if (dd.type == cuda_device_type && sd.type == cuda_device_type) {
         if (cuda_use_device(dd.index)) return TC_FAIL;
-        e = dd.index == sd.index ? cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, (cudaStream_t)stream)
-                                 : cudaMemcpyPeer(dst, dd.index, src, sd.index, nbytes);
+        cudaStream_t s = stream ? (cudaStream_t)stream : (cudaStream_t)cuda_current_stream(dd.index);
+        e = dd.index == sd.index ? cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, s)
+                                 : cudaMemcpyPeerAsync(dst, dd.index, src, sd.index, nbytes, s);
     } else {
-        return cuda_core->set_error(TC_ERR_NOT_IMPLEMENTED, "copy between cuda and %s is not supported",
-                                    dd.type == cuda_device_type ? "another device type" : "another device type");
+        return cuda_core->set_error(TC_ERR_NOT_IMPLEMENTED,
+                                    "copy between cuda and another device type is not supported");
     }
     return e ? cuda_fail(e, "cudaMemcpy") : TC_OK;
 }
@@ -113,25 +148,64 @@ static int coalesce(ck_iter *it, int n, int32_t ndim, const int64_t *sizes, cons
     return TC_OK;
 }
 
+/* An elementwise call: the iterator, and each input's data on the device. An input on the CPU may only
+ * be a single element (a wrapped Python number, or a 0-dim CPU tensor, which PyTorch accepts beside
+ * cuda tensors): it is copied to a device temporary on the call's stream and read broadcast. */
+typedef struct {
+    ck_iter it;
+    const void *in[CK_MAX_OPERANDS];
+    void *tmp[CK_MAX_OPERANDS];
+    size_t tmp_bytes;
+    int32_t dev;
+    cudaStream_t stream;
+} ew_call;
+
+static int ew_done(ew_call *c, int err, const char *op) {
+    for (int i = 0; i < CK_MAX_OPERANDS; i++)
+        if (c->tmp[i]) cuda_cache_free(c->tmp[i], c->tmp_bytes, c->dev); /* stream-ordered: safe to reuse */
+    return err ? cuda_fail((cudaError_t)err, op) : TC_OK;
+}
+
 /* The iterator of an elementwise kernel: outputs[0], then inputs[0..n_in-1], all at the output's sizes. */
-static int elementwise_iter(const tc_kernel_args *a, int n_in, ck_iter *it, const char *op) {
-    if (a->n_outputs < 1 || a->n_inputs < n_in)
+static int elementwise_iter(const tc_kernel_args *a, int n_in, ew_call *c, const char *op) {
+    memset(c, 0, sizeof *c);
+    if (a->n_outputs < 1 || a->n_inputs < n_in || n_in + 1 > CK_MAX_OPERANDS)
         return cuda_core->set_error(TC_ERR_RUNTIME, "%s: the CUDA kernel got %d inputs and %d outputs", op,
                                     a->n_inputs, a->n_outputs);
     const tc_view *o = &a->outputs[0];
+    static const int64_t zeros[TC_MAX_DIMS];
     const int64_t *strides[CK_MAX_OPERANDS] = {o->strides};
+    c->dev = o->device.index;
+    if (cuda_use_device(c->dev)) return TC_FAIL;
+    c->stream = stream_of(a, c->dev);
+    c->tmp_bytes = 8;
     for (int i = 0; i < n_in; i++) {
-        if (a->inputs[i].ndim != o->ndim)
-            return cuda_core->set_error(TC_ERR_RUNTIME, "%s: input %d has %d dims, the output %d", op, i,
-                                        a->inputs[i].ndim, o->ndim);
-        if (a->inputs[i].device.index != o->device.index)
+        const tc_view *v = &a->inputs[i];
+        if (v->ndim != o->ndim)
+            return cuda_core->set_error(TC_ERR_RUNTIME, "%s: input %d has %d dims, the output %d", op, i, v->ndim,
+                                        o->ndim);
+        strides[i + 1] = v->strides;
+        c->in[i] = v->data;
+        if (v->device.type == TC_DEVICE_CPU) {
+            for (int32_t d = 0; d < v->ndim; d++)
+                if (v->strides[d] != 0 && v->sizes[d] != 1)
+                    return cuda_core->set_error(TC_ERR_RUNTIME, "Expected all tensors to be on the same device, but "
+                                                "found at least two devices, cuda:%d and cpu!", c->dev);
+            size_t es = cuda_core->dtype_size(v->dtype);
+            if (es > c->tmp_bytes) return cuda_core->set_error(TC_ERR_RUNTIME, "%s: a %zu-byte scalar", op, es);
+            if (!(c->tmp[i] = cuda_cache_alloc(c->tmp_bytes, c->dev))) return ew_done(c, 0, op), TC_FAIL;
+            cudaError_t e = cudaMemcpyAsync(c->tmp[i], v->data, es, cudaMemcpyHostToDevice, c->stream);
+            if (e) return ew_done(c, (int)e, "a CPU scalar's copy");
+            c->in[i] = c->tmp[i];
+            strides[i + 1] = zeros;
+        } else if (v->device.index != c->dev) {
+            ew_done(c, 0, op);
             return cuda_core->set_error(TC_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at "
-                                        "least two devices, cuda:%d and cuda:%d!", o->device.index,
-                                        a->inputs[i].device.index);
-        strides[i + 1] = a->inputs[i].strides;
+                                        "least two devices, cuda:%d and cuda:%d!", c->dev, v->device.index);
+        }
     }
-    if (coalesce(it, n_in + 1, o->ndim, o->sizes, strides)) return TC_FAIL;
-    return cuda_use_device(o->device.index);
+    if (coalesce(&c->it, n_in + 1, o->ndim, o->sizes, strides)) return ew_done(c, 0, op), TC_FAIL;
+    return TC_OK;
 }
 
 static int launched(int err, const char *op) { return err ? cuda_fail((cudaError_t)err, op) : TC_OK; }
@@ -139,28 +213,28 @@ static int launched(int err, const char *op) { return err ? cuda_fail((cudaError
 /* ---- kernels ------------------------------------------------------------------------------------------------ */
 
 static int k_copy(const tc_kernel_args *a) {
-    ck_iter it;
-    if (elementwise_iter(a, 1, &it, "copy")) return TC_FAIL;
-    if (!ck_dtype_supported(a->inputs[0].dtype))
+    ew_call c;
+    if (!ck_dtype_supported(a->n_inputs > 0 ? a->inputs[0].dtype : -1))
         return cuda_core->set_error(TC_ERR_NOT_IMPLEMENTED, "\"copy_cuda\" not implemented for '%s'",
-                                    cuda_core->dtype_name(a->inputs[0].dtype));
-    return launched(ck_copy(&it, a->outputs[0].data, a->outputs[0].dtype, a->inputs[0].data, a->inputs[0].dtype,
-                            a->stream), "copy");
+                                    a->n_inputs > 0 ? cuda_core->dtype_name(a->inputs[0].dtype) : "?");
+    if (elementwise_iter(a, 1, &c, "copy")) return TC_FAIL;
+    return ew_done(&c, ck_copy(&c.it, a->outputs[0].data, a->outputs[0].dtype, c.in[0], a->inputs[0].dtype, c.stream),
+                   "copy");
 }
 
 static int k_fill(const tc_kernel_args *a) {
-    ck_iter it;
-    if (elementwise_iter(a, 0, &it, "fill")) return TC_FAIL;
+    ew_call c;
     if (a->n_scalars < 1) return cuda_core->set_error(TC_ERR_RUNTIME, "fill: no value");
+    if (elementwise_iter(a, 0, &c, "fill")) return TC_FAIL;
     const tc_scalar *s = &a->scalars[0];
     int is_float = s->kind == TC_SCALAR_FLOAT || s->kind == TC_SCALAR_COMPLEX;
-    return launched(ck_fill(&it, a->outputs[0].data, a->outputs[0].dtype, is_float ? s->v.f : 0.0,
-                            is_float ? 0 : s->v.i, is_float, a->stream), "fill");
+    return ew_done(&c, ck_fill(&c.it, a->outputs[0].data, a->outputs[0].dtype, is_float ? s->v.f : 0.0,
+                               is_float ? 0 : s->v.i, is_float, c.stream), "fill");
 }
 
 static int binary(const tc_kernel_args *a, int op, const char *name) {
-    ck_iter it;
-    if (elementwise_iter(a, 2, &it, name)) return TC_FAIL;
+    ew_call c;
+    if (elementwise_iter(a, 2, &c, name)) return TC_FAIL;
     double alpha = 1.0;
     int64_t ialpha = 1;
     if ((op == CK_ADD || op == CK_SUB) && a->n_scalars > 0) {
@@ -168,22 +242,104 @@ static int binary(const tc_kernel_args *a, int op, const char *name) {
         if (s->kind == TC_SCALAR_FLOAT || s->kind == TC_SCALAR_COMPLEX) alpha = s->v.f, ialpha = (int64_t)s->v.f;
         else alpha = (double)s->v.i, ialpha = s->v.i;
     }
-    return launched(ck_binary(op, &it, a->outputs[0].data, a->inputs[0].data, a->inputs[1].data, a->outputs[0].dtype,
-                              alpha, ialpha, a->stream), name);
+    return ew_done(&c, ck_binary(op, &c.it, a->outputs[0].data, c.in[0], c.in[1], a->outputs[0].dtype, alpha, ialpha,
+                                 c.stream), name);
 }
 
 static int k_add(const tc_kernel_args *a) { return binary(a, CK_ADD, "add"); }
 static int k_sub(const tc_kernel_args *a) { return binary(a, CK_SUB, "sub"); }
 static int k_mul(const tc_kernel_args *a) { return binary(a, CK_MUL, "mul"); }
 static int k_div(const tc_kernel_args *a) { return binary(a, CK_DIV, "div"); }
+static int k_maximum(const tc_kernel_args *a) { return binary(a, CK_MAXIMUM, "maximum"); }
+static int k_minimum(const tc_kernel_args *a) { return binary(a, CK_MINIMUM, "minimum"); }
 
-/* sum: the dims where the output has size 1 and the input not are reduced. */
-static int k_sum(const tc_kernel_args *a) {
+static int unary(const tc_kernel_args *a, int op, const char *name) {
+    ew_call c;
+    if (elementwise_iter(a, 1, &c, name)) return TC_FAIL;
+    return ew_done(&c, ck_unary(op, &c.it, a->outputs[0].data, c.in[0], a->outputs[0].dtype, c.stream), name);
+}
+#define UNARY_KERNEL(name, OP) \
+    static int k_##name(const tc_kernel_args *a) { return unary(a, OP, #name); }
+UNARY_KERNEL(neg, CK_NEG)
+UNARY_KERNEL(abs, CK_ABS)
+UNARY_KERNEL(relu, CK_RELU)
+UNARY_KERNEL(exp, CK_EXP)
+UNARY_KERNEL(log, CK_LOG)
+UNARY_KERNEL(sqrt, CK_SQRT)
+UNARY_KERNEL(sin, CK_SIN)
+UNARY_KERNEL(cos, CK_COS)
+UNARY_KERNEL(tanh, CK_TANH)
+UNARY_KERNEL(sigmoid, CK_SIGMOID)
+
+/* Comparisons: inputs of the kernel's dtype (the core converts them), a bool output. */
+static int compare(const tc_kernel_args *a, int op, const char *name) {
+    ew_call c;
+    if (elementwise_iter(a, 2, &c, name)) return TC_FAIL;
+    return ew_done(&c, ck_compare(op, &c.it, a->outputs[0].data, c.in[0], c.in[1], a->inputs[0].dtype, c.stream),
+                   name);
+}
+#define COMPARE_KERNEL(name, OP) \
+    static int k_##name(const tc_kernel_args *a) { return compare(a, OP, #name); }
+COMPARE_KERNEL(eq, CK_EQ)
+COMPARE_KERNEL(ne, CK_NE)
+COMPARE_KERNEL(lt, CK_LT)
+COMPARE_KERNEL(le, CK_LE)
+COMPARE_KERNEL(gt, CK_GT)
+COMPARE_KERNEL(ge, CK_GE)
+
+/* where(cond, a, b): cond bool or uint8, a and b of the output's dtype, all at the output's sizes. */
+static int k_where(const tc_kernel_args *a) {
+    ew_call c;
+    if (a->n_inputs < 3 || cuda_core->dtype_size(a->inputs[0].dtype) != 1)
+        return cuda_core->set_error(TC_ERR_RUNTIME, "where: the condition must be bool or uint8");
+    if (elementwise_iter(a, 3, &c, "where")) return TC_FAIL;
+    return ew_done(&c, ck_where(&c.it, a->outputs[0].data, c.in[0], c.in[1], c.in[2],
+                                cuda_core->dtype_size(a->outputs[0].dtype), c.stream), "where");
+}
+
+/* clamp(self, min, max): the core makes both bounds tensors (an absent one open: +-inf or the limits). */
+static int k_clamp(const tc_kernel_args *a) {
+    ew_call c;
+    if (elementwise_iter(a, 3, &c, "clamp")) return TC_FAIL;
+    return ew_done(&c, ck_clamp(&c.it, a->outputs[0].data, c.in[0], c.in[1], c.in[2], a->outputs[0].dtype, c.stream),
+                   "clamp");
+}
+
+/* sum, max, min: the dims where the output has size 1 and the input not are reduced. */
+static int reduce(const tc_kernel_args *a, int op);
+static int reduce(const tc_kernel_args *a, int op) {
     if (a->n_inputs < 1 || a->n_outputs < 1) return cuda_core->set_error(TC_ERR_RUNTIME, "sum: bad kernel arguments");
     const tc_view *in = &a->inputs[0], *out = &a->outputs[0];
     if (in->ndim != out->ndim) return cuda_core->set_error(TC_ERR_RUNTIME, "sum: input and output ndim differ");
     int32_t dev = out->device.index;
     if (cuda_use_device(dev)) return TC_FAIL;
+    cudaStream_t stream = stream_of(a, dev);
+    if (in->dtype != out->dtype) { /* sum's int64 kernel gets narrower integers and bool as they are: widen first */
+        tc_view conv = *in;
+        int64_t n = 1, dense_strides[TC_MAX_DIMS];
+        if (in->ndim > TC_MAX_DIMS) return cuda_core->set_error(TC_ERR_RUNTIME, "sum: too many dims");
+        for (int32_t d = in->ndim - 1; d >= 0; d--) {
+            dense_strides[d] = n;
+            if (__builtin_mul_overflow(n, in->sizes[d], &n))
+                return cuda_core->set_error(TC_ERR_RUNTIME, "sum: the input's size overflows");
+        }
+        size_t bytes;
+        if (__builtin_mul_overflow((size_t)n, cuda_core->dtype_size(out->dtype), &bytes))
+            return cuda_core->set_error(TC_ERR_RUNTIME, "sum: the input's size overflows");
+        ck_iter cp;
+        conv.strides = dense_strides;
+        const int64_t *st2[2] = {dense_strides, in->strides};
+        if (coalesce(&cp, 2, in->ndim, in->sizes, st2)) return TC_FAIL;
+        if (!(conv.data = cuda_cache_alloc(bytes, dev))) return TC_FAIL;
+        conv.dtype = out->dtype;
+        int err = ck_copy(&cp, conv.data, out->dtype, in->data, in->dtype, stream);
+        tc_kernel_args b = *a;
+        b.inputs = &conv;
+        b.stream = stream;
+        int rc = err ? launched(err, "sum") : reduce(&b, op);
+        cuda_cache_free(conv.data, bytes, dev);
+        return rc;
+    }
     int64_t keep_sizes[TC_MAX_DIMS], keep_in[TC_MAX_DIMS], keep_out[TC_MAX_DIMS];
     int64_t red_sizes[TC_MAX_DIMS], red_strides[TC_MAX_DIMS], n_out = 1;
     int32_t nk = 0, nr = 0;
@@ -207,7 +363,9 @@ static int k_sum(const tc_kernel_args *a) {
         size_t es = cuda_core->dtype_size(in->dtype);
         const void *src = in->data;
         void *dense = NULL;
-        size_t dense_bytes = (size_t)it.numel * es;
+        size_t dense_bytes;
+        if (__builtin_mul_overflow((size_t)it.numel, es, &dense_bytes))
+            return cuda_core->set_error(TC_ERR_RUNTIME, "sum: the input's size overflows");
         int is_dense = it.ndim == 0 || (it.ndim == 1 && it.strides[0][0] == 1);
         if (!is_dense) {
             ck_iter cp;
@@ -215,9 +373,8 @@ static int k_sum(const tc_kernel_args *a) {
             for (int32_t d = in->ndim - 1; d >= 0; d--) contiguous[d] = acc, acc *= in->sizes[d];
             const int64_t *st2[2] = {contiguous, in->strides};
             if (coalesce(&cp, 2, in->ndim, in->sizes, st2)) return TC_FAIL;
-            if (!(dense = cuda_cache_alloc(dense_bytes, dev)))
-                return cuda_core->set_error(TC_ERR_OUT_OF_MEMORY, "CUDA out of memory (a sum temporary)");
-            int err = ck_copy(&cp, dense, in->dtype, in->data, in->dtype, a->stream);
+            if (!(dense = cuda_cache_alloc(dense_bytes, dev))) return TC_FAIL; /* the allocator's OOM error */
+            int err = ck_copy(&cp, dense, in->dtype, in->data, in->dtype, stream);
             if (err) {
                 cuda_cache_free(dense, dense_bytes, dev);
                 return launched(err, "sum");
@@ -226,10 +383,10 @@ static int k_sum(const tc_kernel_args *a) {
         }
         size_t scratch_bytes = ck_sum_scratch_bytes(it.numel, in->dtype);
         void *scratch = cuda_cache_alloc(scratch_bytes, dev);
-        int err = scratch ? ck_sum_full(out->data, src, it.numel, in->dtype, scratch, a->stream) : -1;
+        int err = scratch ? ck_reduce_full(op, out->data, src, it.numel, in->dtype, scratch, stream) : -1;
         if (scratch) cuda_cache_free(scratch, scratch_bytes, dev);
         if (dense) cuda_cache_free(dense, dense_bytes, dev);
-        if (err == -1) return cuda_core->set_error(TC_ERR_OUT_OF_MEMORY, "CUDA out of memory (sum scratch)");
+        if (err == -1) return TC_FAIL; /* the allocator's OOM error */
         return launched(err, "sum");
     }
     ck_iter it;
@@ -237,8 +394,13 @@ static int k_sum(const tc_kernel_args *a) {
     if (coalesce(&it, 2, nk, keep_sizes, st)) return TC_FAIL;
     if (nr > CK_MAX_DIMS)
         return cuda_core->set_error(TC_ERR_NOT_IMPLEMENTED, "CUDA sum: more than %d reduced dims", CK_MAX_DIMS);
-    return launched(ck_sum_partial(&it, out->data, in->data, nr, red_sizes, red_strides, in->dtype, a->stream), "sum");
+    return launched(ck_reduce_partial(op, &it, out->data, in->data, nr, red_sizes, red_strides, in->dtype, stream),
+                    "sum");
 }
+
+static int k_sum(const tc_kernel_args *a) { return reduce(a, CK_RSUM); }
+static int k_max(const tc_kernel_args *a) { return reduce(a, CK_RMAX); }
+static int k_min(const tc_kernel_args *a) { return reduce(a, CK_RMIN); }
 
 /* ---- registration ---------------------------------------------------------------------------------------- */
 
@@ -260,6 +422,14 @@ static const kernel_entry kernels[] = {
     {"mul", k_mul, NUMBERS},    {"div", k_div, FLOATS},
     {"sum", k_sum, BIT(TC_INT32) | BIT(TC_INT64) | FLOATS},
     {"mm", cuda_mm, FLOATS},    {"bmm", cuda_bmm, FLOATS},
+    {"maximum", k_maximum, NUMBERS}, {"minimum", k_minimum, NUMBERS},
+    {"neg", k_neg, NUMBERS}, {"abs", k_abs, NUMBERS}, {"relu", k_relu, NUMBERS},
+    {"exp", k_exp, FLOATS}, {"log", k_log, FLOATS}, {"sqrt", k_sqrt, FLOATS}, {"sin", k_sin, FLOATS},
+    {"cos", k_cos, FLOATS}, {"tanh", k_tanh, FLOATS}, {"sigmoid", k_sigmoid, FLOATS},
+    {"eq", k_eq, ALL_REAL}, {"ne", k_ne, ALL_REAL}, {"lt", k_lt, ALL_REAL}, {"le", k_le, ALL_REAL},
+    {"gt", k_gt, ALL_REAL}, {"ge", k_ge, ALL_REAL},
+    {"where", k_where, ALL_REAL}, {"clamp", k_clamp, NUMBERS},
+    {"max", k_max, ALL_REAL}, {"min", k_min, ALL_REAL},
 };
 
 static int probe(const tc_core_api *core, char *reason, size_t len) {
@@ -362,3 +532,96 @@ TC_EXPORT int tc_cuda_device_properties(int index, char *buf, size_t len) {
 }
 
 TC_EXPORT void tc_cuda_reset_peak_memory_stats(void) { cuda_cache_reset_peak(); }
+
+/* ---- streams, events and pinned host memory (torch.cuda.Stream, Event, pin_memory) ----------------- */
+
+/* A new stream on `index`, not synchronising with the legacy default stream (as PyTorch's pool
+ * streams); NULL on failure. */
+TC_EXPORT void *tc_cuda_stream_create(int index, int priority) {
+    if (index < 0 || index >= cuda_num_devices || cudaSetDevice(index) != cudaSuccess) return NULL;
+    current_device = index;
+    cudaStream_t s = NULL;
+    if (cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, priority) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return s;
+}
+
+TC_EXPORT int tc_cuda_stream_destroy(void *s) { return s ? (int)cudaStreamDestroy((cudaStream_t)s) : 0; }
+TC_EXPORT int tc_cuda_stream_synchronize(void *s) { return (int)cudaStreamSynchronize((cudaStream_t)s); }
+
+/* 1 when all the stream's work is done, 0 when some is pending, -1 on an error. */
+TC_EXPORT int tc_cuda_stream_query(void *s) {
+    cudaError_t e = cudaStreamQuery((cudaStream_t)s);
+    if (e == cudaSuccess) return 1;
+    if (e == cudaErrorNotReady) {
+        cudaGetLastError();
+        return 0;
+    }
+    cudaGetLastError();
+    return -1;
+}
+
+TC_EXPORT void *tc_cuda_current_stream(int index) { return cuda_current_stream(index); }
+
+/* Makes `s` (NULL: the default stream) the calling thread's current stream on device `index`. */
+TC_EXPORT int tc_cuda_set_stream(int index, void *s) {
+    if (index < 0 || index >= cuda_num_devices || index >= MAX_STREAM_DEVICES) return -1;
+    current_stream[index] = (cudaStream_t)s;
+    return 0;
+}
+
+/* An event: flags bit 0 timing, bit 1 blocking sync, bit 2 interprocess (refused). NULL on failure. */
+TC_EXPORT void *tc_cuda_event_create(int flags) {
+    unsigned f = (flags & 1) ? cudaEventDefault : cudaEventDisableTiming;
+    if (flags & 2) f |= cudaEventBlockingSync;
+    if (flags & 4) return NULL;
+    cudaEvent_t e = NULL;
+    if (cudaEventCreateWithFlags(&e, f) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return e;
+}
+
+TC_EXPORT int tc_cuda_event_destroy(void *e) { return e ? (int)cudaEventDestroy((cudaEvent_t)e) : 0; }
+TC_EXPORT int tc_cuda_event_record(void *e, void *s) { return (int)cudaEventRecord((cudaEvent_t)e, (cudaStream_t)s); }
+TC_EXPORT int tc_cuda_event_synchronize(void *e) { return (int)cudaEventSynchronize((cudaEvent_t)e); }
+TC_EXPORT int tc_cuda_stream_wait_event(void *s, void *e) {
+    return (int)cudaStreamWaitEvent((cudaStream_t)s, (cudaEvent_t)e, 0);
+}
+
+/* 1 when the work before the event's record is done, 0 when not, -1 on an error. */
+TC_EXPORT int tc_cuda_event_query(void *e) {
+    cudaError_t r = cudaEventQuery((cudaEvent_t)e);
+    if (r == cudaSuccess) return 1;
+    cudaGetLastError();
+    return r == cudaErrorNotReady ? 0 : -1;
+}
+
+/* Milliseconds between two recorded timing events into *ms; a CUDA error code (0: done). */
+TC_EXPORT int tc_cuda_event_elapsed_time(void *start, void *end, float *ms) {
+    cudaError_t r = cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end);
+    if (r) cudaGetLastError();
+    return (int)r;
+}
+
+/* Page-locked host memory (pin_memory): NULL on failure; freed by tc_cuda_host_free. */
+TC_EXPORT void *tc_cuda_host_alloc(size_t nbytes) {
+    void *p = NULL;
+    if (cudaHostAlloc(&p, nbytes ? nbytes : 1, cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+TC_EXPORT void tc_cuda_host_free(void *p) {
+    if (p) cudaFreeHost(p);
+}
+
+TC_EXPORT int tc_cuda_is_pinned(const void *p) { return p && is_pinned(p); }
+
+/* The error text of a code these functions returned. */
+TC_EXPORT const char *tc_cuda_error_string(int code) { return cudaGetErrorString((cudaError_t)code); }

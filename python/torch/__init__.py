@@ -18,6 +18,7 @@ from torch import _legacy
 from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
 from torch._C import Generator, default_generator  # noqa: F401
+from torch._C import OutOfMemoryError  # noqa: F401
 from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state  # noqa: F401
 from torch import backends, cuda, library, special  # noqa: F401
 from torch import autograd, nn  # noqa: F401

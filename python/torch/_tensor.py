@@ -100,8 +100,16 @@ class Tensor(_C._TensorBase):
     def cpu(self):
         return self.to('cpu')
 
-    def cuda(self, device=None):
+    def cuda(self, device=None, non_blocking=False):
         return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
+
+    def pin_memory(self, device=None):
+        """A copy of this CPU tensor in page-locked host memory (cudaHostAlloc): copies from it to a
+        cuda device are asynchronous on the current stream."""
+        return torch.cuda._pin(self)
+
+    def is_pinned(self, device=None):
+        return self.device.type == 'cpu' and torch.cuda._is_pinned(self)
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
