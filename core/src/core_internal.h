@@ -113,6 +113,9 @@ TC_INTERNAL bool tc_shape_equal(int32_t na, const int64_t *a, int32_t nb, const 
 
 /* The C++ type name PyTorch's messages print for a dtype (caffe2::TypeMeta's name): "long int". */
 TC_INTERNAL const char *tc_dtype_cpp_name(int32_t dtype);
+/* The legacy tensor type name PyTorch's messages print for a dtype: "torch.LongTensor" (NULL for the
+ * complex dtypes, which have none here). */
+TC_INTERNAL const char *tc_dtype_legacy_name(int32_t dtype);
 
 /* ---- promotion ---- */
 /* PyTorch's result_type over operands, with wrapped numbers and 0-dim tensors ranked lower. */

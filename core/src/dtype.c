@@ -98,6 +98,14 @@ const char *tc_dtype_cpp_name(int32_t dtype) {
     return valid(dtype) ? names[dtype] : "?";
 }
 
+const char *tc_dtype_legacy_name(int32_t dtype) {
+    static const char *names[TC_NUM_DTYPES] = {"torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
+                                               "torch.ShortTensor", "torch.IntTensor", "torch.LongTensor",
+                                               "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor",
+                                               "torch.DoubleTensor"};
+    return valid(dtype) ? names[dtype] : "?";
+}
+
 const char *tc_dtype_scalar_name(int32_t dtype) {
     static const char *names[TC_NUM_DTYPES] = {"Bool", "Byte", "Char", "Short", "Int", "Long",
                                                "Half", "BFloat16", "Float", "Double", "ComplexHalf",

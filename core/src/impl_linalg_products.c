@@ -266,11 +266,7 @@ int tc_impl_cross(tc_opcall *c) {
 /* cdist(x1, x2, p, compute_mode): _cdist_forward, which picks the mm-based Euclidean path itself */
 int tc_impl_cdist(tc_opcall *c) {
     tc_tensor *x1 = tc_arg_tensor(c, 0), *x2 = tc_arg_tensor(c, 1);
-    if (x1->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports at least 2D tensors, X1 got: %dD", x1->ndim);
-    if (x2->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports at least 2D tensors, X2 got: %dD", x2->ndim);
-    if (x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
-        return tc_set_error(TC_ERR_RUNTIME, "X1 and X2 must have the same number of columns. X1: %lld X2: %lld",
-                            (long long)x1->sizes[x1->ndim - 1], (long long)x2->sizes[x2->ndim - 1]);
+    if (tc_linalg_check_cdist(x1, x2)) return TC_FAIL;
     const int64_t *mode = tc_arg_none(c, 3) ? NULL : &c->args[3].v.i;
     return tc_return(c, tc__cdist_forward(x1, x2, c->args[2].v.f, mode));
 }

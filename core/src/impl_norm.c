@@ -25,7 +25,28 @@ static int return_three(tc_opcall *c, tc_tensor *a, tc_tensor *b, tc_tensor *d) 
     return TC_OK;
 }
 
+/* The three results of an expression scope (each may be NULL), then the scope released; TC_FAIL where
+ * the scope failed. */
+static int return_scope_three(tc_opcall *c, nnx_scope *s, tc_tensor *a, tc_tensor *b, tc_tensor *d) {
+    if (s->failed) {
+        nnx_release(s);
+        return TC_FAIL;
+    }
+    tc_tensor *out[3] = {nnx_result(s, a), nnx_result(s, b), nnx_result(s, d)};
+    nnx_release(s);
+    return return_three(c, out[0], out[1], out[2]);
+}
+
 /* ---- the front doors ---- */
+
+/* The result of a native norm whose call gave status rc: the output r[0]; r[1] and r[2], the saved
+ * statistics, dropped. */
+static int return_output(tc_opcall *c, int rc, tc_tensor **r) {
+    if (rc) return TC_FAIL;
+    tc_tensor_release(r[1]);
+    tc_tensor_release(r[2]);
+    return tc_return(c, r[0]);
+}
 
 /* batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled) */
 int tc_impl_batch_norm(tc_opcall *c) {
@@ -42,23 +63,15 @@ int tc_impl_batch_norm(tc_opcall *c) {
         return tc_return(c, r);
     }
     tc_tensor *r[3];
-    if (tc_native_batch_norm(in, w, b, opt(c, 3), opt(c, 4), tc_arg_bool(c, 5), c->args[6].v.f, c->args[7].v.f, &r[0],
-                             &r[1], &r[2]))
-        return TC_FAIL;
-    tc_tensor_release(r[1]);
-    tc_tensor_release(r[2]);
-    return tc_return(c, r[0]);
+    return return_output(c, tc_native_batch_norm(in, w, b, opt(c, 3), opt(c, 4), tc_arg_bool(c, 5), c->args[6].v.f,
+                                                 c->args[7].v.f, &r[0], &r[1], &r[2]), r);
 }
 
 /* layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable) */
 int tc_impl_layer_norm(tc_opcall *c) {
     tc_tensor *r[3];
-    if (tc_native_layer_norm(tc_arg_tensor(c, 0), tc_arg_ints(c, 1), opt(c, 2), opt(c, 3), c->args[4].v.f, &r[0],
-                             &r[1], &r[2]))
-        return TC_FAIL;
-    tc_tensor_release(r[1]);
-    tc_tensor_release(r[2]);
-    return tc_return(c, r[0]);
+    return return_output(c, tc_native_layer_norm(tc_arg_tensor(c, 0), tc_arg_ints(c, 1), opt(c, 2), opt(c, 3),
+                                                 c->args[4].v.f, &r[0], &r[1], &r[2]), r);
 }
 
 /* group_norm(input, num_groups, weight, bias, eps, cudnn_enabled) */
@@ -85,10 +98,7 @@ int tc_impl_group_norm(tc_opcall *c) {
                                             "input, but got bias of shape %s and input of shape %s", ws, is);
     for (int32_t k = 2; k < in->ndim; k++) HxW *= in->sizes[k];
     tc_tensor *r[3];
-    if (tc_native_group_norm(in, w, b, N, C, HxW, groups, c->args[4].v.f, &r[0], &r[1], &r[2])) return TC_FAIL;
-    tc_tensor_release(r[1]);
-    tc_tensor_release(r[2]);
-    return tc_return(c, r[0]);
+    return return_output(c, tc_native_group_norm(in, w, b, N, C, HxW, groups, c->args[4].v.f, &r[0], &r[1], &r[2]), r);
 }
 
 /* t ([C]) repeated `times` times: [t, t, ...] ([times * C]). */
@@ -222,13 +232,7 @@ int tc_impl_batchnorm_double_backward(tc_opcall *c) {
         if (ggG) ggO = nnx_add_opt(&s, ggO, nnx_mul(&s, nnx_mul(&s, ggG, xmu), r));
         if (ggB) ggO = nnx_add_opt(&s, ggO, nnx_expand(&s, ggB, gO));
     }
-    if (s.failed) {
-        nnx_release(&s);
-        return TC_FAIL;
-    }
-    tc_tensor *out[3] = {nnx_result(&s, gI), nnx_result(&s, gG), nnx_result(&s, ggO)};
-    nnx_release(&s);
-    return return_three(c, out[0], out[1], out[2]);
+    return return_scope_three(c, &s, gI, gG, ggO);
 }
 
 /* The double backward of a normalisation of `rows` rows of x with per-row mean and rstd, with
@@ -274,13 +278,7 @@ static int rows_double_backward(tc_opcall *c, tc_tensor *x, tc_tensor *gamma, tc
         if (ggG) ggO = nnx_add_opt(&s, ggO, nnx_mul(&s, ggG, xhat));
         if (ggB) ggO = nnx_add_opt(&s, ggO, nnx_expand(&s, ggB, gO));
     }
-    if (s.failed) {
-        nnx_release(&s);
-        return TC_FAIL;
-    }
-    tc_tensor *out[3] = {nnx_result(&s, gI), nnx_result(&s, gG), nnx_result(&s, ggO)};
-    nnx_release(&s);
-    return return_three(c, out[0], out[1], out[2]);
+    return return_scope_three(c, &s, gI, gG, ggO);
 }
 
 /* layer norm: the weight has normalized_shape (argument 8): sum over the leading dims */

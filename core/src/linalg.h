@@ -15,6 +15,8 @@ TC_INTERNAL int tc_linalg_check_square(const tc_tensor *t, const char *api, cons
 /* "<api>: Expected a floating point or complex tensor as input. Got Long", and with
  * low_precision false "<api>: Low precision dtypes not supported. Got Half". */
 TC_INTERNAL int tc_linalg_check_floating(const tc_tensor *t, const char *api, bool low_precision);
+/* cdist's and _cdist_forward's: x1 and x2 matrices (or batches) with as many columns. */
+TC_INTERNAL int tc_linalg_check_cdist(const tc_tensor *x1, const tc_tensor *x2);
 
 /* PyTorch's _linalg_check_errors: the first nonzero info raises the error its routine stands for
  * (picked from words of `api`: inv, solve, cholesky, svd, eig, lstsq, lu_factor), prefixed with the

@@ -12,6 +12,15 @@ int tc_linalg_check_matrix(const tc_tensor *t, const char *api, const char *name
     return tc_set_error(TC_ERR_RUNTIME, "%s: The input tensor %s must have at least 2 dimensions.", api, name);
 }
 
+int tc_linalg_check_cdist(const tc_tensor *x1, const tc_tensor *x2) {
+    if (x1->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports at least 2D tensors, X1 got: %dD", x1->ndim);
+    if (x2->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports at least 2D tensors, X2 got: %dD", x2->ndim);
+    if (x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
+        return tc_set_error(TC_ERR_RUNTIME, "X1 and X2 must have the same number of columns. X1: %lld X2: %lld",
+                            (long long)x1->sizes[x1->ndim - 1], (long long)x2->sizes[x2->ndim - 1]);
+    return TC_OK;
+}
+
 int tc_linalg_check_square(const tc_tensor *t, const char *api, const char *name) {
     if (api && tc_linalg_check_matrix(t, api, name)) return TC_FAIL;
     const int64_t r = t->sizes[t->ndim - 2], c = t->sizes[t->ndim - 1];

@@ -71,9 +71,9 @@ int tc_plan_complex_parts(tc_plan *p) {
     tc_tensor *out = p->kview[0] ? p->kview[0] : p->out[0];
     tc_tensor *view = tc_complex_as_real(out, 1);
     if (!view) return TC_FAIL;
+    p->dtype = tc_dtype_to_real(out->dtype); /* before the release: out may be the kernel view */
     tc_tensor_release(p->kview[0]);
     p->kview[0] = view;
-    p->dtype = tc_dtype_to_real(out->dtype);
     return TC_OK;
 }
 

@@ -64,14 +64,6 @@ static void format_spatial(const int64_t *v, int32_t nd, char *buf, size_t len) 
     if (at < len) snprintf(buf + at, len - at, ")");
 }
 
-static const char *legacy_type(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {"torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
-                                               "torch.ShortTensor", "torch.IntTensor", "torch.LongTensor",
-                                               "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor",
-                                               "torch.DoubleTensor"};
-    return names[dtype];
-}
-
 static const char *c_type(int32_t dtype) {
     static const char *names[TC_NUM_DTYPES] = {"bool", "unsigned char", "signed char", "short", "int", "long int",
                                                "c10::Half", "c10::BFloat16", "float", "double"};
@@ -175,8 +167,8 @@ static int forward_shape(const tc_tensor *in, const tc_tensor *w, const tc_tenso
 static int check_types(const tc_tensor *in, const tc_tensor *w, const tc_tensor *bias) {
     if (in->dtype != w->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "Input type (%s) and weight type (%s) should be the same or input should be "
-                                            "a MKLDNN tensor and weight is a dense tensor", legacy_type(in->dtype),
-                            legacy_type(w->dtype));
+                                            "a MKLDNN tensor and weight is a dense tensor",
+                            tc_dtype_legacy_name(in->dtype), tc_dtype_legacy_name(w->dtype));
     if (bias && bias->dtype != in->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "Input type (%s) and bias type (%s) should be the same",
                             c_type(in->dtype), c_type(bias->dtype));

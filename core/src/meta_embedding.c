@@ -17,20 +17,12 @@
  */
 #include "core_internal.h"
 
-static const char *legacy_type(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {"torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
-                                               "torch.ShortTensor", "torch.IntTensor", "torch.LongTensor",
-                                               "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor",
-                                               "torch.DoubleTensor"};
-    return names[dtype];
-}
-
 /* checkScalarTypes(op, arg, {Long, Int}) */
 static int index_dtype(const char *op, int position, const char *name, const tc_tensor *t) {
     if (t->dtype == TC_INT64 || t->dtype == TC_INT32) return TC_OK;
     return tc_set_error(TC_ERR_RUNTIME, "Expected tensor for argument #%d '%s' to have one of the following scalar "
                                         "types: Long, Int; but got %s instead (while checking arguments for %s)",
-                        position, name, legacy_type(t->dtype), op);
+                        position, name, tc_dtype_legacy_name(t->dtype), op);
 }
 
 /* embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse) */
@@ -104,7 +96,7 @@ static int bag_weight_dtype(const tc_tensor *w) {
     if (w->dtype == TC_FLOAT32 || w->dtype == TC_FLOAT64 || w->dtype == TC_FLOAT16) return TC_OK;
     return tc_set_error(TC_ERR_RUNTIME, "Expected tensor for argument #1 'weight' to have one of the following scalar "
                                         "types: Float, Double, Half; but got %s instead (while checking arguments for "
-                                        "embedding_bag)", legacy_type(w->dtype));
+                                        "embedding_bag)", tc_dtype_legacy_name(w->dtype));
 }
 
 /* _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,

@@ -309,11 +309,7 @@ int tc_meta_linalg_cross(tc_opcall *c, tc_plan *p) {
  * broadcast batch. The kernel reads p and compute_mode from the op's arguments. */
 int tc_meta_cdist(tc_opcall *c, tc_plan *p) {
     tc_tensor *x1 = tc_arg_tensor(c, 0), *x2 = tc_arg_tensor(c, 1);
-    if (x1->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports at least 2D tensors, X1 got: %dD", x1->ndim);
-    if (x2->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "cdist only supports at least 2D tensors, X2 got: %dD", x2->ndim);
-    if (x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
-        return tc_set_error(TC_ERR_RUNTIME, "X1 and X2 must have the same number of columns. X1: %lld X2: %lld",
-                            (long long)x1->sizes[x1->ndim - 1], (long long)x2->sizes[x2->ndim - 1]);
+    if (tc_linalg_check_cdist(x1, x2)) return TC_FAIL;
     if (!tc_dtype_is_floating(x1->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "cdist only supports floating-point dtypes, X1 got: %s",
                             tc_dtype_scalar_name(x1->dtype));

@@ -36,8 +36,8 @@ static int output_batched(tc_plan *p, int32_t i, int32_t nb, const int64_t *batc
                           int32_t dtype) {
     int64_t sizes[TC_MAX_DIMS + 2];
     if (tc_shape_check_ndim(nb + ntail)) return TC_FAIL;
-    memcpy(sizes, batch, sizeof(int64_t) * (size_t)nb);
-    memcpy(sizes + nb, tail, sizeof(int64_t) * (size_t)ntail);
+    if (nb) memcpy(sizes, batch, sizeof(int64_t) * (size_t)nb);
+    if (ntail) memcpy(sizes + nb, tail, sizeof(int64_t) * (size_t)ntail); /* tail may be NULL when empty */
     return tc_linalg_output(p, i, nb + ntail, sizes, dtype);
 }
 
@@ -59,6 +59,33 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* The dtype every float result takes, and the kernel's: the input's (the kernels refuse others). */
 static void compute_like(tc_plan *p, const tc_tensor *t) { p->dtype = t->dtype; }
+
+/* The checks cholesky_solve and triangular_solve share once both are matrices: b and A of one dtype, A
+ * square with as many rows as b. */
+static int check_legacy_solver(const tc_tensor *b, const tc_tensor *a, const char *op) {
+    if (b->dtype != a->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected b and A to have the same dtype, but found b of type %s and A of "
+                                            "type %s instead.", tc_dtype_scalar_name(b->dtype),
+                            tc_dtype_scalar_name(a->dtype));
+    if (tc_linalg_check_square(a, NULL, "A")) return TC_FAIL;
+    if (rows_of(a) != rows_of(b))
+        return tc_set_error(TC_ERR_RUNTIME, "Incompatible matrix sizes for %s: each A matrix is %lld by %lld but each "
+                                            "b matrix is %lld by %lld", op, (long long)rows_of(a),
+                            (long long)cols_of(a), (long long)rows_of(b), (long long)cols_of(b));
+    return TC_OK;
+}
+
+/* A solver of A X = B over the broadcast batch (*nb dims in batch) of B and A: output 0 shaped as B's
+ * matrices, A and B the kernel's inputs (B first where b_first), computed in B's dtype. */
+static int solver_plan(tc_plan *p, tc_tensor *a, tc_tensor *b, bool b_first, int32_t *nb, int64_t *batch) {
+    tc_tensor *first = b_first ? b : a, *second = b_first ? a : b;
+    if (batch_broadcast(b, 2, a, 2, nb, batch) ||
+        output_batched(p, 0, *nb, batch, 2, b->sizes + b->ndim - 2, b->dtype) ||
+        input_batched(p, first, 2, *nb, batch) || input_batched(p, second, 2, *nb, batch))
+        return TC_FAIL;
+    compute_like(p, b);
+    return TC_OK;
+}
 
 /* ---- after the kernel: check_errors of the _ex ops ------------------------------------------- */
 
@@ -178,19 +205,23 @@ static int det_like(tc_opcall *c, tc_plan *p, const char *api, int32_t nvalues) 
 int tc_meta__linalg_det(tc_opcall *c, tc_plan *p) { return det_like(c, p, "linalg.det", 1); }
 int tc_meta__linalg_slogdet(tc_opcall *c, tc_plan *p) { return det_like(c, p, "linalg.slogdet", 2); }
 
-/* linalg_inv_ex(A, *, check_errors) -> (inverse, info); a singular A gives NaNs, as PyTorch's. */
-int tc_meta_inv_ex(tc_opcall *c, tc_plan *p) {
+/* An _ex op of one square matrix (or batch) A: (result of A's shape, int32 info per matrix); with
+ * check_errors (argument `check_arg`), `after` raises after the kernel. */
+static int square_ex(tc_opcall *c, tc_plan *p, const char *api, bool low_precision, int check_arg,
+                     int (*after)(tc_plan *)) {
     tc_tensor *a = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(a, "linalg.inv", "A") || tc_linalg_check_floating(a, "linalg.inv", false))
-        return TC_FAIL;
+    if (tc_linalg_check_square(a, api, "A") || tc_linalg_check_floating(a, api, low_precision)) return TC_FAIL;
     const int64_t n = rows_of(a);
     if (output_like(p, 0, a, 2, 2, (int64_t[]){n, n}, a->dtype) || output_like(p, 1, a, 2, 0, NULL, TC_INT32) ||
         tc_plan_input(p, a, -1))
         return TC_FAIL;
     compute_like(p, a);
-    if (tc_arg_bool(c, 1)) p->after = after_inv_ex;
+    if (tc_arg_bool(c, check_arg)) p->after = after;
     return TC_OK;
 }
+
+/* linalg_inv_ex(A, *, check_errors) -> (inverse, info); a singular A gives NaNs, as PyTorch's. */
+int tc_meta_inv_ex(tc_opcall *c, tc_plan *p) { return square_ex(c, p, "linalg.inv", false, 1, after_inv_ex); }
 
 /* A batch of vectors as a batch of one-column matrices (a view). */
 static tc_tensor *as_columns(tc_tensor *b) {
@@ -259,16 +290,7 @@ done:
 
 /* linalg_cholesky_ex(A, *, upper, check_errors) -> (L, info) */
 int tc_meta_cholesky_ex(tc_opcall *c, tc_plan *p) {
-    tc_tensor *a = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(a, "linalg.cholesky", "A") || tc_linalg_check_floating(a, "linalg.cholesky", true))
-        return TC_FAIL;
-    const int64_t n = rows_of(a);
-    if (output_like(p, 0, a, 2, 2, (int64_t[]){n, n}, a->dtype) || output_like(p, 1, a, 2, 0, NULL, TC_INT32) ||
-        tc_plan_input(p, a, -1))
-        return TC_FAIL;
-    compute_like(p, a);
-    if (tc_arg_bool(c, 2)) p->after = after_cholesky_ex;
-    return TC_OK;
+    return square_ex(c, p, "linalg.cholesky", true, 2, after_cholesky_ex);
 }
 
 /* cholesky_solve(self: B, input2: L, upper) -> X over the broadcast batch */
@@ -278,22 +300,9 @@ int tc_meta_cholesky_solve(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "b should have at least 2 dimensions, but has %d dimensions instead", b->ndim);
     if (l->ndim < 2)
         return tc_set_error(TC_ERR_RUNTIME, "u should have at least 2 dimensions, but has %d dimensions instead", l->ndim);
-    if (b->dtype != l->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "Expected b and A to have the same dtype, but found b of type %s and A of "
-                                            "type %s instead.", tc_dtype_scalar_name(b->dtype),
-                            tc_dtype_scalar_name(l->dtype));
-    if (tc_linalg_check_square(l, NULL, "A")) return TC_FAIL;
-    if (rows_of(l) != rows_of(b))
-        return tc_set_error(TC_ERR_RUNTIME, "Incompatible matrix sizes for cholesky_solve: each A matrix is %lld by %lld "
-                                            "but each b matrix is %lld by %lld", (long long)rows_of(l),
-                            (long long)cols_of(l), (long long)rows_of(b), (long long)cols_of(b));
     int32_t nb;
     int64_t batch[TC_MAX_DIMS];
-    if (batch_broadcast(b, 2, l, 2, &nb, batch)) return TC_FAIL;
-    if (output_batched(p, 0, nb, batch, 2, b->sizes + b->ndim - 2, b->dtype) || input_batched(p, b, 2, nb, batch) ||
-        input_batched(p, l, 2, nb, batch))
-        return TC_FAIL;
-    compute_like(p, b);
+    if (check_legacy_solver(b, l, "cholesky_solve") || solver_plan(p, l, b, true, &nb, batch)) return TC_FAIL;
     return TC_OK;
 }
 
@@ -499,23 +508,11 @@ int tc_meta_triangular_solve(tc_opcall *c, tc_plan *p) {
     if (a->ndim < 2)
         return tc_set_error(TC_ERR_RUNTIME, "torch.triangular_solve: Expected A to have at least 2 dimensions, but it "
                                             "has %d dimensions instead", a->ndim);
-    if (b->dtype != a->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "Expected b and A to have the same dtype, but found b of type %s and A of "
-                                            "type %s instead.", tc_dtype_scalar_name(b->dtype),
-                            tc_dtype_scalar_name(a->dtype));
-    if (tc_linalg_check_square(a, NULL, "A")) return TC_FAIL;
-    if (rows_of(a) != rows_of(b))
-        return tc_set_error(TC_ERR_RUNTIME, "Incompatible matrix sizes for triangular_solve: each A matrix is %lld by "
-                                            "%lld but each b matrix is %lld by %lld", (long long)rows_of(a),
-                            (long long)cols_of(a), (long long)rows_of(b), (long long)cols_of(b));
     int32_t nb;
     int64_t batch[TC_MAX_DIMS];
-    if (batch_broadcast(b, 2, a, 2, &nb, batch)) return TC_FAIL;
-    if (output_batched(p, 0, nb, batch, 2, b->sizes + b->ndim - 2, b->dtype) ||
-        output_batched(p, 1, nb, batch, 2, a->sizes + a->ndim - 2, a->dtype) || input_batched(p, a, 2, nb, batch) ||
-        input_batched(p, b, 2, nb, batch))
+    if (check_legacy_solver(b, a, "triangular_solve") || solver_plan(p, a, b, false, &nb, batch) ||
+        output_batched(p, 1, nb, batch, 2, a->sizes + a->ndim - 2, a->dtype))
         return TC_FAIL;
-    compute_like(p, b);
     return TC_OK;
 }
 
@@ -529,14 +526,9 @@ int tc_meta_solve_triangular(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "%s: Expected A and B to have the same dtype, but found A of type %s and B "
                                             "of type %s instead", api, tc_dtype_scalar_name(a->dtype),
                             tc_dtype_scalar_name(b->dtype));
-    if (check_solver(a, b, left, api)) return TC_FAIL;
     int32_t nb;
     int64_t batch[TC_MAX_DIMS];
-    if (batch_broadcast(b, 2, a, 2, &nb, batch)) return TC_FAIL;
-    if (output_batched(p, 0, nb, batch, 2, b->sizes + b->ndim - 2, b->dtype) || input_batched(p, a, 2, nb, batch) ||
-        input_batched(p, b, 2, nb, batch))
-        return TC_FAIL;
-    compute_like(p, b);
+    if (check_solver(a, b, left, api) || solver_plan(p, a, b, false, &nb, batch)) return TC_FAIL;
     return TC_OK;
 }
 

@@ -133,6 +133,29 @@ static int check_grad_output(const tc_tensor *go, const tc_tensor *in, const int
     return TC_OK;
 }
 
+/* A forward op's plan: output 0 of in's sizes with the spatial ones `hw` (and output 1, the int64
+ * indices, where `indices`), computed in in's dtype from in made contiguous. */
+static int plan_forward(tc_plan *p, tc_tensor *in, const int64_t *hw, bool indices) {
+    int64_t sizes[4];
+    with_spatial(in, hw, sizes);
+    if (tc_plan_output(p, 0, in->ndim, sizes, in->dtype) ||
+        (indices && tc_plan_output(p, 1, in->ndim, sizes, TC_INT64)))
+        return TC_FAIL;
+    p->dtype = in->dtype;
+    return tc_plan_input_contiguous(p, in, -1);
+}
+
+/* A backward op's plan: grad_input of in's sizes and dtype, from grad_output (of in's dtype) made
+ * contiguous. */
+static int plan_backward(tc_plan *p, tc_tensor *go, tc_tensor *in) {
+    if (go->dtype != in->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "expected grad_output to have dtype %s, but got %s",
+                            tc_dtype_name(in->dtype), tc_dtype_name(go->dtype));
+    if (tc_plan_output(p, 0, in->ndim, in->sizes, in->dtype)) return TC_FAIL;
+    p->dtype = in->dtype;
+    return tc_plan_input_contiguous(p, go, -1);
+}
+
 /* max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode) -> (values, indices) */
 int tc_meta_max_pool2d_with_indices(tc_opcall *c, tc_plan *p) {
     tc_tensor *in = tc_arg_tensor(c, 0);
@@ -145,12 +168,7 @@ int tc_meta_max_pool2d_with_indices(tc_opcall *c, tc_plan *p) {
                       &g) ||
         check_dtype("max_pool2d", in->dtype, false))
         return TC_FAIL;
-    int64_t sizes[4];
-    with_spatial(in, g.out, sizes);
-    if (tc_plan_output(p, 0, in->ndim, sizes, in->dtype) || tc_plan_output(p, 1, in->ndim, sizes, TC_INT64))
-        return TC_FAIL;
-    p->dtype = in->dtype;
-    return tc_plan_input_contiguous(p, in, -1) || plan_pool_ints(p, &g) ? TC_FAIL : TC_OK;
+    return plan_forward(p, in, g.out, true) || plan_pool_ints(p, &g) ? TC_FAIL : TC_OK;
 }
 
 /* The scatter of max pooling's backward: gradients added at the positions indices name. */
@@ -160,12 +178,7 @@ static int plan_scatter(tc_plan *p, tc_tensor *go, tc_tensor *in, tc_tensor *ind
                             tc_dtype_name(indices->dtype));
     if (!tc_shape_equal(indices->ndim, indices->sizes, go->ndim, go->sizes))
         return tc_set_error(TC_ERR_RUNTIME, "expected indices to have the shape of grad_output");
-    if (go->dtype != in->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "expected grad_output to have dtype %s, but got %s",
-                            tc_dtype_name(in->dtype), tc_dtype_name(go->dtype));
-    if (tc_plan_output(p, 0, in->ndim, in->sizes, in->dtype)) return TC_FAIL;
-    p->dtype = in->dtype;
-    if (tc_plan_input_contiguous(p, go, -1) || tc_plan_input_contiguous(p, indices, -1)) return TC_FAIL;
+    if (plan_backward(p, go, in) || tc_plan_input_contiguous(p, indices, -1)) return TC_FAIL;
     return tc_plan_int(p, 2);
 }
 
@@ -203,11 +216,7 @@ int tc_meta_avg_pool2d(tc_opcall *c, tc_plan *p) {
     tc_tensor *in = tc_arg_tensor(c, 0);
     pool2d g;
     if (avg_geometry(c, p, in, 1, &g)) return TC_FAIL;
-    int64_t sizes[4];
-    with_spatial(in, g.out, sizes);
-    if (tc_plan_output(p, 0, in->ndim, sizes, in->dtype)) return TC_FAIL;
-    p->dtype = in->dtype;
-    return tc_plan_input_contiguous(p, in, -1);
+    return plan_forward(p, in, g.out, false);
 }
 
 /* avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
@@ -216,12 +225,7 @@ int tc_meta_avg_pool2d_backward(tc_opcall *c, tc_plan *p) {
     tc_tensor *go = tc_arg_tensor(c, 0), *in = tc_arg_tensor(c, 1);
     pool2d g;
     if (avg_geometry(c, p, in, 2, &g) || check_grad_output(go, in, g.out)) return TC_FAIL;
-    if (go->dtype != in->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "expected grad_output to have dtype %s, but got %s",
-                            tc_dtype_name(in->dtype), tc_dtype_name(go->dtype));
-    if (tc_plan_output(p, 0, in->ndim, in->sizes, in->dtype)) return TC_FAIL;
-    p->dtype = in->dtype;
-    return tc_plan_input_contiguous(p, go, -1);
+    return plan_backward(p, go, in);
 }
 
 /* Adaptive pooling: output_size of two values >= 0, a 3-D or 4-D input with no empty non-batch dim. */
@@ -257,11 +261,7 @@ int tc_meta_adaptive_avg_pool2d(tc_opcall *c, tc_plan *p) {
     tc_int_list size = tc_arg_ints(c, 1);
     if (adaptive_check("adaptive_avg_pool2d", in, size, false) || check_dtype("adaptive_avg_pool2d", in->dtype, false))
         return TC_FAIL;
-    int64_t sizes[4];
-    with_spatial(in, size.items, sizes);
-    if (tc_plan_output(p, 0, in->ndim, sizes, in->dtype)) return TC_FAIL;
-    p->dtype = in->dtype;
-    return tc_plan_input_contiguous(p, in, -1);
+    return plan_forward(p, in, size.items, false);
 }
 
 /* _adaptive_avg_pool2d_backward(grad_output, self): grad_output's spatial sizes are the output size. */
@@ -275,12 +275,7 @@ int tc_meta_adaptive_avg_pool2d_backward(tc_opcall *c, tc_plan *p) {
             return tc_set_error(TC_ERR_RUNTIME, "adaptive_avg_pool2d_backward(): grad_output and input differ at "
                                                 "dimension %d", d);
     if (check_dtype("adaptive_avg_pool2d_backward", in->dtype, false)) return TC_FAIL;
-    if (go->dtype != in->dtype)
-        return tc_set_error(TC_ERR_RUNTIME, "expected grad_output to have dtype %s, but got %s",
-                            tc_dtype_name(in->dtype), tc_dtype_name(go->dtype));
-    if (tc_plan_output(p, 0, in->ndim, in->sizes, in->dtype)) return TC_FAIL;
-    p->dtype = in->dtype;
-    return tc_plan_input_contiguous(p, go, -1);
+    return plan_backward(p, go, in);
 }
 
 /* adaptive_max_pool2d(self, output_size) -> (values, indices) */
@@ -289,12 +284,7 @@ int tc_meta_adaptive_max_pool2d(tc_opcall *c, tc_plan *p) {
     tc_int_list size = tc_arg_ints(c, 1);
     if (adaptive_check("adaptive_max_pool2d", in, size, true) || check_dtype("adaptive_max_pool2d", in->dtype, false))
         return TC_FAIL;
-    int64_t sizes[4];
-    with_spatial(in, size.items, sizes);
-    if (tc_plan_output(p, 0, in->ndim, sizes, in->dtype) || tc_plan_output(p, 1, in->ndim, sizes, TC_INT64))
-        return TC_FAIL;
-    p->dtype = in->dtype;
-    return tc_plan_input_contiguous(p, in, -1);
+    return plan_forward(p, in, size.items, true);
 }
 
 /* adaptive_max_pool2d_backward(grad_output, self, indices): kernel max_pool_scatter. */

@@ -26,9 +26,11 @@ tc_storage *tc_storage_new(size_t nbytes, tc_device device) {
                             tc_device_type_name(device.type)), NULL;
     tc_storage *s = malloc(sizeof *s);
     if (!s) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory allocating a storage"), NULL;
+    tc_error_clear();
     void *data = a->alloc(a->ctx, nbytes, device.index, NULL);
     if (!data) {
         free(s);
+        if (tc_last_error_kind() == TC_ERR_OUT_OF_MEMORY) return NULL; /* the allocator said it, with its figures */
         return tc_set_error(TC_ERR_OUT_OF_MEMORY,
                             "out of memory: tried to allocate %zu bytes on %s", nbytes,
                             tc_device_type_name(device.type)), NULL;

@@ -173,6 +173,21 @@ static int64_t lapack_glue_min(int64_t a, int64_t b) { return a < b ? a : b; }
         if (!(cond)) return TC_LAPACK_TOO_LARGE;                                                   \
     } while (0)
 
+/* The second half of a workspace query: `info` and `query` are what the call with lwork = -1 left.
+ * Sets *lwork to the size it asked for and reserves, in ws, `ints` LAPACK integers (*ip) and that
+ * workspace (*work). Returns 0 or a TC_LAPACK_* status. */
+static int lapack_glue_workspace(tc_lapack_ws *ws, int32_t dtype, lapack_int info, const double *query, int64_t ints,
+                                 lapack_int *lwork, lapack_int **ip, void **work) {
+    const int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, lwork);
+    return rc ? rc : lapack_glue_reserve(ws, dtype, (lapack_glue_need){ints, *lwork}, ip, work);
+}
+
+/* A real scalar argument as the routine of index d takes it: *x itself, or its float copy in *f. */
+static const void *lapack_glue_real(int d, const double *x, float *f) {
+    *f = (float)*x;
+    return d ? (const void *)x : (const void *)f;
+}
+
 /* ---- the members --------------------------------------------------------------------------------- */
 
 static int lapack_glue_getrf(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, int64_t *ipiv,
@@ -231,12 +246,10 @@ static int lapack_glue_getri(int32_t dtype, int64_t n, void *a, int64_t lda, con
     lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, lwork = -1, info = 0;
     lapack_int dummy_ipiv = 1;
     lapack_glue_fns.getri[d](&N, a, &LDA, &dummy_ipiv, query, &lwork, &info);
-    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){n, lwork}, &ip, &work);
+    int rc = lapack_glue_workspace(ws_, dtype, info, query, n, &lwork, &ip, &work);
     if (!rc) rc = lapack_glue_pivots_in(ipiv, n, ip);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.getri[d](&N, a, &LDA, ip, work, &lwork, &info);
@@ -290,9 +303,9 @@ static int lapack_glue_trsm(int32_t dtype, char side, char uplo, char transa, ch
     if (lda < lapack_glue_max1(ka) || ldb < lapack_glue_max1(m)) return TC_LAPACK_BADARG;
     if (m == 0 || n == 0) return 0;
     lapack_int M = (lapack_int)m, N = (lapack_int)n, LDA = (lapack_int)lda, LDB = (lapack_int)ldb;
-    float alpha_f = (float)alpha;
-    lapack_glue_fns.trsm[d](&side, &uplo, &transa, &diag, &M, &N, d ? (const void *)&alpha : (const void *)&alpha_f, a,
-                            &LDA, b, &LDB, 1, 1, 1, 1);
+    float alpha_f;
+    lapack_glue_fns.trsm[d](&side, &uplo, &transa, &diag, &M, &N, lapack_glue_real(d, &alpha, &alpha_f), a, &LDA, b,
+                            &LDB, 1, 1, 1, 1);
     return 0;
 }
 
@@ -305,12 +318,10 @@ static int lapack_glue_geqrf(int32_t dtype, int64_t m, int64_t n, void *a, int64
     double query[2] = {0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, LDA = (lapack_int)lda, lwork = -1, info = 0;
     lapack_glue_fns.geqrf[d](&M, &N, a, &LDA, tau, query, &lwork, &info);
-    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){0, lwork}, &ip, &work);
+    int rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.geqrf[d](&M, &N, a, &LDA, tau, work, &lwork, &info);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
@@ -326,12 +337,10 @@ static int lapack_glue_orgqr(int32_t dtype, int64_t m, int64_t n, int64_t k, voi
     double query[2] = {0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, K = (lapack_int)k, LDA = (lapack_int)lda, lwork = -1, info = 0;
     lapack_glue_fns.orgqr[d](&M, &N, &K, a, &LDA, tau, query, &lwork, &info);
-    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){0, lwork}, &ip, &work);
+    int rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.orgqr[d](&M, &N, &K, a, &LDA, tau, work, &lwork, &info);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
@@ -350,12 +359,10 @@ static int lapack_glue_ormqr(int32_t dtype, char side, char trans, int64_t m, in
     lapack_int M = (lapack_int)m, N = (lapack_int)n, K = (lapack_int)k, LDA = (lapack_int)lda, LDC = (lapack_int)ldc;
     lapack_int lwork = -1, info = 0;
     lapack_glue_fns.ormqr[d](&side, &trans, &M, &N, &K, a, &LDA, tau, c, &LDC, query, &lwork, &info, 1, 1);
-    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){0, lwork}, &ip, &work);
+    int rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.ormqr[d](&side, &trans, &M, &N, &K, a, &LDA, tau, c, &LDC, work, &lwork, &info, 1, 1);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
@@ -377,12 +384,10 @@ static int lapack_glue_gesdd(int32_t dtype, char jobz, int64_t m, int64_t n, voi
     lapack_int M = (lapack_int)m, N = (lapack_int)n, LDA = (lapack_int)lda, LDU = (lapack_int)ldu;
     lapack_int LDVT = (lapack_int)ldvt, lwork = -1, info = 0, iquery = 0;
     lapack_glue_fns.gesdd[d](&jobz, &M, &N, a, &LDA, s, u, &LDU, vt, &LDVT, query, &lwork, &iquery, &info, 1);
-    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *iwork;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){8 * k, lwork}, &iwork, &work);
+    int rc = lapack_glue_workspace(ws_, dtype, info, query, 8 * k, &lwork, &iwork, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.gesdd[d](&jobz, &M, &N, a, &LDA, s, u, &LDU, vt, &LDVT, work, &lwork, iwork, &info, 1);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
@@ -398,13 +403,11 @@ static int lapack_glue_syevd(int32_t dtype, char jobz, char uplo, int64_t n, voi
     double query[2] = {0, 0};
     lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, lwork = -1, liwork = -1, info = 0, iquery = 0;
     lapack_glue_fns.syevd[d](&jobz, &uplo, &N, a, &LDA, w, query, &lwork, &iquery, &liwork, &info, 1, 1);
-    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     liwork = iquery > 1 ? iquery : 1;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *iwork;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){liwork, lwork}, &iwork, &work);
+    int rc = lapack_glue_workspace(ws_, dtype, info, query, liwork, &lwork, &iwork, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.syevd[d](&jobz, &uplo, &N, a, &LDA, w, work, &lwork, iwork, &liwork, &info, 1, 1);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
@@ -423,12 +426,10 @@ static int lapack_glue_geev(int32_t dtype, char jobvl, char jobvr, int64_t n, vo
     lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, LDVL = (lapack_int)ldvl, LDVR = (lapack_int)ldvr;
     lapack_int lwork = -1, info = 0;
     lapack_glue_fns.geev[d](&jobvl, &jobvr, &N, a, &LDA, wr, wi, vl, &LDVL, vr, &LDVR, query, &lwork, &info, 1, 1);
-    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){0, lwork}, &ip, &work);
+    int rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.geev[d](&jobvl, &jobvr, &N, a, &LDA, wr, wi, vl, &LDVL, vr, &LDVR, work, &lwork, &info, 1, 1);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
@@ -452,12 +453,10 @@ static int lapack_glue_gels(int32_t dtype, char trans, int64_t m, int64_t n, int
     lapack_int M = (lapack_int)m, N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda;
     lapack_int LDB = (lapack_int)ldb, lwork = -1, info = 0;
     lapack_glue_fns.gels[d](&trans, &M, &N, &NRHS, a, &LDA, b, &LDB, query, &lwork, &info, 1);
-    rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){0, lwork}, &ip, &work);
+    rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.gels[d](&trans, &M, &N, &NRHS, a, &LDA, b, &LDB, work, &lwork, &info, 1);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
@@ -471,18 +470,16 @@ static int lapack_glue_gelsy(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, 
     if (rc) return rc;
     *rank = 0;
     if (m == 0 || n == 0) return 0;
-    const float rcond_f = (float)rcond;
-    const void *rc_p = d ? (const void *)&rcond : (const void *)&rcond_f;
+    float rcond_f;
+    const void *rc_p = lapack_glue_real(d, &rcond, &rcond_f);
     double query[2] = {0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda;
     lapack_int LDB = (lapack_int)ldb, lwork = -1, info = 0, r = 0, jq = 0;
     lapack_glue_fns.gelsy[d](&M, &N, &NRHS, a, &LDA, b, &LDB, &jq, rc_p, &r, query, &lwork, &info);
-    rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){n, lwork}, &ip, &work);
+    rc = lapack_glue_workspace(ws_, dtype, info, query, n, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     for (int64_t i = 0; i < n; i++) ip[i] = jpvt ? (lapack_int)(jpvt[i] != 0) : 0;
     lapack_glue_fns.gelsy[d](&M, &N, &NRHS, a, &LDA, b, &LDB, ip, rc_p, &r, work, &lwork, &info);
@@ -500,18 +497,16 @@ static int lapack_glue_gelsd(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, 
     if (rc) return rc;
     *rank = 0;
     if (m == 0 || n == 0) return 0;
-    const float rcond_f = (float)rcond;
-    const void *rc_p = d ? (const void *)&rcond : (const void *)&rcond_f;
+    float rcond_f;
+    const void *rc_p = lapack_glue_real(d, &rcond, &rcond_f);
     double query[2] = {0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda;
     lapack_int LDB = (lapack_int)ldb, lwork = -1, info = 0, r = 0, iquery[2] = {0, 0};
     lapack_glue_fns.gelsd[d](&M, &N, &NRHS, a, &LDA, b, &LDB, s, rc_p, &r, query, &lwork, iquery, &info);
-    rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *iwork;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){iquery[0] > 1 ? iquery[0] : 1, lwork}, &iwork, &work);
+    rc = lapack_glue_workspace(ws_, dtype, info, query, iquery[0] > 1 ? iquery[0] : 1, &lwork, &iwork, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.gelsd[d](&M, &N, &NRHS, a, &LDA, b, &LDB, s, rc_p, &r, work, &lwork, iwork, &info);
     *rank = r;
@@ -526,18 +521,16 @@ static int lapack_glue_gelss(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, 
     if (rc) return rc;
     *rank = 0;
     if (m == 0 || n == 0) return 0;
-    const float rcond_f = (float)rcond;
-    const void *rc_p = d ? (const void *)&rcond : (const void *)&rcond_f;
+    float rcond_f;
+    const void *rc_p = lapack_glue_real(d, &rcond, &rcond_f);
     double query[2] = {0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda;
     lapack_int LDB = (lapack_int)ldb, lwork = -1, info = 0, r = 0;
     lapack_glue_fns.gelss[d](&M, &N, &NRHS, a, &LDA, b, &LDB, s, rc_p, &r, query, &lwork, &info);
-    rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
-    if (rc) return rc;
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
-    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){0, lwork}, &ip, &work);
+    rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_glue_fns.gelss[d](&M, &N, &NRHS, a, &LDA, b, &LDB, s, rc_p, &r, work, &lwork, &info);
     *rank = r;

@@ -89,16 +89,9 @@ int nn_gelu_approximate(const char *s) {
     }
 NNP_DEFINE(gelu, BODY_gelu)
 
-#define GELU_BETA (M_SQRT2 * M_2_SQRTPI * 0.5)
-#define GELU_KAPPA 0.044715
-
 #define BODY_gelu_tanh(T, p, n, y, x)                                                              \
     T t[NNP_BLOCK];                                                                                \
-    for (int64_t i = 0; i < n; i++) {                                                              \
-        const T v = x[0][i];                                                                       \
-        t[i] = (T)GELU_BETA * (v + (T)GELU_KAPPA * (v * v * v));                                   \
-    }                                                                                              \
-    NNV(T, tanh)(t, t, n);                                                                         \
+    NN_GELU_TANH_INNER(T, t, x[0], n);                                                             \
     for (int64_t i = 0; i < n; i++) y[i] = (T)0.5 * x[0][i] * ((T)1 + t[i]);
 NNP_DEFINE(gelu_tanh, BODY_gelu_tanh)
 
@@ -120,9 +113,7 @@ NNP_DEFINE(silu, BODY_silu)
 /* x * tanh(log1p(exp(x))) */
 #define BODY_mish(T, p, n, y, x)                                                                   \
     T t[NNP_BLOCK];                                                                                \
-    NNV(T, exp)(t, x[0], n);                                                                       \
-    NNV(T, log1p)(t, t, n);                                                                        \
-    NNV(T, tanh)(t, t, n);                                                                         \
+    NN_MISH_TANH(T, t, x[0], n);                                                                   \
     for (int64_t i = 0; i < n; i++) y[i] = x[0][i] * t[i];
 NNP_DEFINE(mish, BODY_mish)
 

@@ -121,19 +121,13 @@ static int k_elu_backward(const tc_kernel_args *a) {
     }
 NNP_DEFINE(gelu_backward, BODY_gelu_backward)
 
-#define GELU_BETA (M_SQRT2 * M_2_SQRTPI * 0.5)
-#define GELU_KAPPA 0.044715
 #define BODY_gelu_tanh_backward(T, p, n, y, x)                                                     \
     T t[NNP_BLOCK];                                                                                \
-    for (int64_t i = 0; i < n; i++) {                                                              \
-        const T v = x[1][i];                                                                       \
-        t[i] = (T)GELU_BETA * (v + (T)GELU_KAPPA * (v * v * v));                                   \
-    }                                                                                              \
-    NNV(T, tanh)(t, t, n);                                                                         \
+    NN_GELU_TANH_INNER(T, t, x[1], n);                                                             \
     for (int64_t i = 0; i < n; i++) {                                                              \
         const T v = x[1][i], left = (T)0.5 * v, right = (T)1 + t[i];                               \
         const T left_d = (T)0.5 * right, tanh_d = (T)1 - t[i] * t[i];                              \
-        const T inner_d = (T)GELU_BETA * ((T)1 + (T)3 * (T)GELU_KAPPA * (v * v));                  \
+        const T inner_d = (T)NN_GELU_BETA * ((T)1 + (T)3 * (T)NN_GELU_KAPPA * (v * v));            \
         y[i] = x[0][i] * (left_d + left * tanh_d * inner_d);                                       \
     }
 NNP_DEFINE(gelu_tanh_backward, BODY_gelu_tanh_backward)
@@ -160,9 +154,7 @@ NNP_DEFINE(silu_backward, BODY_silu_backward)
     T s[NNP_BLOCK], t[NNP_BLOCK];                                                                  \
     for (int64_t i = 0; i < n; i++) s[i] = -x[1][i];                                               \
     NNV(T, exp)(s, s, n);                                                                          \
-    NNV(T, exp)(t, x[1], n);                                                                       \
-    NNV(T, log1p)(t, t, n);                                                                        \
-    NNV(T, tanh)(t, t, n);                                                                         \
+    NN_MISH_TANH(T, t, x[1], n);                                                                   \
     for (int64_t i = 0; i < n; i++) {                                                              \
         const T sig = (T)1 / ((T)1 + s[i]);                                                        \
         y[i] = x[0][i] * (t[i] + x[1][i] * sig * ((T)1 - t[i] * t[i]));                            \

@@ -38,63 +38,68 @@ static void valid_run(int64_t n_in, int64_t n_out, int64_t s, int64_t p, int64_t
     if (*hi < *lo) *hi = *lo;
 }
 
+/* The copy and zeroing loops below stay loops: the runs are a few dozen elements, and a memcpy or
+ * memset call per run (what GCC would turn them into) costs twice the whole copy. */
+#define NO_LIBCALLS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
 #define IM2COL_STAMP(S, T)                                                                         \
-    void im2col_##S(const T *x, int64_t channels, const conv_geom *g, T *cols) {                    \
+    NO_LIBCALLS void im2col_##S(const T *restrict x, int64_t channels, const conv_geom *g, T *restrict cols) { \
         const int64_t ID = g->in[0], IH = g->in[1], IW = g->in[2];                                 \
         const int64_t OD = g->out[0], OH = g->out[1], OW = g->out[2];                              \
-        const int64_t L = OD * OH * OW;                                                            \
+        const int64_t L = OD * OH * OW, sw = g->s[2];                                              \
         int64_t wlo, whi;                                                                          \
         for (int64_t c = 0; c < channels; c++)                                                     \
             for (int64_t kd = 0; kd < g->k[0]; kd++)                                               \
                 for (int64_t kh = 0; kh < g->k[1]; kh++)                                           \
                     for (int64_t kw = 0; kw < g->k[2]; kw++) {                                     \
-                        T *dst = cols;                                                             \
+                        T *restrict dst = cols;                                                    \
                         cols += L;                                                                 \
-                        valid_run(IW, OW, g->s[2], g->p[2], kw * g->d[2], &wlo, &whi);             \
-                        const int64_t w0 = wlo * g->s[2] - g->p[2] + kw * g->d[2];                  \
+                        valid_run(IW, OW, sw, g->p[2], kw * g->d[2], &wlo, &whi);                  \
+                        const int64_t w0 = wlo * sw - g->p[2] + kw * g->d[2], run = whi - wlo;     \
                         for (int64_t od = 0; od < OD; od++) {                                      \
                             const int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0];               \
                             for (int64_t oh = 0; oh < OH; oh++, dst += OW) {                       \
                                 const int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1];           \
                                 if (id < 0 || id >= ID || ih < 0 || ih >= IH) {                    \
-                                    memset(dst, 0, sizeof(T) * (size_t)OW);                        \
+                                    for (int64_t ow = 0; ow < OW; ow++) dst[ow] = 0;               \
                                     continue;                                                      \
                                 }                                                                  \
                                 for (int64_t ow = 0; ow < wlo; ow++) dst[ow] = 0;                  \
                                 for (int64_t ow = whi; ow < OW; ow++) dst[ow] = 0;                 \
-                                if (whi == wlo) continue;                                          \
-                                const T *src = x + ((c * ID + id) * IH + ih) * IW + w0;            \
-                                if (g->s[2] == 1)                                                  \
-                                    memcpy(dst + wlo, src, sizeof(T) * (size_t)(whi - wlo));       \
+                                const T *restrict src = x + ((c * ID + id) * IH + ih) * IW + w0;   \
+                                T *restrict d = dst + wlo;                                         \
+                                if (sw == 1)                                                       \
+                                    for (int64_t i = 0; i < run; i++) d[i] = src[i];               \
                                 else                                                               \
-                                    for (int64_t ow = wlo; ow < whi; ow++) dst[ow] = src[(ow - wlo) * g->s[2]]; \
+                                    for (int64_t i = 0; i < run; i++) d[i] = src[i * sw];          \
                             }                                                                      \
                         }                                                                          \
                     }                                                                              \
     }                                                                                              \
-    void col2im_##S(const T *cols, int64_t channels, const conv_geom *g, T *x) {                    \
+    NO_LIBCALLS void col2im_##S(const T *restrict cols, int64_t channels, const conv_geom *g, T *restrict x) { \
         const int64_t ID = g->in[0], IH = g->in[1], IW = g->in[2];                                 \
         const int64_t OD = g->out[0], OH = g->out[1], OW = g->out[2];                              \
-        const int64_t L = OD * OH * OW;                                                            \
+        const int64_t L = OD * OH * OW, sw = g->s[2];                                              \
         int64_t wlo, whi;                                                                          \
         for (int64_t c = 0; c < channels; c++)                                                     \
             for (int64_t kd = 0; kd < g->k[0]; kd++)                                               \
                 for (int64_t kh = 0; kh < g->k[1]; kh++)                                           \
                     for (int64_t kw = 0; kw < g->k[2]; kw++) {                                     \
-                        const T *src = cols;                                                       \
+                        const T *restrict src = cols;                                              \
                         cols += L;                                                                 \
-                        valid_run(IW, OW, g->s[2], g->p[2], kw * g->d[2], &wlo, &whi);             \
-                        const int64_t w0 = wlo * g->s[2] - g->p[2] + kw * g->d[2];                  \
+                        valid_run(IW, OW, sw, g->p[2], kw * g->d[2], &wlo, &whi);                  \
+                        const int64_t w0 = wlo * sw - g->p[2] + kw * g->d[2], run = whi - wlo;     \
                         for (int64_t od = 0; od < OD; od++) {                                      \
                             const int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0];               \
                             for (int64_t oh = 0; oh < OH; oh++, src += OW) {                       \
                                 const int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1];           \
-                                if (id < 0 || id >= ID || ih < 0 || ih >= IH || whi == wlo) continue; \
-                                T *dst = x + ((c * ID + id) * IH + ih) * IW + w0;                  \
-                                if (g->s[2] == 1)                                                  \
-                                    for (int64_t ow = wlo; ow < whi; ow++) dst[ow - wlo] += src[ow]; \
+                                if (id < 0 || id >= ID || ih < 0 || ih >= IH) continue;            \
+                                T *restrict dst = x + ((c * ID + id) * IH + ih) * IW + w0;         \
+                                const T *restrict s = src + wlo;                                   \
+                                if (sw == 1)                                                       \
+                                    for (int64_t i = 0; i < run; i++) dst[i] += s[i];              \
                                 else                                                               \
-                                    for (int64_t ow = wlo; ow < whi; ow++) dst[(ow - wlo) * g->s[2]] += src[ow]; \
+                                    for (int64_t i = 0; i < run; i++) dst[i * sw] += s[i];         \
                             }                                                                      \
                         }                                                                          \
                     }                                                                              \

@@ -83,6 +83,21 @@ static int k_mse_loss_backward(const tc_kernel_args *a) {
     return nnp_run(a, 3, NNP_FN(mse_backward), &p, "mse_loss_backward");
 }
 
+/* smooth_l1_loss and huber_loss(self, target, reduction, beta or delta), and their backward
+ * (grad_output, self, target, reduction, beta or delta): the parameter, and the mean's norm. */
+static int loss_with_param(const tc_kernel_args *a, nnp_fn fn, const char *op) {
+    nnp_params p;
+    nnp_param(&p, 0, a->args[3].v.f, a->outputs[0].dtype);
+    return loss_apply(a, fn, &p, a->args[2].v.i, op);
+}
+
+static int loss_backward_with_param(const tc_kernel_args *a, nnp_fn fn, const char *op) {
+    nnp_params p;
+    nnp_param(&p, 0, mean_norm(a, 1, a->args[3].v.i, 1.0), a->outputs[0].dtype);
+    nnp_param(&p, 1, a->args[4].v.f, a->outputs[0].dtype);
+    return nnp_run(a, 3, fn, &p, op);
+}
+
 /* ---- smooth_l1_loss(self, target, reduction, beta) ---- */
 
 #define BODY_smooth_l1(T, p, n, y, x)                                                              \
@@ -93,11 +108,7 @@ static int k_mse_loss_backward(const tc_kernel_args *a) {
     }
 NNP_DEFINE(smooth_l1, BODY_smooth_l1)
 
-static int k_smooth_l1_loss(const tc_kernel_args *a) {
-    nnp_params p;
-    nnp_param(&p, 0, a->args[3].v.f, a->outputs[0].dtype);
-    return loss_apply(a, NNP_FN(smooth_l1), &p, a->args[2].v.i, "smooth_l1_loss");
-}
+static int k_smooth_l1_loss(const tc_kernel_args *a) { return loss_with_param(a, NNP_FN(smooth_l1), "smooth_l1_loss"); }
 
 /* smooth_l1_loss_backward(grad_output, self, target, reduction, beta) */
 #define BODY_smooth_l1_backward(T, p, n, y, x)                                                     \
@@ -109,10 +120,7 @@ static int k_smooth_l1_loss(const tc_kernel_args *a) {
 NNP_DEFINE(smooth_l1_backward, BODY_smooth_l1_backward)
 
 static int k_smooth_l1_loss_backward(const tc_kernel_args *a) {
-    nnp_params p;
-    nnp_param(&p, 0, mean_norm(a, 1, a->args[3].v.i, 1.0), a->outputs[0].dtype);
-    nnp_param(&p, 1, a->args[4].v.f, a->outputs[0].dtype);
-    return nnp_run(a, 3, NNP_FN(smooth_l1_backward), &p, "smooth_l1_loss_backward");
+    return loss_backward_with_param(a, NNP_FN(smooth_l1_backward), "smooth_l1_loss_backward");
 }
 
 /* ---- huber_loss(self, target, reduction, delta) ---- */
@@ -125,11 +133,7 @@ static int k_smooth_l1_loss_backward(const tc_kernel_args *a) {
     }
 NNP_DEFINE(huber, BODY_huber)
 
-static int k_huber_loss(const tc_kernel_args *a) {
-    nnp_params p;
-    nnp_param(&p, 0, a->args[3].v.f, a->outputs[0].dtype);
-    return loss_apply(a, NNP_FN(huber), &p, a->args[2].v.i, "huber_loss");
-}
+static int k_huber_loss(const tc_kernel_args *a) { return loss_with_param(a, NNP_FN(huber), "huber_loss"); }
 
 /* huber_loss_backward(grad_output, self, target, reduction, delta) */
 #define BODY_huber_backward(T, p, n, y, x)                                                         \
@@ -141,10 +145,7 @@ static int k_huber_loss(const tc_kernel_args *a) {
 NNP_DEFINE(huber_backward, BODY_huber_backward)
 
 static int k_huber_loss_backward(const tc_kernel_args *a) {
-    nnp_params p;
-    nnp_param(&p, 0, mean_norm(a, 1, a->args[3].v.i, 1.0), a->outputs[0].dtype);
-    nnp_param(&p, 1, a->args[4].v.f, a->outputs[0].dtype);
-    return nnp_run(a, 3, NNP_FN(huber_backward), &p, "huber_loss_backward");
+    return loss_backward_with_param(a, NNP_FN(huber_backward), "huber_loss_backward");
 }
 
 /* ---- binary_cross_entropy(self, target, weight, reduction):

@@ -47,6 +47,13 @@ int optim_run(const tc_kernel_args *a, const optim_contract *contract, cpu_range
 #define OPTIM_ST(S, x) cpu_st_##S(x)
 #define OPTIM_R(S, x) cpu_ld_##S(cpu_st_##S(x))
 
+/* The start of an element's step in the loops: p = param[i] and g = grad[i], negated for maximize
+ * (flip = -1), with weight decay added where `decay` (PyTorch's grad.add(param, alpha=wd)). */
+#define OPTIM_DECAYED_GRAD(S, C, p, g)                                                             \
+    const C p = OPTIM_LD(S, param[i]);                                                             \
+    C g = OPTIM_LD(S, grad[i]) * flip;                                                             \
+    g = decay ? OPTIM_R(S, fma(wd, p, g)) : g
+
 /* torch.maximum / amax of two values: a NaN in either wins. */
 #define OPTIM_MAX(x, y) (((x) > (y) || (x) != (x)) ? (x) : (y))
 /* torch.sign: -1, 0 or 1; 0 for NaN, as PyTorch's kernel gives. */

@@ -66,9 +66,7 @@ static const optim_contract adamax_update_contract = {"adamax_update", 1, 3, 3, 
     const C eps = (C)OPTIM_F(2), wd = (C)OPTIM_F(3), neg_clr = (C)-OPTIM_F(4), flip = OPTIM_B(0) ? -1 : 1; \
     const bool decay = OPTIM_F(3) != 0;                                                            \
     for (int64_t i = b; i < e; i++) {                                                              \
-        const C p = OPTIM_LD(S, param[i]);                                                         \
-        C g = OPTIM_LD(S, grad[i]) * flip;                                                         \
-        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
+        OPTIM_DECAYED_GRAD(S, C, p, g);                                                            \
         const C m = OPTIM_R(S, fma(keep1, g, OPTIM_R(S, OPTIM_LD(S, exp_avg[i]) * b1)));           \
         exp_avg[i] = OPTIM_ST(S, m);                                                               \
         const C decayed = OPTIM_R(S, OPTIM_LD(S, exp_inf[i]) * b2);                                \

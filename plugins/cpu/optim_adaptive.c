@@ -22,9 +22,7 @@ static const optim_contract rmsprop_update_contract = {"rmsprop_update", 1, 2, 4
 /* The optional buffers are separate loops; the flags are selects, so that the loops vectorise. */
 #define RMSPROP_LOOP(S, T, C, HAS_BUF, CENTERED)                                                   \
     for (int64_t i = b; i < e; i++) {                                                              \
-        const C p = OPTIM_LD(S, param[i]);                                                         \
-        C g = OPTIM_LD(S, grad[i]) * flip;                                                         \
-        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
+        OPTIM_DECAYED_GRAD(S, C, p, g);                                                            \
         const C v = OPTIM_R(S, fma(keep * g, g, OPTIM_R(S, OPTIM_LD(S, sq[i]) * alpha)));          \
         sq[i] = OPTIM_ST(S, v);                                                                    \
         C avg;                                                                                     \
@@ -72,9 +70,7 @@ static const optim_contract adagrad_update_contract = {"adagrad_update", 1, 2, 2
     const C neg_clr = (C)-OPTIM_F(0), wd = (C)OPTIM_F(1), eps = (C)OPTIM_F(2), flip = OPTIM_B(0) ? -1 : 1; \
     const bool decay = OPTIM_F(1) != 0;                                                            \
     for (int64_t i = b; i < e; i++) {                                                              \
-        const C p = OPTIM_LD(S, param[i]);                                                         \
-        C g = OPTIM_LD(S, grad[i]) * flip;                                                         \
-        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
+        OPTIM_DECAYED_GRAD(S, C, p, g);                                                            \
         const C s = OPTIM_R(S, fma(g, g, OPTIM_LD(S, sum[i])));                                    \
         sum[i] = OPTIM_ST(S, s);                                                                   \
         const C std = OPTIM_R(S, OPTIM_R(S, sqrt(s)) + eps);                                       \
@@ -92,9 +88,7 @@ static const optim_contract adadelta_update_contract = {"adadelta_update", 1, 3,
     const C eps = (C)OPTIM_F(2), wd = (C)OPTIM_F(3), flip = OPTIM_B(0) ? -1 : 1;                   \
     const bool decay = OPTIM_F(3) != 0;                                                            \
     for (int64_t i = b; i < e; i++) {                                                              \
-        const C p = OPTIM_LD(S, param[i]);                                                         \
-        C g = OPTIM_LD(S, grad[i]) * flip;                                                         \
-        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
+        OPTIM_DECAYED_GRAD(S, C, p, g);                                                            \
         const C v = OPTIM_R(S, fma(keep * g, g, OPTIM_R(S, OPTIM_LD(S, sq[i]) * rho)));            \
         sq[i] = OPTIM_ST(S, v);                                                                    \
         const C std = OPTIM_R(S, sqrt(OPTIM_R(S, v + eps)));                                       \

@@ -22,9 +22,7 @@ static const optim_contract sgd_update_contract = {"sgd_update", 1, 1, 2, 3, 4, 
  * loops vectorise. */
 #define SGD_LOOP(S, T, C, HAS_BUF, FIRST)                                                          \
     for (int64_t i = b; i < e; i++) {                                                              \
-        const C p = OPTIM_LD(S, param[i]);                                                         \
-        C g = OPTIM_LD(S, grad[i]) * flip;                                                         \
-        g = decay ? OPTIM_R(S, fma(wd, p, g)) : g;                                                 \
+        OPTIM_DECAYED_GRAD(S, C, p, g);                                                            \
         if (HAS_BUF) {                                                                             \
             const C m = (FIRST) ? g : OPTIM_R(S, fma(keep, g, OPTIM_R(S, OPTIM_LD(S, buf[i]) * mom))); \
             buf[i] = OPTIM_ST(S, m);                                                               \

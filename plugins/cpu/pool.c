@@ -71,6 +71,16 @@ static void run_planes(pool_job *j, int64_t planes, cpu_range_fn fn) {
 static int64_t start_index(int64_t o, int64_t out, int64_t in) { return (o * in) / out; }
 static int64_t end_index(int64_t o, int64_t out, int64_t in) { return ((o + 1) * in + out - 1) / out; }
 
+/* Max pooling's window along one dim: k taps d apart from o*s - p, those in [0, in) (lo: the first). */
+static inline void max_window(int64_t o, int64_t s, int64_t p, int64_t k, int64_t d, int64_t in, int64_t *lo,
+                              int64_t *hi) {
+    int64_t a = o * s - p, b = a + (k - 1) * d + 1;
+    if (b > in) b = in;
+    while (a < 0) a += d;
+    *lo = a;
+    *hi = b;
+}
+
 /* The divisor of one average-pooling window (PyTorch's avg_pool2d). hs..he, ws..we: the window
  * clipped to the padded input on entry, to the input on return. */
 static int64_t avg_window(const pool_job *j, int64_t oh, int64_t ow, int64_t *hs, int64_t *he, int64_t *ws,
@@ -88,38 +98,55 @@ static int64_t avg_window(const pool_job *j, int64_t oh, int64_t ow, int64_t *hs
     return j->count_include_pad ? pool_size : (*he - *hs) * (*we - *ws);
 }
 
-#define IS_NAN_KF(x) isnan(x)
-#define IS_NAN_KI(x) 0
+#define WINDOW_STAMP(_, S)                                                                         \
+    /* The sum of x over rows h0..h1, columns w0..w1 (a plane of width iw), in PyTorch's order. */ \
+    static inline CPU_C_##S window_sum_##S(const CPU_T_##S *x, int64_t iw, int64_t h0, int64_t h1, int64_t w0, \
+                                           int64_t w1) {                                           \
+        CPU_C_##S sum = 0;                                                                         \
+        for (int64_t h = h0; h < h1; h++)                                                          \
+            for (int64_t w = w0; w < w1; w++) sum += cpu_ld_##S(x[h * iw + w]);                    \
+        return sum;                                                                                \
+    }                                                                                              \
+    /* Adds g to every element of that window of gx. */                                            \
+    static inline void window_add_##S(CPU_T_##S *gx, int64_t iw, int64_t h0, int64_t h1, int64_t w0, int64_t w1, \
+                                      CPU_C_##S g) {                                               \
+        for (int64_t h = h0; h < h1; h++)                                                          \
+            for (int64_t w = w0; w < w1; w++) gx[h * iw + w] = cpu_st_##S(cpu_ld_##S(gx[h * iw + w]) + g); \
+    }
+CPU_DTYPES_FLOAT(WINDOW_STAMP, _)
+WINDOW_STAMP(_, i64)
 
 #define POOL_STAMP(_, S)                                                                           \
+    /* The largest value of a window (rows h0..h1 by dh, columns w0..w1 by dw) into *y and its index in \
+     * the plane into *ind: the first largest, or the last NaN. */                                 \
+    static inline void window_max_##S(const CPU_T_##S *x, int64_t iw, int64_t h0, int64_t h1, int64_t dh, \
+                                      int64_t w0, int64_t w1, int64_t dw, CPU_T_##S *y, int64_t *ind) { \
+        int64_t best = h0 * iw + w0;                                                               \
+        CPU_C_##S m = -(CPU_C_##S)INFINITY;                                                        \
+        for (int64_t h = h0; h < h1; h += dh)                                                      \
+            for (int64_t w = w0; w < w1; w += dw) {                                                \
+                const CPU_C_##S v = cpu_ld_##S(x[h * iw + w]);                                     \
+                if (v > m || isnan(v)) {                                                           \
+                    m = v;                                                                         \
+                    best = h * iw + w;                                                             \
+                }                                                                                  \
+            }                                                                                      \
+        *y = cpu_st_##S(m);                                                                        \
+        *ind = best;                                                                               \
+    }                                                                                              \
     static void max_pool_planes_##S(void *vj, int64_t p0, int64_t p1) {                            \
         const pool_job *j = vj;                                                                    \
         for (int64_t pl = p0; pl < p1; pl++) {                                                     \
-            const CPU_T_##S *x = (const CPU_T_##S *)j->in + pl * j->ih * j->iw;                     \
-            CPU_T_##S *y = (CPU_T_##S *)j->out + pl * j->oh * j->ow;                                \
+            const CPU_T_##S *x = (const CPU_T_##S *)j->in + pl * j->ih * j->iw;                    \
+            CPU_T_##S *y = (CPU_T_##S *)j->out + pl * j->oh * j->ow;                               \
             int64_t *ind = (int64_t *)j->out2 + pl * j->oh * j->ow;                                \
             for (int64_t oh = 0; oh < j->oh; oh++) {                                               \
-                int64_t h0 = oh * j->s[0] - j->p[0];                                               \
-                int64_t h1 = h0 + (j->k[0] - 1) * j->d[0] + 1;                                     \
-                if (h1 > j->ih) h1 = j->ih;                                                        \
-                while (h0 < 0) h0 += j->d[0];                                                      \
+                int64_t h0, h1, w0, w1;                                                            \
+                max_window(oh, j->s[0], j->p[0], j->k[0], j->d[0], j->ih, &h0, &h1);               \
                 for (int64_t ow = 0; ow < j->ow; ow++) {                                           \
-                    int64_t w0 = ow * j->s[1] - j->p[1];                                           \
-                    int64_t w1 = w0 + (j->k[1] - 1) * j->d[1] + 1;                                 \
-                    if (w1 > j->iw) w1 = j->iw;                                                    \
-                    while (w0 < 0) w0 += j->d[1];                                                  \
-                    int64_t best = h0 * j->iw + w0;                                                \
-                    CPU_C_##S m = -(CPU_C_##S)INFINITY;                                            \
-                    for (int64_t h = h0; h < h1; h += j->d[0])                                     \
-                        for (int64_t w = w0; w < w1; w += j->d[1]) {                               \
-                            const CPU_C_##S v = cpu_ld_##S(x[h * j->iw + w]);                      \
-                            if (v > m || isnan(v)) {                                               \
-                                m = v;                                                             \
-                                best = h * j->iw + w;                                              \
-                            }                                                                      \
-                        }                                                                          \
-                    y[oh * j->ow + ow] = cpu_st_##S(m);                                            \
-                    ind[oh * j->ow + ow] = best;                                                   \
+                    max_window(ow, j->s[1], j->p[1], j->k[1], j->d[1], j->iw, &w0, &w1);           \
+                    window_max_##S(x, j->iw, h0, h1, j->d[0], w0, w1, j->d[1], &y[oh * j->ow + ow], \
+                                   &ind[oh * j->ow + ow]);                                         \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -127,25 +154,14 @@ static int64_t avg_window(const pool_job *j, int64_t oh, int64_t ow, int64_t *hs
     static void adaptive_max_planes_##S(void *vj, int64_t p0, int64_t p1) {                        \
         const pool_job *j = vj;                                                                    \
         for (int64_t pl = p0; pl < p1; pl++) {                                                     \
-            const CPU_T_##S *x = (const CPU_T_##S *)j->in + pl * j->ih * j->iw;                     \
-            CPU_T_##S *y = (CPU_T_##S *)j->out + pl * j->oh * j->ow;                                \
+            const CPU_T_##S *x = (const CPU_T_##S *)j->in + pl * j->ih * j->iw;                    \
+            CPU_T_##S *y = (CPU_T_##S *)j->out + pl * j->oh * j->ow;                               \
             int64_t *ind = (int64_t *)j->out2 + pl * j->oh * j->ow;                                \
             for (int64_t oh = 0; oh < j->oh; oh++) {                                               \
                 const int64_t h0 = start_index(oh, j->oh, j->ih), h1 = end_index(oh, j->oh, j->ih); \
                 for (int64_t ow = 0; ow < j->ow; ow++) {                                           \
                     const int64_t w0 = start_index(ow, j->ow, j->iw), w1 = end_index(ow, j->ow, j->iw); \
-                    int64_t best = h0 * j->iw + w0;                                                \
-                    CPU_C_##S m = -(CPU_C_##S)INFINITY;                                            \
-                    for (int64_t h = h0; h < h1; h++)                                              \
-                        for (int64_t w = w0; w < w1; w++) {                                        \
-                            const CPU_C_##S v = cpu_ld_##S(x[h * j->iw + w]);                      \
-                            if (v > m || isnan(v)) {                                               \
-                                m = v;                                                             \
-                                best = h * j->iw + w;                                              \
-                            }                                                                      \
-                        }                                                                          \
-                    y[oh * j->ow + ow] = cpu_st_##S(m);                                            \
-                    ind[oh * j->ow + ow] = best;                                                   \
+                    window_max_##S(x, j->iw, h0, h1, 1, w0, w1, 1, &y[oh * j->ow + ow], &ind[oh * j->ow + ow]); \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -153,15 +169,13 @@ static int64_t avg_window(const pool_job *j, int64_t oh, int64_t ow, int64_t *hs
     static void adaptive_avg_planes_##S(void *vj, int64_t p0, int64_t p1) {                        \
         const pool_job *j = vj;                                                                    \
         for (int64_t pl = p0; pl < p1; pl++) {                                                     \
-            const CPU_T_##S *x = (const CPU_T_##S *)j->in + pl * j->ih * j->iw;                     \
-            CPU_T_##S *y = (CPU_T_##S *)j->out + pl * j->oh * j->ow;                                \
+            const CPU_T_##S *x = (const CPU_T_##S *)j->in + pl * j->ih * j->iw;                    \
+            CPU_T_##S *y = (CPU_T_##S *)j->out + pl * j->oh * j->ow;                               \
             for (int64_t oh = 0; oh < j->oh; oh++) {                                               \
                 const int64_t h0 = start_index(oh, j->oh, j->ih), h1 = end_index(oh, j->oh, j->ih); \
                 for (int64_t ow = 0; ow < j->ow; ow++) {                                           \
                     const int64_t w0 = start_index(ow, j->ow, j->iw), w1 = end_index(ow, j->ow, j->iw); \
-                    CPU_C_##S sum = 0;                                                             \
-                    for (int64_t h = h0; h < h1; h++)                                              \
-                        for (int64_t w = w0; w < w1; w++) sum += cpu_ld_##S(x[h * j->iw + w]);     \
+                    const CPU_C_##S sum = window_sum_##S(x, j->iw, h0, h1, w0, w1);                \
                     y[oh * j->ow + ow] = cpu_st_##S(sum / (CPU_C_##S)(h1 - h0) / (CPU_C_##S)(w1 - w0)); \
                 }                                                                                  \
             }                                                                                      \
@@ -170,17 +184,15 @@ static int64_t avg_window(const pool_job *j, int64_t oh, int64_t ow, int64_t *hs
     static void adaptive_avg_back_planes_##S(void *vj, int64_t p0, int64_t p1) {                   \
         const pool_job *j = vj;                                                                    \
         for (int64_t pl = p0; pl < p1; pl++) {                                                     \
-            const CPU_T_##S *gy = (const CPU_T_##S *)j->in + pl * j->oh * j->ow;                    \
-            CPU_T_##S *gx = (CPU_T_##S *)j->out + pl * j->ih * j->iw;                               \
+            const CPU_T_##S *gy = (const CPU_T_##S *)j->in + pl * j->oh * j->ow;                   \
+            CPU_T_##S *gx = (CPU_T_##S *)j->out + pl * j->ih * j->iw;                              \
             memset(gx, 0, sizeof(CPU_T_##S) * (size_t)(j->ih * j->iw));                            \
             for (int64_t oh = 0; oh < j->oh; oh++) {                                               \
                 const int64_t h0 = start_index(oh, j->oh, j->ih), h1 = end_index(oh, j->oh, j->ih); \
                 for (int64_t ow = 0; ow < j->ow; ow++) {                                           \
                     const int64_t w0 = start_index(ow, j->ow, j->iw), w1 = end_index(ow, j->ow, j->iw); \
                     const CPU_C_##S g = cpu_ld_##S(gy[oh * j->ow + ow]) / (CPU_C_##S)(h1 - h0) / (CPU_C_##S)(w1 - w0); \
-                    for (int64_t h = h0; h < h1; h++)                                              \
-                        for (int64_t w = w0; w < w1; w++)                                          \
-                            gx[h * j->iw + w] = cpu_st_##S(cpu_ld_##S(gx[h * j->iw + w]) + g);     \
+                    window_add_##S(gx, j->iw, h0, h1, w0, w1, g);                                  \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -236,9 +248,7 @@ CPU_DTYPES_FLOAT(POOL_STAMP, _)
                         y[oh * j->ow + ow] = 0;                                                    \
                         continue;                                                                  \
                     }                                                                              \
-                    CPU_C_##S sum = 0;                                                             \
-                    for (int64_t h = hs; h < he; h++)                                              \
-                        for (int64_t w = ws; w < we; w++) sum += cpu_ld_##S(x[h * j->iw + w]);     \
+                    const CPU_C_##S sum = window_sum_##S(x, j->iw, hs, he, ws, we);                \
                     y[oh * j->ow + ow] = cpu_st_##S(sum / (CPU_C_##S)div);                         \
                 }                                                                                  \
         }                                                                                          \
@@ -254,9 +264,7 @@ CPU_DTYPES_FLOAT(POOL_STAMP, _)
                     int64_t hs, he, ws, we;                                                        \
                     const int64_t div = avg_window(j, oh, ow, &hs, &he, &ws, &we);                 \
                     const CPU_C_##S g = cpu_ld_##S(gy[oh * j->ow + ow]) / (CPU_C_##S)div;          \
-                    for (int64_t h = hs; h < he; h++)                                              \
-                        for (int64_t w = ws; w < we; w++)                                          \
-                            gx[h * j->iw + w] = cpu_st_##S(cpu_ld_##S(gx[h * j->iw + w]) + g);     \
+                    window_add_##S(gx, j->iw, hs, he, ws, we, g);                                  \
                 }                                                                                  \
         }                                                                                          \
     }
@@ -265,34 +273,19 @@ AVG_STAMP(_, i64)
 
 /* ---- kernels ---- */
 
-static int max_pool(const tc_kernel_args *a, cpu_range_fn planes, bool adaptive) {
-    if (cpu_check_args(a, 1, 2, adaptive ? "adaptive_max_pool2d" : "max_pool2d_with_indices")) return TC_FAIL;
+/* One pooling kernel over input 0 into `n_out` outputs (max pooling's also writes the indices): the
+ * geometry from the input's view, or for a backward op (small grad_output to big grad_input) from the
+ * output's. */
+static int pool_run(const tc_kernel_args *a, cpu_range_fn planes, const char *name, int n_out, bool backward) {
+    if (cpu_check_args(a, 1, n_out, name)) return TC_FAIL;
+    const tc_view *big = backward ? &a->outputs[0] : &a->inputs[0];
+    const tc_view *small = backward ? &a->inputs[0] : &a->outputs[0];
     pool_job j;
-    job_init(&j, a, &a->inputs[0], &a->outputs[0]);
+    job_init(&j, a, big, small);
     j.in = a->inputs[0].data;
     j.out = a->outputs[0].data;
-    j.out2 = a->outputs[1].data;
-    run_planes(&j, leading(&a->inputs[0], 2), planes);
-    return TC_OK;
-}
-
-static int pool_forward(const tc_kernel_args *a, cpu_range_fn planes, const char *name) {
-    if (cpu_check_args(a, 1, 1, name)) return TC_FAIL;
-    pool_job j;
-    job_init(&j, a, &a->inputs[0], &a->outputs[0]);
-    j.in = a->inputs[0].data;
-    j.out = a->outputs[0].data;
-    run_planes(&j, leading(&a->inputs[0], 2), planes);
-    return TC_OK;
-}
-
-static int pool_backward(const tc_kernel_args *a, cpu_range_fn planes, const char *name) {
-    if (cpu_check_args(a, 1, 1, name)) return TC_FAIL;
-    pool_job j;
-    job_init(&j, a, &a->outputs[0], &a->inputs[0]);
-    j.in = a->inputs[0].data;
-    j.out = a->outputs[0].data;
-    run_planes(&j, leading(&a->outputs[0], 2), planes);
+    if (n_out > 1) j.out2 = a->outputs[1].data;
+    run_planes(&j, leading(big, 2), planes);
     return TC_OK;
 }
 
@@ -320,22 +313,26 @@ static int scatter_gather(const tc_kernel_args *a, cpu_range_fn planes, bool sca
 }
 
 #define KERNELS(_, S)                                                                              \
-    static int k_max_pool_##S(const tc_kernel_args *a) { return max_pool(a, max_pool_planes_##S, false); } \
-    static int k_adaptive_max_##S(const tc_kernel_args *a) { return max_pool(a, adaptive_max_planes_##S, true); } \
+    static int k_max_pool_##S(const tc_kernel_args *a) {                                           \
+        return pool_run(a, max_pool_planes_##S, "max_pool2d_with_indices", 2, false);              \
+    }                                                                                              \
+    static int k_adaptive_max_##S(const tc_kernel_args *a) {                                       \
+        return pool_run(a, adaptive_max_planes_##S, "adaptive_max_pool2d", 2, false);              \
+    }                                                                                              \
     static int k_adaptive_avg_##S(const tc_kernel_args *a) {                                       \
-        return pool_forward(a, adaptive_avg_planes_##S, "adaptive_avg_pool2d");                    \
+        return pool_run(a, adaptive_avg_planes_##S, "adaptive_avg_pool2d", 1, false);              \
     }                                                                                              \
     static int k_adaptive_avg_back_##S(const tc_kernel_args *a) {                                  \
-        return pool_backward(a, adaptive_avg_back_planes_##S, "adaptive_avg_pool2d_backward");     \
+        return pool_run(a, adaptive_avg_back_planes_##S, "adaptive_avg_pool2d_backward", 1, true); \
     }                                                                                              \
     static int k_scatter_##S(const tc_kernel_args *a) { return scatter_gather(a, scatter_planes_##S, true); } \
     static int k_gather_##S(const tc_kernel_args *a) { return scatter_gather(a, gather_planes_##S, false); }
 CPU_DTYPES_FLOAT(KERNELS, _)
 
 #define AVG_KERNELS(_, S)                                                                          \
-    static int k_avg_##S(const tc_kernel_args *a) { return pool_forward(a, avg_pool_planes_##S, "avg_pool2d"); } \
+    static int k_avg_##S(const tc_kernel_args *a) { return pool_run(a, avg_pool_planes_##S, "avg_pool2d", 1, false); } \
     static int k_avg_back_##S(const tc_kernel_args *a) {                                           \
-        return pool_backward(a, avg_pool_back_planes_##S, "avg_pool2d_backward");                  \
+        return pool_run(a, avg_pool_back_planes_##S, "avg_pool2d_backward", 1, true);              \
     }
 CPU_DTYPES_FLOAT(AVG_KERNELS, _)
 AVG_KERNELS(_, i64)

@@ -31,7 +31,12 @@ static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
     return PyUnicode_FromString(tc_dtype_name(((TPDtype *)self)->dtype));
 }
 
+/* torch.float32.__module__ is "torch": pickle names a dtype as the global torch.<name>, as PyTorch's
+ * pickles do (without it pickle would search sys.modules and might find torch._C first). */
+static PyObject *dtype_module(PyObject *self, void *unused) { return PyUnicode_FromString("torch"); }
+
 static PyGetSetDef dtype_getset[] = {
+    {"__module__", dtype_module, NULL, NULL, NULL},
     {"is_floating_point", dtype_is_floating_point, NULL, NULL, NULL},
     {"is_signed", dtype_is_signed, NULL, NULL, NULL},
     {"is_complex", dtype_is_complex, NULL, NULL, NULL},
@@ -114,8 +119,42 @@ static PyObject *size_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     return self;
 }
 
+/* A tuple result of tuple's own slot, as a Size (slicing, +, *: PyTorch's Size wraps the same three). */
+static PyObject *as_size(PyObject *r) {
+    if (!r || !PyTuple_CheckExact(r)) return r;
+    PyObject *args = PyTuple_Pack(1, r);
+    Py_DECREF(r);
+    if (!args) return NULL;
+    PyObject *size = size_new(&TPSize_Type, args, NULL);
+    Py_DECREF(args);
+    return size;
+}
+
+static PyObject *size_subscript(PyObject *self, PyObject *key) {
+    return as_size(PyTuple_Type.tp_as_mapping->mp_subscript(self, key));
+}
+
+static PyObject *size_concat(PyObject *self, PyObject *other) {
+    return as_size(PyTuple_Type.tp_as_sequence->sq_concat(self, other));
+}
+
+static PyObject *size_repeat(PyObject *self, Py_ssize_t n) {
+    return as_size(PyTuple_Type.tp_as_sequence->sq_repeat(self, n));
+}
+
+static PySequenceMethods size_as_sequence;
+static PyMappingMethods size_as_mapping;
+
+/* (torch.Size, (tuple,)): what PyTorch's Size.__reduce__ gives, so that pickles match byte for byte. */
+static PyObject *size_reduce(PyObject *self, PyObject *unused) {
+    PyObject *items = PySequence_Tuple(self);
+    if (!items) return NULL;
+    return Py_BuildValue("(O(N))", (PyObject *)Py_TYPE(self), items);
+}
+
 static PyMethodDef size_methods[] = {
     {"numel", size_numel, METH_NOARGS, NULL},
+    {"__reduce__", size_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -130,6 +169,14 @@ PyTypeObject TPSize_Type = {
 
 int tp_size_init(PyObject *module) {
     TPSize_Type.tp_base = &PyTuple_Type;
+    /* tuple's slots, with the three that make tuples making Sizes */
+    size_as_sequence = *PyTuple_Type.tp_as_sequence;
+    size_as_sequence.sq_concat = size_concat;
+    size_as_sequence.sq_repeat = size_repeat;
+    size_as_mapping = *PyTuple_Type.tp_as_mapping;
+    size_as_mapping.mp_subscript = size_subscript;
+    TPSize_Type.tp_as_sequence = &size_as_sequence;
+    TPSize_Type.tp_as_mapping = &size_as_mapping;
     if (PyType_Ready(&TPSize_Type) < 0) return -1;
     return PyModule_AddObjectRef(module, "Size", (PyObject *)&TPSize_Type);
 }

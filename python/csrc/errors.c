@@ -15,12 +15,18 @@ static _Thread_local char *stash_message;
 
 /* torch._C._LinAlgError (torch.linalg.LinAlgError): a RuntimeError, as in PyTorch 1.13. */
 static PyObject *linalg_error;
+/* torch.OutOfMemoryError (torch.cuda.OutOfMemoryError): a RuntimeError, raised for the CUDA
+ * allocator's out-of-memory errors ("CUDA out of memory. Tried to allocate ..."). */
+static PyObject *oom_error;
 
 int tp_errors_init(PyObject *module) {
     linalg_error = PyErr_NewExceptionWithDoc("torch._C._LinAlgError",
                                              "Error raised by torch.linalg for singular or not positive-definite "
                                              "inputs", PyExc_RuntimeError, NULL);
-    return linalg_error ? PyModule_AddObjectRef(module, "_LinAlgError", linalg_error) : -1;
+    if (!linalg_error || PyModule_AddObjectRef(module, "_LinAlgError", linalg_error) < 0) return -1;
+    oom_error = PyErr_NewExceptionWithDoc("torch.OutOfMemoryError", "Exception raised when device is out of memory",
+                                          PyExc_RuntimeError, NULL);
+    return oom_error ? PyModule_AddObjectRef(module, "OutOfMemoryError", oom_error) : -1;
 }
 
 static void stash_clear(void) {
@@ -48,6 +54,10 @@ PyObject *tp_raise_core_error(void) {
     case TC_ERR_VALUE: type = PyExc_ValueError; break;
     case TC_ERR_NOT_IMPLEMENTED: type = PyExc_NotImplementedError; break; /* a RuntimeError subclass */
     case TC_ERR_LINALG: type = linalg_error ? linalg_error : PyExc_RuntimeError; break;
+    case TC_ERR_OUT_OF_MEMORY: /* a device allocator's (PyTorch raises RuntimeError for the CPU's) */
+        type = oom_error && strncmp(tc_last_error_message(), "CUDA out of memory", 18) == 0 ? oom_error
+                                                                                           : PyExc_RuntimeError;
+        break;
     case TC_ERR_NONE:
         PyErr_SetString(PyExc_RuntimeError, "internal error: the core failed without saying why");
         return NULL;

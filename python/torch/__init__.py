@@ -18,6 +18,7 @@ from torch import _legacy
 from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
 from torch._C import Generator, default_generator  # noqa: F401
+from torch._C import OutOfMemoryError  # noqa: F401
 from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state  # noqa: F401
 from torch import backends, cuda, library, special  # noqa: F401
 from torch import autograd, nn  # noqa: F401
@@ -28,7 +29,7 @@ from torch import functional  # noqa: F401
 from torch.functional import norm, unique, unique_consecutive  # noqa: F401
 from torch._C import _unique, _unique2  # noqa: F401
 from torch import storage  # noqa: F401
-from torch.storage import TypedStorage  # noqa: F401
+from torch.storage import TypedStorage, UntypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401
 from torch._functional import broadcast_shapes, is_storage  # noqa: F401
 from torch import optim  # noqa: F401
@@ -46,6 +47,13 @@ def is_complex(input):
 
 # the legacy tensor types: torch.FloatTensor, torch.LongTensor, ...
 globals().update({t.__name__: t for t in _legacy.TYPES.values()})
+# and the legacy storage types: torch.FloatStorage, ... (pickles name them)
+globals().update({s.__name__: s for s in storage._LEGACY_CLASSES.values()})
+_storage_classes = {UntypedStorage, TypedStorage, *storage._LEGACY_CLASSES.values()}
+_tensor_classes = set(_legacy.TYPES.values())
+
+from torch import _utils, serialization, _weights_only_unpickler  # noqa: E402,F401
+from torch.serialization import save, load  # noqa: E402,F401
 
 _C._set_tensor_class(Tensor)
 _C._set_device_class(device)

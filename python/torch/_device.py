@@ -44,7 +44,16 @@ class device:
         return hash((self.type, self.index))
 
     def __reduce__(self):
-        return (device, (self.type, self.index))
+        # (torch.device, ('cpu',)) or (torch.device, ('cuda', 1)), as PyTorch pickles devices; the type
+        # is a new string, as PyTorch's is, so that pickle memoizes it apart from other equal strings
+        # (such as torch.save's location 'cpu') and the bytes come out the same
+        type_name = ''.join(self.type)
+        if self.index is None:
+            return (device, (type_name,))
+        return (device, (type_name, self.index))
+
+
+device.__module__ = 'torch'  # <class 'torch.device'>; pickles name it torch.device
 
 
 def builtins_type_name(obj):

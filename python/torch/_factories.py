@@ -9,7 +9,7 @@ from torch import _C
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of `data` (nested lists/tuples of numbers, numpy arrays, tensors)."""
     if pin_memory:
-        raise RuntimeError('Pinned memory requires CUDA, and no CUDA device is available')
+        return tensor(data, dtype=dtype, device=device, requires_grad=requires_grad).pin_memory()
     if isinstance(data, torch.Tensor):
         t = data.clone()
     elif _is_ndarray(data):

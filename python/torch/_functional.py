@@ -31,5 +31,5 @@ def broadcast_shapes(*shapes):
 
 
 def is_storage(obj):
-    """Whether obj is a storage (x.storage())."""
-    return isinstance(obj, torch.storage.TypedStorage)
+    """Whether obj is a storage (x.storage(), or its bytes: x.storage().untyped())."""
+    return isinstance(obj, (torch.storage.TypedStorage, torch.storage.UntypedStorage))

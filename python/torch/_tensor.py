@@ -1,5 +1,7 @@
 """torch.Tensor: the Python class over the C type torch._C._TensorBase."""
 import copy
+import copyreg
+from collections import OrderedDict
 
 import torch
 from torch import _C
@@ -98,8 +100,16 @@ class Tensor(_C._TensorBase):
     def cpu(self):
         return self.to('cpu')
 
-    def cuda(self, device=None):
+    def cuda(self, device=None, non_blocking=False):
         return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
+
+    def pin_memory(self, device=None):
+        """A copy of this CPU tensor in page-locked host memory (cudaHostAlloc): copies from it to a
+        cuda device are asynchronous on the current stream."""
+        return torch.cuda._pin(self)
+
+    def is_pinned(self, device=None):
+        return self.device.type == 'cpu' and torch.cuda._is_pinned(self)
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
@@ -111,30 +121,54 @@ class Tensor(_C._TensorBase):
         return complex(self.item())
 
     def __reduce_ex__(self, protocol):
-        # raw bytes, not Python numbers: tensors cross processes (DataLoader workers) at memcpy speed
-        t = self.detach()
-        if t.device.type != 'cpu':
-            t = t.cpu()
-        strides = self.stride() if _is_dense(self) else None
-        return (_rebuild_from_bytes, (_C._tensor_to_bytes(t.contiguous()), self.dtype, tuple(self.shape), strides,
-                                      self.requires_grad))
+        # PyTorch's pickle of a tensor: its storage (a persistent id in torch.save's files, a legacy
+        # torch.save file of its own in a plain pickle), offset, sizes, strides and requires_grad
+        func, args = self._reduce_ex_internal(protocol)
+        if type(self) is Tensor:
+            return func, args
+        parameter = _parameter_class()
+        if parameter is not None and type(self) is parameter and \
+                getattr(parameter, '__reduce_ex__', None) is Tensor.__reduce_ex__:
+            # what nn.Parameter.__reduce_ex__ gives in PyTorch, for a Parameter class without its own
+            return (torch._utils._rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
+        return (torch._utils._rebuild_from_type_v2, (func, type(self), args, torch._utils._get_obj_state(self)))
+
+    def _reduce_ex_internal(self, protocol):
+        if self.device.type == 'meta':
+            return (torch._utils._rebuild_meta_tensor_no_storage,
+                    (self.dtype, tuple(self.size()), self.stride(), self.requires_grad))
+        return (torch._utils._rebuild_tensor_v2,
+                (self.storage(), self.storage_offset(), tuple(self.size()), self.stride(), self.requires_grad,
+                 OrderedDict()))
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
-                               "protocol at the moment")
+            raise RuntimeError('Only Tensors created explicitly by the user (graph leaves) support the deepcopy '
+                               'protocol at the moment')
         if id(self) in memo:
             return memo[id(self)]
         with torch.no_grad():
-            new = self.clone()
-            if type(self) is not Tensor:  # the copy keeps the subclass
-                new = Tensor._make_subclass(type(self), new)
-            new.requires_grad_(self.requires_grad)
+            if self.device.type == 'meta':
+                new_tensor = self.clone()
+            else:
+                # the storage is copied once per deepcopy (memo), so views copied together stay views
+                new_storage = self.storage().__deepcopy__(memo)
+                new_tensor = torch._utils._rebuild_tensor(new_storage, self.storage_offset(), self.size(),
+                                                          self.stride())
+            if type(self) is not Tensor:
+                new_tensor = torch._utils._as_subclass(new_tensor, type(self))
+            if self.requires_grad:
+                new_tensor.requires_grad_()
             if self.grad is not None:
-                new.grad = self.grad.__deepcopy__(memo)
-            new.__dict__.update({k: copy.deepcopy(v, memo) for k, v in self.__dict__.items()})
-        memo[id(self)] = new
-        return new
+                new_tensor.grad = self.grad.__deepcopy__(memo)
+            if type(self) is not Tensor:
+                for slot in copyreg._slotnames(self.__class__):
+                    if hasattr(self, slot):
+                        setattr(new_tensor, slot, copy.deepcopy(getattr(self, slot), memo))
+            if self.__dict__:
+                new_tensor.__dict__ = copy.deepcopy(self.__dict__, memo)
+            memo[id(self)] = new_tensor
+            return new_tensor
 
     # PyTorch's Python-level methods over torch.functional
     def norm(self, p='fro', dim=None, keepdim=False, dtype=None):
@@ -159,18 +193,9 @@ for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('hal
 del _name, _dtype
 
 
-def _is_dense(t):
-    """Whether t's elements fill a block of memory without gaps (a permutation of contiguous strides)."""
-    expected = 1
-    for size, stride in sorted(zip(t.shape, t.stride()), key=lambda d: d[1]):
-        if size != 1 and stride != expected:
-            return False
-        expected *= size
-    return True
-
-
 def _rebuild_from_bytes(data, dtype, shape, strides, requires_grad):
-    """The other half of Tensor.__reduce_ex__: a tensor with the pickled values (and strides)."""
+    """A tensor from the pickles earlier builds of this project made (raw bytes, shape and strides);
+    tensors pickle as PyTorch's now (Tensor.__reduce_ex__), and this keeps the old pickles loading."""
     t = _C._tensor_from_bytes(data, dtype, shape)
     if strides is not None and tuple(strides) != t.stride():
         t = torch.empty_strided(shape, strides, dtype=dtype).copy_(t)
@@ -178,6 +203,11 @@ def _rebuild_from_bytes(data, dtype, shape, strides, requires_grad):
         t.requires_grad_(True)
     return t
 
+
+
+def _parameter_class():
+    nn = getattr(torch, 'nn', None)
+    return getattr(nn, 'Parameter', None)
 
 
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

@@ -51,29 +51,24 @@ def _unique_impl(input, sorted=True, return_inverse=False, return_counts=False, 
     return _C._unique2(input, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts)
 
 
+def _unique_results(output, inverse, counts, return_inverse, return_counts):
+    """The output alone, or a tuple of it and the inverse and the counts asked for."""
+    if not (return_inverse or return_counts):
+        return output
+    return (output,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The unique elements of input (or its unique slices along dim); with return_inverse, where each
     element went, with return_counts, how often each occurs."""
     output, inverse, counts = _unique_impl(input, sorted, return_inverse, return_counts, dim)
-    if return_inverse and return_counts:
-        return output, inverse, counts
-    if return_inverse:
-        return output, inverse
-    if return_counts:
-        return output, counts
-    return output
+    return _unique_results(output, inverse, counts, return_inverse, return_counts)
 
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """input with each run of equal neighbours (elements, or slices along dim) kept once."""
     output, inverse, counts = _C.unique_consecutive(input, return_inverse, return_counts, dim)
-    if return_inverse and return_counts:
-        return output, inverse, counts
-    if return_inverse:
-        return output, inverse
-    if return_counts:
-        return output, counts
-    return output
+    return _unique_results(output, inverse, counts, return_inverse, return_counts)
 
 
 

@@ -40,6 +40,15 @@ def _channel_dropout(input, p, training, inplace, batched):
     return result if batched else result.squeeze(0)
 
 
+def _warn_unexpected_dim(name, ndim, spatial):
+    """PyTorch's deprecation warning for an input of neither spatial + 1 nor spatial + 2 dims."""
+    warnings.warn(f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result in an "
+                  "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                  f"instead. Note that {name} exists to provide channel-wise dropout on inputs with {spatial} spatial "
+                  "dimensions, a channel dimension, and an optional batch dimension "
+                  f"(i.e. {spatial + 1}D or {spatial + 2}D inputs).")
+
+
 def dropout1d(input, p=0.5, training=True, inplace=False):
     """Zeroes whole channels of (N, C, L) or (C, L) inputs."""
     _check_p(p)
@@ -56,10 +65,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     _check_p(p)
     ndim = input.dim()
     if ndim not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {ndim}-D input to dropout2d, which is deprecated and will result in an "
-                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
-                      "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
-                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).")
+        _warn_unexpected_dim('dropout2d', ndim, 2)
     if ndim == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
                       "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
@@ -74,8 +80,5 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     _check_p(p)
     ndim = input.dim()
     if ndim not in (4, 5):
-        warnings.warn(f"dropout3d: Received a {ndim}-D input to dropout3d, which is deprecated and will result in an "
-                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
-                      "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
-                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).")
+        _warn_unexpected_dim('dropout3d', ndim, 3)
     return _channel_dropout(input, p, training, inplace, ndim == 5)

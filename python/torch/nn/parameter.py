@@ -40,13 +40,13 @@ class Parameter(torch.Tensor):
     __str__ = __repr__  # torch.Tensor binds __str__ to its own __repr__
 
     def __reduce_ex__(self, proto):
-        return (_rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
+        # PyTorch's form: torch._utils._rebuild_parameter is the global its files name (torch.save)
+        return (torch._utils._rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
-    param = Parameter(data, requires_grad)
-    param._backward_hooks = backward_hooks
-    return param
+    """What pickles made by earlier builds of this project name; the same as torch._utils'."""
+    return torch._utils._rebuild_parameter(data, requires_grad, backward_hooks)
 
 
 def is_lazy(param):

@@ -1,12 +1,13 @@
-"""Identity and Linear."""
+"""Identity, Linear and Bilinear."""
 import math
 
 import torch
+from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 
-__all__ = ['Identity', 'Linear']
+__all__ = ['Identity', 'Linear', 'Bilinear']
 
 
 class Identity(Module):
@@ -45,11 +46,45 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        # F.linear (addmm, one rounding of the bias into the product) comes with the nn-spatial family;
-        # until then the product and the bias are two ops
-        out = torch.matmul(input, self.weight.t())
-        return out if self.bias is None else out + self.bias
+        return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self):
         return 'in_features={}, out_features={}, bias={}'.format(self.in_features, self.out_features,
                                                                  self.bias is not None)
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """Linear under another name: MultiheadAttention's out_proj (PyTorch's quantization tells them apart)."""
+
+
+class Bilinear(Module):
+    """y = x1^T A x2 + b, with A of shape (out_features, in1_features, in2_features)."""
+
+    __constants__ = ['in1_features', 'in2_features', 'out_features']
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        factory_kwargs = {'device': device, 'dtype': dtype}
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(torch.empty((out_features, in1_features, in2_features), **factory_kwargs))
+        if bias:
+            self.bias = Parameter(torch.empty(out_features, **factory_kwargs))
+        else:
+            self.register_parameter('bias', None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # both drawn from U(-1/sqrt(in1_features), 1/sqrt(in1_features)), the weight first
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return 'in1_features={}, in2_features={}, out_features={}, bias={}'.format(
+            self.in1_features, self.in2_features, self.out_features, self.bias is not None)

@@ -1,0 +1,20 @@
+"""Distances between batches of vectors (CosineSimilarity waits for F.cosine_similarity)."""
+from torch.nn import functional as F
+from torch.nn.modules.module import Module
+
+__all__ = ['PairwiseDistance']
+
+
+class PairwiseDistance(Module):
+    """The p-norm of x1 - x2 + eps along the last dim."""
+
+    __constants__ = ['norm', 'eps', 'keepdim']
+
+    def __init__(self, p=2., eps=1e-6, keepdim=False):
+        super().__init__()
+        self.norm = p
+        self.eps = eps
+        self.keepdim = keepdim
+
+    def forward(self, x1, x2):
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
