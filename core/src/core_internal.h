@@ -58,6 +58,7 @@ TC_INTERNAL const tc_allocator *tc_alloc_for(int32_t device_type);
 TC_INTERNAL const tc_allocator *tc_alloc_cpu(void);
 /* Reads TORCH_CPU_CACHE_LIMIT_MB (once; an invalid value is reported with tc_warn). */
 TC_INTERNAL void tc_alloc_cpu_configure(void);
+TC_INTERNAL void tc_thread_pool_configure(void);
 TC_INTERNAL int32_t tc_device_register(const tc_device_type_desc *desc);
 TC_INTERNAL int tc_device_set_allocator(int32_t device_type, const tc_allocator *allocator);
 TC_INTERNAL bool tc_device_valid(tc_device device);

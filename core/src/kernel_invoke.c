@@ -2,10 +2,12 @@
  * Calling a kernel: builds its tc_kernel_args from tensors, in the struct layout of the ABI minor
  * the kernel's plugin was built for (1.0: 40-byte views, 16-byte scalars, 64-byte args; 1.1: the
  * current layouts), with inputs presented at the first output's sizes through zero strides when
- * the op broadcasts. Everything lives on the stack except for calls with many operands.
+ * the op broadcasts. Everything lives on the stack except for calls with many operands. Long
+ * kernels run between the front end's hooks (tc_set_long_kernel_hooks: torch._C releases the GIL).
  */
 #include "core_internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +105,97 @@ static int convert_inputs(const tc_kernel_run *run, const tc_kernel_slot *slot, 
 
 static int invoke_slot(const tc_kernel_run *run, const tc_kernel_slot *slot);
 
+/* ---- long kernels: the front end's hooks around them (torch._C releases the GIL) ---- */
+
+static const tc_long_kernel_hooks *_Atomic long_hooks;
+
+void tc_set_long_kernel_hooks(const tc_long_kernel_hooks *hooks) {
+    atomic_store_explicit(&long_hooks, hooks, memory_order_release);
+}
+
+static int64_t sat_mul(int64_t a, int64_t b) {
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* Elements of an operand (sizes were checked when the tensor was made: no overflow); 0 for a deferred
+ * output, whose sizes the kernel decides. */
+static inline int64_t numel_of(const tc_tensor *t) {
+    if (!t) return 0;
+    int64_t n = 1;
+    for (int32_t i = 0; i < t->ndim; i++) n *= t->sizes[i];
+    return n;
+}
+
+static int64_t dim_from_end(const tc_tensor *t, int32_t i) { return t && t->ndim >= i ? t->sizes[t->ndim - i] : 1; }
+
+/* The multiply-adds of products, convolutions and factorizations (m*n*k, batches included; a lower
+ * bound where the operands do not say it all); 0 for the other kernels. `largest` is the largest
+ * operand's element count. */
+static __attribute__((noinline)) int64_t product_work(const tc_kernel_run *run, int64_t largest) {
+    const tc_tensor *last = run->n_inputs ? run->inputs[run->n_inputs - 1] : NULL;
+    const tc_tensor *out = run->n_outputs ? run->outputs[0] : NULL;
+    switch (run->kernel) {
+    case TC_KERNEL_mm:
+    case TC_KERNEL_bmm:
+    case TC_KERNEL_addmm:
+    case TC_KERNEL_baddbmm:
+    case TC_KERNEL_addbmm:
+    case TC_KERNEL_addmv:
+        /* the last input is (..., k, n) and the result (..., m, n): the last input's elements times m */
+        return last && out ? sat_mul(numel_of(last), dim_from_end(out, 2)) : 0;
+    case TC_KERNEL_convolution:
+    case TC_KERNEL_convolution_backward: {
+        /* each result (or gradient) element takes one output channel's worth of the weight */
+        int32_t at = run->kernel == TC_KERNEL_convolution ? 1 : 2;
+        const tc_tensor *w = run->n_inputs > at ? run->inputs[at] : NULL;
+        int64_t per_channel = w && w->ndim > 0 && w->sizes[0] > 0 ? numel_of(w) / w->sizes[0] : 1;
+        return sat_mul(largest, per_channel);
+    }
+    case TC_KERNEL_cholesky_ex:
+    case TC_KERNEL_cholesky_inverse:
+    case TC_KERNEL_cholesky_solve:
+    case TC_KERNEL_geqrf:
+    case TC_KERNEL_householder_product:
+    case TC_KERNEL_linalg_det:
+    case TC_KERNEL_linalg_eigh:
+    case TC_KERNEL_linalg_inv_ex:
+    case TC_KERNEL_linalg_lstsq:
+    case TC_KERNEL_linalg_lu:
+    case TC_KERNEL_linalg_qr:
+    case TC_KERNEL_linalg_slogdet:
+    case TC_KERNEL_linalg_solve_ex:
+    case TC_KERNEL_linalg_svd:
+    case TC_KERNEL_lu_factor:
+    case TC_KERNEL_lu_solve:
+    case TC_KERNEL_matrix_exp:
+    case TC_KERNEL_solve_triangular:
+    case TC_KERNEL_triangular_solve:
+        /* factorizations and solves of n x n matrices: about n^3 each */
+        return run->n_inputs ? sat_mul(largest, dim_from_end(run->inputs[0], 1)) : 0;
+    default:
+        return 0;
+    }
+}
+
+/* Whether a call is long as TC_LONG_KERNEL_* counts work: its largest operand's elements, or a
+ * product's multiply-adds. Cheap for the small calls that make up most of a program. */
+static inline bool is_long(const tc_kernel_run *run) {
+    int64_t largest = 0;
+    for (int32_t i = 0; i < run->n_outputs; i++) {
+        int64_t n = numel_of(run->outputs[i]);
+        largest = n > largest ? n : largest;
+    }
+    for (int32_t i = 0; i < run->n_inputs; i++) {
+        int64_t n = numel_of(run->inputs[i]);
+        largest = n > largest ? n : largest;
+    }
+    /* a product's multiply-adds are at most largest^1.5 (m*n*k = sqrt(mk * kn * mn)), a convolution's
+     * largest^2: operands of 64 elements or fewer never reach TC_LONG_KERNEL_PRODUCT_WORK */
+    return largest >= TC_LONG_KERNEL_ELEMENTS ||
+           (largest > 64 && product_work(run, largest) > TC_LONG_KERNEL_PRODUCT_WORK);
+}
+
 int tc_kernel_invoke(const tc_kernel_run *run) {
     const tc_kernel_slot *slot = tc_kernel_find(run->kernel, run->backend, run->dtype);
     if (!slot) return TC_FAIL;
@@ -181,7 +274,11 @@ static int invoke_slot(const tc_kernel_run *run, const tc_kernel_slot *slot) {
         .args = run->args,
     };
     tc_error_clear();
+    const tc_long_kernel_hooks *hooks = atomic_load_explicit(&long_hooks, memory_order_acquire);
+    const bool hooked = hooks && is_long(run);
+    void *token = hooked ? hooks->enter() : NULL;
     int rc = slot->abi_minor >= 1 ? slot->fn(&args) : call_legacy(slot, &args);
+    if (hooked) hooks->leave(token);
     if (views != small_views) {
         free(views);
         if (strides != small_strides) free(strides);

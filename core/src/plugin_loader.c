@@ -270,6 +270,7 @@ static void link_records(void) {
 
 static void load_all(void) {
     tc_alloc_cpu_configure();
+    tc_thread_pool_configure();
     const char *env = getenv("TORCH_PLUGIN_PATH");
     if (env) {
         char *copy = strdup(env);

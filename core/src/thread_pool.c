@@ -122,6 +122,12 @@ static void atfork_prepare(void) { pthread_mutex_lock(&pool.lock); }
 static void atfork_parent(void) { pthread_mutex_unlock(&pool.lock); }
 static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
 
+/* Registered when the core loads, before any thread of the program can run an op: glibc lets
+ * pthread_atfork() succeed while another thread is inside fork() and then skips the late handler in
+ * that fork's child, so a pool that registered on its first job, in a thread racing a fork, left the
+ * child a pool lock held by nobody. */
+void tc_thread_pool_configure(void) { pthread_once(&atfork_once, register_atfork); }
+
 /* Makes sure `want` workers exist; fewer when threads cannot be created (the caller does the rest).
  * Called with the lock held. */
 static void ensure_workers(int want) {
@@ -150,7 +156,7 @@ int tc_parallel_for(int64_t begin, int64_t end, int64_t grain, void (*fn)(void *
         fn(ctx, begin, end);
         return TC_OK;
     }
-    pthread_once(&atfork_once, register_atfork);
+    tc_thread_pool_configure(); /* done at load already; here for programs that use the pool alone */
     pthread_mutex_lock(&pool.lock);
     if (pool.busy) { /* another thread's job: no waiting behind it, no deadlock */
         pthread_mutex_unlock(&pool.lock);

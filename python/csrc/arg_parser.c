@@ -204,6 +204,7 @@ typedef struct binding {
     PyObject *bad_value;
     int converted_but_bad; /* candidates that bound but had an argument of the wrong type */
     bool numbers_as_tensors; /* whether a Python number may stand for a Tensor argument (second pass) */
+    PyObject *out_list, *out_tuple; /* out= given as a list, and the tuple bound in its place */
 } binding;
 
 static bool kw_matches(PyObject *key, const tc_arg_schema *arg, int index) {
@@ -320,6 +321,18 @@ static int convert_tensor(arena *a, PyObject *v, bool number_ok, tc_tensor **out
     return 0;
 }
 
+/* Tensors read from a Python list: another thread may change the list while the GIL is released
+ * around a long kernel, before a composite reads its later items, so the call holds references of
+ * its own. -1 (a Python error) when they cannot be recorded. */
+static __attribute__((noinline)) int own_items(arena *a, tc_tensor **items, Py_ssize_t n) {
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (!items[j]) continue; /* None in a Tensor?[] */
+        tc_tensor_retain(items[j]);
+        if (arena_own(a, items[j])) return -1;
+    }
+    return 0;
+}
+
 /* 0, -1 (wrong type: note_bad), -2 (Python error). */
 static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_value *vals, int is_method) {
     int first_tensor_seen = 0;
@@ -375,6 +388,7 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
                 else
                     rc = convert_tensor(a, item, false, &items[j]);
             }
+            if (rc == 0 && PyList_Check(v) && own_items(a, items, n)) return -2;
             out->v.tensors.items = items;
             out->v.tensors.len = n;
             break;
@@ -666,7 +680,8 @@ static PyObject *raise_no_match(const int32_t *ops, int n_candidates, int last_c
     }
     /* one candidate, or one that took the arguments' shape but not a type: name that argument */
     if ((n_candidates == 1 || last->converted_but_bad == 1) && last->bad_arg) {
-        const char *given = last->bad_value == Py_None ? "NoneType" : Py_TYPE(last->bad_value)->tp_name;
+        PyObject *bad = last->out_tuple && last->bad_value == last->out_tuple ? last->out_list : last->bad_value;
+        const char *given = bad == Py_None ? "NoneType" : Py_TYPE(bad)->tp_name;
         if (last->bad_by_keyword)
             return PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", name, last->bad_arg->name,
                                 type_name(last->bad_arg), given);
@@ -713,12 +728,35 @@ static int apply_requires_grad(PyObject *result, PyObject *requires_grad) {
     return r ? 0 : -1;
 }
 
+static PyObject *call_ops(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args,
+                          Py_ssize_t nargs, PyObject *kwnames, PyObject *out, PyObject *out_list);
+
+/* out=[a, b]: the call binds a tuple of its own, which no other thread changes while the GIL is
+ * released around a long kernel (error messages still describe what was passed). */
+static __attribute__((noinline)) PyObject *call_with_out_tuple(const int32_t *ops, const char *name, PyObject *self,
+                                                               PyObject *const *args, Py_ssize_t nargs,
+                                                               PyObject *kwnames, PyObject *out) {
+    PyObject *tuple = PyList_AsTuple(out);
+    if (!tuple) return NULL;
+    PyObject *result = call_ops(ops, name, self, args, nargs, kwnames, tuple, out);
+    Py_DECREF(tuple);
+    return result;
+}
+
 PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                       PyObject *kwnames) {
     PyObject *out = find_kw(args, nargs, kwnames, "out");
+    if (out && PyList_Check(out)) return call_with_out_tuple(ops, name, self, args, nargs, kwnames, out);
+    return call_ops(ops, name, self, args, nargs, kwnames, out, NULL);
+}
+
+/* tp_call_ops with out= as bound: the value of the out keyword, or a tuple made of out_list. */
+static PyObject *call_ops(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args,
+                          Py_ssize_t nargs, PyObject *kwnames, PyObject *out, PyObject *out_list) {
     if (out == Py_None) out = NULL;
     PyObject *requires_grad = find_kw(args, nargs, kwnames, "requires_grad");
-    binding b = {.varargs = NULL, .bad_arg = NULL, .converted_but_bad = 0};
+    binding b = {.varargs = NULL, .bad_arg = NULL, .converted_but_bad = 0, .out_list = out_list,
+                 .out_tuple = out_list ? out : NULL};
     arena a;
     arena_init(&a);
     int candidates = 0, last_candidate = -1;

@@ -21,6 +21,24 @@ static void warn_in_python(const char *message) {
 
 void tp_install_warning_handler(void) { tc_set_warning_handler(warn_in_python); }
 
+/* ---- the GIL around long kernels ----
+ * The core calls these around kernels that run long enough to matter, so that other Python threads
+ * run meanwhile (PyTorch releases the GIL in every op). A kernel reached from a thread that does not
+ * hold the GIL (the autograd engine runs without it; a kernel's own callbacks, nested) leaves it
+ * alone. Everything the core calls back into Python takes the GIL itself (PyGILState_Ensure):
+ * warnings above, Python implementations of ops below, hooks, custom Functions, anomaly traces and
+ * saved-tensor hooks (autograd_module.c, autograd_node.c, tensor_autograd.c), numpy owners. */
+static void *gil_release(void) { return PyGILState_Check() ? PyEval_SaveThread() : NULL; }
+
+static void gil_restore(void *state) {
+    if (state) PyEval_RestoreThread(state);
+}
+
+static const tc_long_kernel_hooks gil_hooks = {
+    .struct_size = sizeof(tc_long_kernel_hooks), .enter = gil_release, .leave = gil_restore};
+
+void tp_install_gil_hooks(void) { tc_set_long_kernel_hooks(&gil_hooks); }
+
 /* ---- boxed values <-> Python ---- */
 
 static PyObject *enum_object(const char *attr, int64_t value) {

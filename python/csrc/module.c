@@ -208,6 +208,16 @@ static PyObject *py_allocator_stats(PyObject *m, PyObject *name) {
                          "n_cache_hits", st.n_cache_hits);
 }
 
+/* _cpu_cache_stats(): the CPU block cache's bound, where it comes from, and what it holds. */
+static PyObject *py_cpu_cache_stats(PyObject *m, PyObject *unused) {
+    tc_cpu_cache_info i;
+    tc_cpu_cache_info_get(&i);
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "limit_bytes", i.limit_bytes, "memory_bytes",
+                         i.memory_bytes, "cgroup_limit_bytes", i.cgroup_limit_bytes, "cached_bytes", i.cached_bytes,
+                         "cached_blocks", i.cached_blocks, "idle_ms", i.idle_ms, "n_idle_releases",
+                         i.n_idle_releases, "idle_released_bytes", i.idle_released_bytes);
+}
+
 static PyObject *py_empty_cache(PyObject *m, PyObject *name) {
     const char *s = PyUnicode_AsUTF8(name);
     int32_t type = 0;
@@ -237,6 +247,7 @@ static PyMethodDef module_functions[] = {
     {"_is_device_type", py_is_device_type, METH_O, NULL},
     {"_allocator_stats", py_allocator_stats, METH_O, NULL},
     {"_empty_cache", py_empty_cache, METH_O, NULL},
+    {"_cpu_cache_stats", py_cpu_cache_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -247,6 +258,7 @@ PyMODINIT_FUNC PyInit__C(void) {
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
     tp_install_warning_handler();
+    tp_install_gil_hooks();
     if (tp_dtype_init(m) || tp_size_init(m) || tp_tensor_type_init(m) || tp_generator_init(m) ||
         PyModule_AddFunctions(m, tp_library_functions) || PyModule_AddFunctions(m, tp_storage_functions) ||
         tp_autograd_init(m) || tp_errors_init(m) ||

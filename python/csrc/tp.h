@@ -86,6 +86,8 @@ extern PyMethodDef tp_library_functions[];
 extern PyMethodDef tp_storage_functions[];
 /* Python warnings for the core's tc_warn. */
 void tp_install_warning_handler(void);
+/* Releases the GIL around long kernels (tc_set_long_kernel_hooks). */
+void tp_install_gil_hooks(void);
 
 /* Autograd (autograd_module.c, autograd_node.c, tensor_autograd.c). */
 typedef struct tc_node tc_node;

@@ -1,8 +1,8 @@
 /*
  * test_dispatch.c - the op interface from C, through the core's public API only: typed entries and
  * the boxed form agree, schemas parse at run time as the generator parsed them, dispatch keys fall
- * through and follow the thread's sets, ops added at run time get boxed implementations, and a slot
- * is never silently replaced.
+ * through and follow the thread's sets, ops added at run time get boxed implementations, a slot
+ * is never silently replaced, and the front end's hooks run around long kernels only.
  *
  * Usage: test_dispatch <package_dir>   (the core finds its plugins beside itself)
  */
@@ -172,6 +172,66 @@ static void test_variants(void) {
     tc_tensor_release(out);
 }
 
+/* ---- the front end's hooks around long kernels (torch._C releases the GIL there) ---- */
+
+static int hook_enters, hook_leaves, hook_depth, hook_bad_token;
+
+static void *count_enter(void) {
+    hook_enters++;
+    hook_depth++;
+    return &hook_depth;
+}
+
+static void count_leave(void *token) {
+    hook_leaves++;
+    hook_depth--;
+    hook_bad_token += token != &hook_depth;
+}
+
+static const tc_long_kernel_hooks counting = {.struct_size = sizeof(tc_long_kernel_hooks), .enter = count_enter,
+                                              .leave = count_leave};
+
+/* How many kernels of fn's op ran between the hooks. */
+static int hooked(tc_tensor *(*fn)(tc_tensor *, tc_tensor *), tc_tensor *a, tc_tensor *b) {
+    hook_enters = hook_leaves = hook_bad_token = 0;
+    tc_tensor *r = fn(a, b);
+    int n = r && hook_leaves == hook_enters && hook_depth == 0 && !hook_bad_token ? hook_enters : -1;
+    tc_tensor_release(r);
+    return n;
+}
+
+static tc_tensor *add2(tc_tensor *a, tc_tensor *b) { return tc_add_Tensor(a, b, TC_SCALAR_OF_INT(1)); }
+static tc_tensor *sum1(tc_tensor *a, tc_tensor *b) { return tc_sum(a, -1); }
+
+static tc_tensor *ones(int32_t ndim, const int64_t *sizes) {
+    tc_tensor *t = tc_empty_memory_format((tc_int_list){sizes, ndim}, TC_FLOAT32, -1, NULL, NULL, -1);
+    int64_t n = t ? tc_tensor_numel(t) : 0;
+    for (int64_t i = 0; i < n; i++) ((float *)tc_tensor_data(t))[i] = 1;
+    return t;
+}
+
+static void test_long_kernel_hooks(void) {
+    tc_set_long_kernel_hooks(&counting);
+    tc_tensor *one = ones(1, (int64_t[]){1}), *under = ones(1, (int64_t[]){TC_LONG_KERNEL_ELEMENTS - 1});
+    tc_tensor *at = ones(1, (int64_t[]){TC_LONG_KERNEL_ELEMENTS}), *rows = ones(2, (int64_t[]){256, 256});
+    tc_tensor *m8 = ones(2, (int64_t[]){8, 8}), *m16 = ones(2, (int64_t[]){16, 16}), *m17 = ones(2, (int64_t[]){16, 17});
+    tc_tensor *k17 = ones(2, (int64_t[]){17, 16}), *tall = ones(2, (int64_t[]){2048, 2}), *col = ones(2, (int64_t[]){2, 1});
+    CHECK(hooked(add2, one, one) == 0, "a one-element add is not long");
+    CHECK(hooked(add2, under, under) == 0, "%lld elements are not long", (long long)TC_LONG_KERNEL_ELEMENTS - 1);
+    CHECK(hooked(add2, at, at) == 1, "%lld elements are long", (long long)TC_LONG_KERNEL_ELEMENTS);
+    CHECK(hooked(add2, at, one) == 1, "a broadcast operand: the result decides");
+    CHECK(hooked(sum1, at, NULL) == 1, "a reduction of a long input to one element");
+    CHECK(hooked(add2, rows, rows) == 1, "2-d operands count all their elements");
+    CHECK(hooked(tc_mm, m8, m8) == 0, "8x8x8 multiply-adds are not long");
+    CHECK(hooked(tc_mm, m16, m16) == 0, "16x16x16 multiply-adds are the threshold, not above it");
+    CHECK(hooked(tc_mm, m17, k17) == 1, "16x17x16 multiply-adds are long");
+    CHECK(hooked(tc_mm, tall, col) == 0, "2048x1x2: as many multiply-adds as 16^3");
+    tc_set_long_kernel_hooks(NULL);
+    CHECK(hooked(add2, at, at) == 0, "no hooks once removed");
+    tc_tensor *all[] = {one, under, at, rows, m8, m16, m17, k17, tall, col};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tc_tensor_release(all[i]);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -185,6 +245,7 @@ int main(int argc, char **argv) {
     test_runtime_op();
     test_dispatch_keys();
     test_variants();
+    test_long_kernel_hooks();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -72,6 +72,25 @@ TC_EXPORT int32_t tc_device_count(int32_t type);
 TC_EXPORT int tc_device_allocator_stats(int32_t type, tc_allocator_stats *out);
 TC_EXPORT void tc_empty_cache(int32_t type);
 
+/* The CPU block cache (docs/architecture.md, "CPU memory"): freed large blocks are kept for reuse,
+ * up to a bound, and given back to the system when they sit unused for idle_ms. */
+typedef struct tc_cpu_cache_info {
+    uint64_t limit_bytes;        /* the bound: TORCH_CPU_CACHE_LIMIT_MB, else 1/8 of memory_bytes */
+    uint64_t memory_bytes;       /* the memory the process may use: RAM, or its cgroup's limit if smaller */
+    uint64_t cgroup_limit_bytes; /* the cgroup's memory limit; 0 when none applies */
+    uint64_t cached_bytes;       /* held for reuse now */
+    uint64_t cached_blocks;
+    uint64_t idle_ms;            /* how long a cached block may sit unused */
+    uint64_t n_idle_releases;    /* blocks given back for sitting unused */
+    uint64_t idle_released_bytes;
+} tc_cpu_cache_info;
+TC_EXPORT void tc_cpu_cache_info_get(tc_cpu_cache_info *out);
+/* The memory limit of the calling process's cgroup in bytes, 0 when none applies: v2's memory.max or
+ * v1's memory.limit_in_bytes, the smallest along the cgroup's path, found through
+ * /proc/self/cgroup and /proc/self/mountinfo. Every file is read under `root` ("" or NULL: the
+ * system's; tests hand it a fake tree). */
+TC_EXPORT uint64_t tc_cgroup_memory_limit(const char *root);
+
 /* ---- layouts --------------------------------------------------------------------------------- */
 
 /* Layout id by name ("strided", "sparse_coo", or one a plugin registered), -1 (no error) if none. */
@@ -366,6 +385,27 @@ TC_EXPORT const char *tc_blas_name(int32_t i);
 
 TC_EXPORT int tc_set_num_threads(int n);
 TC_EXPORT int tc_get_num_threads(void);
+
+/* A front end's pair of hooks around kernels that run long enough to matter: torch._C gives up the
+ * GIL there, so that other Python threads run while the kernel computes. `enter` runs on the
+ * kernel's calling thread just before the kernel and returns a token that `leave` receives just
+ * after it. In between the kernel may call back into the core (a warning, an extension kernel's
+ * call_op reaching a Python implementation) and so into the front end, whose callbacks must take
+ * back whatever `enter` gave up; `enter` may therefore also be called on a thread that does not hold
+ * it (nested kernels, the autograd engine's thread), and must then do nothing.
+ * A kernel is long when its largest operand has at least TC_LONG_KERNEL_ELEMENTS elements, or, for
+ * the matrix products, convolutions and factorizations, when its multiply-adds exceed
+ * TC_LONG_KERNEL_PRODUCT_WORK (the size below which the CPU plugin keeps products off BLAS).
+ * `hooks` has static storage duration (it is used until replaced); NULL removes them. */
+typedef struct tc_long_kernel_hooks {
+    uint32_t struct_size;
+    uint32_t reserved;
+    void *(*enter)(void);
+    void (*leave)(void *token);
+} tc_long_kernel_hooks;
+#define TC_LONG_KERNEL_ELEMENTS ((int64_t)1 << 16)
+#define TC_LONG_KERNEL_PRODUCT_WORK ((int64_t)16 * 16 * 16)
+TC_EXPORT void tc_set_long_kernel_hooks(const tc_long_kernel_hooks *hooks);
 
 /* The table handed to plugins (exposed for tests that load plugins by hand). */
 TC_EXPORT const tc_core_api *tc_core_api_table(void);
