@@ -358,6 +358,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         try:
             return True, self._data_queue.get(timeout=timeout)
         except Exception as e:
+            if isinstance(e, RuntimeError) and str(e).startswith('DataLoader worker (pid '):
+                raise  # the SIGCHLD handler's report, raised while waiting
             # a SIGCHLD may have gone to another thread, whose Python handler then only runs later: look now
             if self._worker_pids_set:
                 _utils.signal_handling._error_if_any_worker_fails()

@@ -20,7 +20,7 @@ def _remove_worker_pids(key):
 
 
 def _error_if_any_worker_fails():
-    for pids in list(_worker_pids.values()):
+    for key, pids in list(_worker_pids.items()):
         for pid in pids:
             try:  # WNOWAIT: look without reaping, so that multiprocessing still sees the exit code
                 info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
@@ -29,10 +29,14 @@ def _error_if_any_worker_fails():
             if info is None:
                 continue
             if info.si_code == os.CLD_EXITED and info.si_status != 0:
+                # forgotten before raising, as PyTorch does: the dead worker stays unreaped (WNOWAIT), so any
+                # later SIGCHLD (the loader's other workers stopping, an unrelated child) would raise again
+                _worker_pids.pop(key, None)
                 raise RuntimeError("DataLoader worker (pid {}) exited unexpectedly with exit_code {}. Details are lost "
                                    "due to multiprocessing. Rerunning with num_workers=0 may give better error trace."
                                    .format(pid, info.si_status))
             if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED):
+                _worker_pids.pop(key, None)
                 raise RuntimeError("DataLoader worker (pid {}) is killed by signal: {}. ".format(
                     pid, signal.strsignal(info.si_status)))
 
