@@ -6,6 +6,7 @@ shutdown, persistent workers, ordering) is checked in this process.
 
 Nothing at module level imports this project's torch (the recorder loads this file by path)."""
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -293,6 +294,16 @@ def test_killed_worker_is_reported():
     assert info.value is not None
     subprocess.run(['true'], check=True)
     time.sleep(0.2)
+
+
+def test_killed_worker_is_reported_when_the_sigchld_handler_is_late():
+    # with SIGCHLD held back, the loader's own poll finds the dead worker first: the same report
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
+    try:
+        with pytest.raises(RuntimeError, match=r'^DataLoader worker \(pid \d+\) is killed by signal: Killed\. $'):
+            list(_loader(Killer(), num_workers=2))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 class Slow:

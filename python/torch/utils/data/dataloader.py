@@ -13,6 +13,7 @@ import itertools
 import multiprocessing
 import os
 import queue
+import signal
 import time
 import warnings
 
@@ -369,6 +370,14 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                     failed.append(w)
                     self._mark_worker_as_unavailable(worker_id)
             if failed:
+                # the handler's report may still be pending (is_alive() has reaped the worker since): a
+                # worker killed by a signal is reported as the handler reports it, whichever path sees it first
+                if self._worker_pids_set:
+                    _utils.signal_handling._remove_worker_pids(id(self))
+                killed = [w for w in failed if w.exitcode is not None and w.exitcode < 0]
+                if killed:
+                    raise RuntimeError('DataLoader worker (pid {}) is killed by signal: {}. '.format(
+                        killed[0].pid, signal.strsignal(-killed[0].exitcode))) from e
                 raise RuntimeError('DataLoader worker (pid(s) {}) exited unexpectedly'.format(
                     ', '.join(str(w.pid) for w in failed))) from e
             if isinstance(e, queue.Empty):
