@@ -12,6 +12,7 @@
  *   (int64) or summed weights, as many bins as max + 1 or ints[0] (minlength); the kernel asks for
  *   its output once it knows the largest value.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -234,41 +235,161 @@ HISTC_STAMP(f64, double)
 
 /* ---- bincount ---- */
 
+/* Counting runs in pieces, one histogram each, added up at the end (counts are exact, so the order
+ * does not matter; summed weights keep PyTorch's one serial order). Each piece's histogram has
+ * BINCOUNT_LANES copies taking turns, so a run of equal values (labels of a few classes) does not
+ * make every increment wait for the one before it. A histogram has `width` bins and one more for
+ * every value outside [0, width). Unweighted counts first try a width guessed without looking at
+ * the data: when nothing lands outside it, the one pass over the input was all the work; otherwise
+ * a pass for the smallest and largest values comes first (PyTorch's order), then the counting. */
+#define BINCOUNT_LANES 4
+#define BINCOUNT_MAX_PARTS 64
+#define BINCOUNT_GUESSED_BINS ((int64_t)1024)
+#define BINCOUNT_MAX_LANED_BINS ((int64_t)1 << 14)
+
+typedef struct bincount_job {
+    const char *x;
+    int64_t n, s, parts;
+    int64_t lo[BINCOUNT_MAX_PARTS], hi[BINCOUNT_MAX_PARTS]; /* each piece's smallest and largest value */
+    int64_t width;                                          /* bins counted by the laned histograms */
+    int64_t *hist;                                          /* parts x LANES x (width + 1) counts */
+} bincount_job;
+
+static void piece_of(const bincount_job *j, int64_t p, int64_t *begin, int64_t *end) {
+    *begin = j->n / j->parts * p + (p < j->n % j->parts ? p : j->n % j->parts);
+    *end = *begin + j->n / j->parts + (p < j->n % j->parts);
+}
+
+/* Whether laned histograms of `width` bins pay for their zeroing and adding up. */
+static int bincount_laned_fits(const bincount_job *j, int64_t width) {
+    return width <= BINCOUNT_MAX_LANED_BINS && j->n >= 2 * width;
+}
+
 #define BINCOUNT_STAMP(_, S)                                                                       \
+    static void bincount_range_##S(void *vj, int64_t first, int64_t last) {                        \
+        bincount_job *j = vj;                                                                      \
+        for (int64_t p = first; p < last; p++) {                                                   \
+            int64_t b, e, lo = INT64_MAX, hi = -1;                                                 \
+            piece_of(j, p, &b, &e);                                                                \
+            const CPU_T_##S *x = (const CPU_T_##S *)j->x;                                          \
+            if (j->s == 1) { /* no early exit, so the loop vectorises */                          \
+                for (int64_t i = b; i < e; i++) {                                                  \
+                    const int64_t v = (int64_t)x[i];                                               \
+                    lo = v < lo ? v : lo;                                                          \
+                    hi = v > hi ? v : hi;                                                          \
+                }                                                                                  \
+            } else {                                                                               \
+                for (int64_t i = b; i < e; i++) {                                                  \
+                    const int64_t v = (int64_t)x[i * j->s];                                        \
+                    lo = v < lo ? v : lo;                                                          \
+                    hi = v > hi ? v : hi;                                                          \
+                }                                                                                  \
+            }                                                                                      \
+            j->lo[p] = lo;                                                                         \
+            j->hi[p] = hi;                                                                         \
+        }                                                                                          \
+    }                                                                                              \
+    static void bincount_count_##S(void *vj, int64_t first, int64_t last) {                        \
+        bincount_job *j = vj;                                                                      \
+        const CPU_T_##S *x = (const CPU_T_##S *)j->x;                                              \
+        const int64_t s = j->s, width = j->width, stride = width + 1;                              \
+        for (int64_t p = first; p < last; p++) {                                                   \
+            int64_t b, e;                                                                          \
+            piece_of(j, p, &b, &e);                                                                \
+            int64_t *h = j->hist + p * BINCOUNT_LANES * stride;                                    \
+            int64_t *h1 = h + stride, *h2 = h1 + stride, *h3 = h2 + stride;                        \
+            memset(h, 0, sizeof(int64_t) * BINCOUNT_LANES * (size_t)stride);                      \
+            int64_t i = b;                                                                         \
+            for (; i + BINCOUNT_LANES <= e; i += BINCOUNT_LANES) {                                 \
+                const uint64_t v0 = (uint64_t)(int64_t)x[i * s], v1 = (uint64_t)(int64_t)x[(i + 1) * s]; \
+                const uint64_t v2 = (uint64_t)(int64_t)x[(i + 2) * s], v3 = (uint64_t)(int64_t)x[(i + 3) * s]; \
+                h[v0 < (uint64_t)width ? (int64_t)v0 : width]++;                                   \
+                h1[v1 < (uint64_t)width ? (int64_t)v1 : width]++;                                  \
+                h2[v2 < (uint64_t)width ? (int64_t)v2 : width]++;                                  \
+                h3[v3 < (uint64_t)width ? (int64_t)v3 : width]++;                                  \
+            }                                                                                      \
+            for (; i < e; i++) {                                                                   \
+                const uint64_t v = (uint64_t)(int64_t)x[i * s];                                   \
+                h[v < (uint64_t)width ? (int64_t)v : width]++;                                     \
+            }                                                                                      \
+            for (int64_t k = 0; k < stride; k++) h[k] += h1[k] + h2[k] + h3[k];                    \
+        }                                                                                          \
+    }                                                                                              \
+    /* Counts into laned histograms of `width` bins, added up into j->hist[0 .. width]; the     \
+     * caller frees j->hist (bincount_hist_bytes). */                                              \
+    static int bincount_laned_##S(bincount_job *j, int64_t width) {                                \
+        j->width = width;                                                                          \
+        if (!(j->hist = cpu_core->host_alloc(bincount_hist_bytes(j))))                             \
+            return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "bincount: out of memory for %zu bytes", \
+                                       bincount_hist_bytes(j));                                    \
+        cpu_parallel(j->parts, (int)j->parts, bincount_count_##S, j);                              \
+        for (int64_t p = 1; p < j->parts; p++)                                                     \
+            for (int64_t k = 0; k <= width; k++) j->hist[k] += j->hist[p * BINCOUNT_LANES * (width + 1) + k]; \
+        return TC_OK;                                                                              \
+    }                                                                                              \
     static int k_bincount_##S(const tc_kernel_args *args) {                                        \
         if (cpu_check_args(args, 1, 1, "bincount") != TC_OK) return TC_FAIL;                       \
         if (args->n_ints < 1 || args->inputs[0].ndim != 1)                                         \
             return cpu_core->set_error(TC_ERR_RUNTIME, "cpu bincount: bad arguments");             \
         const tc_view *in = &args->inputs[0], *w = args->n_inputs > 1 ? &args->inputs[1] : NULL;   \
-        const CPU_T_##S *x = in->data;                                                             \
-        const int64_t n = in->sizes[0], s = in->strides[0];                                        \
-        int64_t top = -1;                                                                          \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            const int64_t v = (int64_t)x[i * s];                                                   \
-            if (v < 0)                                                                             \
-                return cpu_core->set_error(TC_ERR_RUNTIME, "bincount only supports 1-d non-negative integral inputs."); \
-            top = v > top ? v : top;                                                               \
-        }                                                                                          \
-        const int64_t nbins = top + 1 > args->ints[0] ? top + 1 : args->ints[0];                   \
+        const int64_t minlength = args->ints[0];                                                   \
+        bincount_job j = {.x = in->data, .n = in->sizes[0], .s = in->strides[0]};                  \
+        const int threads = cpu_threads_for(j.n);                                                  \
+        j.parts = j.n == 0 ? 1 : threads < BINCOUNT_MAX_PARTS ? threads : BINCOUNT_MAX_PARTS;      \
         tc_view o;                                                                                 \
+        const int64_t guess = minlength > BINCOUNT_GUESSED_BINS ? minlength : BINCOUNT_GUESSED_BINS; \
+        if (!w && bincount_laned_fits(&j, guess)) {                                                \
+            if (bincount_laned_##S(&j, guess) != TC_OK) return TC_FAIL;                            \
+            if (j.hist[guess] == 0) { /* every value was in [0, guess) */                          \
+                int64_t nbins = guess;                                                             \
+                while (nbins > minlength && j.hist[nbins - 1] == 0) nbins--;                       \
+                const int rc = cpu_core->kernel_output(args, 0, 1, &nbins, &o);                    \
+                if (rc == TC_OK) memcpy(o.data, j.hist, sizeof(int64_t) * (size_t)nbins);          \
+                cpu_core->host_free(j.hist, bincount_hist_bytes(&j));                              \
+                return rc;                                                                         \
+            }                                                                                      \
+            cpu_core->host_free(j.hist, bincount_hist_bytes(&j));                                  \
+        }                                                                                          \
+        cpu_parallel(j.parts, (int)j.parts, bincount_range_##S, &j);                               \
+        int64_t lo = INT64_MAX, top = -1;                                                          \
+        for (int64_t p = 0; p < j.parts; p++) {                                                    \
+            lo = j.lo[p] < lo ? j.lo[p] : lo;                                                      \
+            top = j.hi[p] > top ? j.hi[p] : top;                                                   \
+        }                                                                                          \
+        if (lo < 0)                                                                                \
+            return cpu_core->set_error(TC_ERR_RUNTIME, "bincount only supports 1-d non-negative integral inputs."); \
+        if (top == INT64_MAX)                                                                      \
+            return cpu_core->set_error(TC_ERR_RUNTIME, "bincount: a value of %" PRId64 " is too large", top); \
+        int64_t nbins = top + 1 > minlength ? top + 1 : minlength;                                 \
         if (cpu_core->kernel_output(args, 0, 1, &nbins, &o) != TC_OK) return TC_FAIL;              \
-        if (!w || n == 0) {                                                                        \
+        const CPU_T_##S *x = in->data;                                                             \
+        if (!w && bincount_laned_fits(&j, nbins)) {                                                \
+            if (bincount_laned_##S(&j, nbins) != TC_OK) return TC_FAIL;                            \
+            memcpy(o.data, j.hist, sizeof(int64_t) * (size_t)nbins);                               \
+            cpu_core->host_free(j.hist, bincount_hist_bytes(&j));                                  \
+        } else if (!w) {                                                                           \
             int64_t *c = o.data;                                                                   \
             memset(c, 0, sizeof(int64_t) * (size_t)nbins);                                         \
-            for (int64_t i = 0; i < n; i++) c[(int64_t)x[i * s]]++;                                \
+            for (int64_t i = 0; i < j.n; i++) c[(int64_t)x[i * j.s]]++;                            \
         } else if (o.dtype == TC_FLOAT32) {                                                        \
             float *c = o.data;                                                                     \
             const float *wp = w->data;                                                             \
             for (int64_t b = 0; b < nbins; b++) c[b] = 0;                                          \
-            for (int64_t i = 0; i < n; i++) c[(int64_t)x[i * s]] += wp[i * w->strides[0]];         \
+            for (int64_t i = 0; i < j.n; i++) c[(int64_t)x[i * j.s]] += wp[i * w->strides[0]];     \
         } else {                                                                                   \
             double *c = o.data;                                                                    \
             const double *wp = w->data;                                                            \
             for (int64_t b = 0; b < nbins; b++) c[b] = 0;                                          \
-            for (int64_t i = 0; i < n; i++) c[(int64_t)x[i * s]] += wp[i * w->strides[0]];         \
+            for (int64_t i = 0; i < j.n; i++) c[(int64_t)x[i * j.s]] += wp[i * w->strides[0]];     \
         }                                                                                          \
         return TC_OK;                                                                              \
     }
+
+/* The laned histograms' size: at most BINCOUNT_MAX_PARTS x LANES x (MAX_LANED_BINS + 1) counts. */
+static size_t bincount_hist_bytes(const bincount_job *j) {
+    return sizeof(int64_t) * BINCOUNT_LANES * (size_t)(j->width + 1) * (size_t)j->parts;
+}
+
 CPU_DTYPES_INT(BINCOUNT_STAMP, _)
 
 #define ENTRY(_, S) {"bincount", CPU_DT_##S, k_bincount_##S},

@@ -9,16 +9,20 @@
  */
 #include "cpu.h"
 #include "dtype.h"
-#include "lines.h"
 
 typedef struct search_ctx {
-    const char *seq;      /* a 1-D sequence (or each row's start, for N-D ones) */
-    const int64_t *sorter;
     int64_t n, seq_s, sorter_s; /* the row length, and element strides along it */
-    int64_t rows_inner;         /* values per line (the values' last dim) */
     int right, out32;
     int bad_sorter;
 } search_ctx;
+
+typedef struct search_job {
+    search_ctx cx;
+    tc_view v, o; /* values and output; 0-dim ones as one line of one */
+    const tc_view *seq, *sorter;
+} search_job;
+
+#define SEARCH_LANES 8
 
 #define SEARCH_STAMP(_, S)                                                                         \
     static int64_t bound_##S(const search_ctx *cx, const CPU_T_##S *seq, const int64_t *sort, CPU_C_##S v) { \
@@ -36,63 +40,94 @@ typedef struct search_ctx {
         }                                                                                          \
         return lo;                                                                                 \
     }                                                                                              \
+    /* SEARCH_LANES searches of one row at once, without a sorter: each makes the probes bound_ makes \
+     * (so unsorted rows give the same answers), but the lanes' loads are independent, so their    \
+     * cache misses overlap instead of following one another; selects instead of branches. A row  \
+     * of n takes floor(log2 n) + 1 steps at most; a lane that has finished stays put. */          \
+    static void bounds_##S(const search_ctx *cx, const CPU_T_##S *seq, const CPU_C_##S *v, int64_t *pos) { \
+        int64_t lo[SEARCH_LANES], hi[SEARCH_LANES];                                                \
+        const int64_t s = cx->seq_s;                                                               \
+        for (int g = 0; g < SEARCH_LANES; g++) {                                                   \
+            lo[g] = 0;                                                                             \
+            hi[g] = cx->n;                                                                         \
+        }                                                                                          \
+        for (int64_t m = cx->n; m > 0; m >>= 1) {                                                  \
+            for (int g = 0; g < SEARCH_LANES; g++) {                                               \
+                const int active = lo[g] < hi[g];                                                  \
+                const int64_t mid = lo[g] + ((hi[g] - lo[g]) >> 1);                                \
+                const CPU_C_##S x = cpu_ld_##S(seq[(active ? mid : 0) * s]);                       \
+                const int go_right = active && (cx->right ? !(x > v[g]) : !(x >= v[g]));           \
+                lo[g] = go_right ? mid + 1 : lo[g];                                                \
+                hi[g] = active && !go_right ? mid : hi[g];                                         \
+            }                                                                                      \
+        }                                                                                          \
+        for (int g = 0; g < SEARCH_LANES; g++) pos[g] = lo[g];                                     \
+    }                                                                                              \
     static void put_##S(search_ctx *cx, char *out, int64_t pos) {                                  \
         if (pos < 0) __atomic_store_n(&cx->bad_sorter, 1, __ATOMIC_RELAXED);                        \
         if (cx->out32) *(int32_t *)out = (int32_t)pos;                                             \
         else *(int64_t *)out = pos;                                                                \
     }                                                                                              \
-    /* A 1-D sequence: any line of values searches the one row. */                               \
-    static void search_line_##S(void *vctx, char *const *ptr, const int64_t *st, void *scratch) {  \
-        search_ctx *cx = vctx;                                                                     \
-        (void)scratch;                                                                             \
-        const CPU_T_##S *v = (const CPU_T_##S *)ptr[0];                                            \
-        const size_t oes = cx->out32 ? 4 : 8;                                                      \
-        for (int64_t j = 0; j < cx->rows_inner; j++)                                               \
-            put_##S(cx, ptr[1] + (size_t)(j * st[1]) * oes,                                        \
-                    bound_##S(cx, (const CPU_T_##S *)cx->seq, cx->sorter, cpu_ld_##S(v[j * st[0]]))); \
-    }                                                                                              \
-    /* An N-D sequence: value (i..., j) searches row (i...), walked in row-major order. */       \
-    static void search_rows_##S(search_ctx *cx, const tc_view *v, const tc_view *o, const tc_view *seq, \
-                                const tc_view *sorter) {                                           \
-        int64_t at[TC_MAX_DIMS] = {0}, numel = 1;                                                  \
-        for (int d = 0; d < v->ndim; d++) numel *= v->sizes[d];                                    \
-        const size_t oes = cx->out32 ? 4 : 8;                                                      \
-        for (int64_t k = 0; k < numel; k++) {                                                      \
+    /* Values [begin, end) in row-major order: value (i..., j) searches row (i...) of an N-D        \
+     * sequence, the one row of a 1-D one. Searches are independent, so pieces run on any thread. */ \
+    static void search_range_##S(void *vjob, int64_t begin, int64_t end) {                         \
+        search_job *j = vjob;                                                                      \
+        const tc_view *v = &j->v, *o = &j->o, *seq = j->seq, *sorter = j->sorter;                  \
+        const int nd = v->ndim, rows = seq->ndim > 1;                                              \
+        const int64_t inner = v->sizes[nd - 1], vs = v->strides[nd - 1], os = o->strides[nd - 1];  \
+        const size_t oes = j->cx.out32 ? 4 : 8;                                                    \
+        int64_t at[TC_MAX_DIMS];                                                                   \
+        for (int64_t d = nd - 1, rest = begin; d >= 0; d--) {                                      \
+            at[d] = rest % v->sizes[d];                                                            \
+            rest /= v->sizes[d];                                                                   \
+        }                                                                                          \
+        for (int64_t k = begin; k < end;) {                                                        \
             int64_t vo = 0, oo = 0, so = 0, ro = 0;                                                \
-            for (int d = 0; d < v->ndim; d++) {                                                    \
+            for (int d = 0; d < nd; d++) {                                                         \
                 vo += at[d] * v->strides[d];                                                       \
                 oo += at[d] * o->strides[d];                                                       \
-                if (d < v->ndim - 1) {                                                             \
+                if (rows && d < nd - 1) {                                                          \
                     so += at[d] * seq->strides[d];                                                 \
                     ro += sorter ? at[d] * sorter->strides[d] : 0;                                 \
                 }                                                                                  \
             }                                                                                      \
-            const CPU_T_##S x = ((const CPU_T_##S *)v->data)[vo];                                  \
-            put_##S(cx, (char *)o->data + (size_t)oo * oes,                                        \
-                    bound_##S(cx, (const CPU_T_##S *)seq->data + so, sorter ? (const int64_t *)sorter->data + ro : NULL, \
-                              cpu_ld_##S(x)));                                                     \
-            for (int d = v->ndim - 1; d >= 0; d--) {                                               \
-                if (++at[d] < v->sizes[d]) break;                                                  \
+            const CPU_T_##S *vals = (const CPU_T_##S *)v->data + vo;                               \
+            const CPU_T_##S *row = (const CPU_T_##S *)seq->data + so;                              \
+            const int64_t *sort = sorter ? (const int64_t *)sorter->data + ro : NULL;              \
+            char *out = (char *)o->data + (size_t)oo * oes;                                        \
+            const int64_t count = inner - at[nd - 1] < end - k ? inner - at[nd - 1] : end - k;     \
+            int64_t i = 0;                                                                         \
+            if (!sort && j->cx.n > 0) {                                                            \
+                for (; i + SEARCH_LANES <= count; i += SEARCH_LANES) {                             \
+                    CPU_C_##S lane_v[SEARCH_LANES];                                                \
+                    int64_t lane_pos[SEARCH_LANES];                                                \
+                    for (int g = 0; g < SEARCH_LANES; g++) lane_v[g] = cpu_ld_##S(vals[(i + g) * vs]); \
+                    bounds_##S(&j->cx, row, lane_v, lane_pos);                                     \
+                    for (int g = 0; g < SEARCH_LANES; g++)                                         \
+                        put_##S(&j->cx, out + (size_t)((i + g) * os) * oes, lane_pos[g]);          \
+                }                                                                                  \
+            }                                                                                      \
+            for (; i < count; i++)                                                                 \
+                put_##S(&j->cx, out + (size_t)(i * os) * oes,                                      \
+                        bound_##S(&j->cx, row, sort, cpu_ld_##S(vals[i * vs])));                   \
+            k += count;                                                                            \
+            at[nd - 1] += count;                                                                   \
+            for (int d = nd - 1; d > 0 && at[d] == v->sizes[d]; d--) {                             \
                 at[d] = 0;                                                                         \
+                at[d - 1]++;                                                                       \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
     static int k_searchsorted_##S(const tc_kernel_args *args) {                                    \
-        search_ctx cx;                                                                             \
-        tc_view v, o;                                                                              \
+        search_job j;                                                                              \
         int64_t one = 1, zero = 0;                                                                 \
-        if (search_setup(args, &cx, &v, &o, &one, &zero) != TC_OK) return TC_FAIL;                 \
-        int rc = TC_OK;                                                                            \
-        if (v.sizes[v.ndim - 1] == 0 || numel_of(&v) == 0) return TC_OK;                           \
-        if (args->inputs[0].ndim == 1) {                                                           \
-            const tc_view views[2] = {v, o};                                                       \
-            rc = cpu_lines_run(views, 2, v.ndim - 1, 0, search_line_##S, &cx, "searchsorted");     \
-        } else {                                                                                   \
-            search_rows_##S(&cx, &v, &o, &args->inputs[0], args->n_inputs > 2 ? &args->inputs[2] : NULL); \
-        }                                                                                          \
-        if (rc == TC_OK && cx.bad_sorter)                                                          \
+        if (search_setup(args, &j, &one, &zero) != TC_OK) return TC_FAIL;                          \
+        const int64_t numel = numel_of(&j.v);                                                      \
+        if (numel == 0) return TC_OK;                                                              \
+        cpu_parallel(numel, cpu_threads_for(search_work(numel, j.cx.n)), search_range_##S, &j);    \
+        if (j.cx.bad_sorter)                                                                       \
             return cpu_core->set_error(TC_ERR_RUNTIME, "torch.searchsorted(): sorter index out of range"); \
-        return rc;                                                                                 \
+        return TC_OK;                                                                              \
     }
 
 static int64_t numel_of(const tc_view *v) {
@@ -101,25 +136,37 @@ static int64_t numel_of(const tc_view *v) {
     return n;
 }
 
+/* A search costs about one step per bit of the row's length: the work the thread count follows. */
+static int64_t search_work(int64_t numel, int64_t n) {
+    int64_t steps = 1;
+    while (n > 0 && steps < 64) {
+        n >>= 1;
+        steps++;
+    }
+    return numel > INT64_MAX / steps ? INT64_MAX : numel * steps;
+}
+
 /* The contract's arguments; values (and the output) of a 0-dim input as one line of one. */
-static int search_setup(const tc_kernel_args *args, search_ctx *cx, tc_view *v, tc_view *o, int64_t *one,
-                        int64_t *zero) {
+static int search_setup(const tc_kernel_args *args, search_job *j, int64_t *one, int64_t *zero) {
     if (cpu_check_args(args, 2, 1, "searchsorted") != TC_OK) return TC_FAIL;
     if (args->n_ints < 1) return cpu_core->set_error(TC_ERR_RUNTIME, "cpu searchsorted: missing arguments");
     const tc_view *seq = &args->inputs[0], *sorter = args->n_inputs > 2 ? &args->inputs[2] : NULL;
     if (seq->ndim < 1 || args->inputs[1].ndim != args->outputs[0].ndim)
         return cpu_core->set_error(TC_ERR_RUNTIME, "cpu searchsorted: bad operands");
-    *cx = (search_ctx){.seq = seq->data, .sorter = sorter ? sorter->data : NULL, .right = args->ints[0] != 0,
-                       .out32 = args->outputs[0].dtype == TC_INT32, .n = seq->sizes[seq->ndim - 1],
-                       .seq_s = seq->strides[seq->ndim - 1], .sorter_s = sorter ? sorter->strides[sorter->ndim - 1] : 0};
-    *v = args->inputs[1];
-    *o = args->outputs[0];
-    if (v->ndim == 0) {
-        v->ndim = o->ndim = 1;
-        v->sizes = o->sizes = one;
-        v->strides = o->strides = zero;
+    if (seq->ndim > 1 && seq->ndim != args->inputs[1].ndim)
+        return cpu_core->set_error(TC_ERR_RUNTIME, "cpu searchsorted: the sequence's leading dims are not the values'");
+    j->cx = (search_ctx){.sorter_s = sorter ? sorter->strides[sorter->ndim - 1] : 0, .right = args->ints[0] != 0,
+                         .out32 = args->outputs[0].dtype == TC_INT32, .n = seq->sizes[seq->ndim - 1],
+                         .seq_s = seq->strides[seq->ndim - 1]};
+    j->seq = seq;
+    j->sorter = sorter;
+    j->v = args->inputs[1];
+    j->o = args->outputs[0];
+    if (j->v.ndim == 0) {
+        j->v.ndim = j->o.ndim = 1;
+        j->v.sizes = j->o.sizes = one;
+        j->v.strides = j->o.strides = zero;
     }
-    cx->rows_inner = v->sizes[v->ndim - 1];
     return TC_OK;
 }
 

@@ -5,6 +5,7 @@ searchsorted/bucketize, histc and bincount. Expected values are derived by hand 
 tests/python/test_reductions_reference.py compares with PyTorch itself."""
 import math
 
+import numpy as np
 import pytest
 
 import torch
@@ -338,6 +339,40 @@ def test_histc_bincount():
         torch.bincount(torch.tensor([-1]))
     with pytest.raises(RuntimeError, match='bins must be > 0'):
         torch.histc(torch.ones(2), bins=0)
+
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_searchsorted_and_bincount_split_across_threads_match_numpy(threads):
+    rng = np.random.default_rng(7)
+    torch.set_num_threads(threads)
+    seq = np.sort(rng.random(5000)).astype(np.float32)
+    vals = rng.random((3, 70_000)).astype(np.float32)
+    vals[0, :100] = seq[:100]  # ties: the left and right bounds differ
+    got = torch.searchsorted(torch.from_numpy(seq), torch.from_numpy(vals).t().contiguous().t())  # strided
+    assert np.array_equal(got.numpy(), np.searchsorted(seq, vals))
+    rows = np.sort(rng.integers(0, 1000, (3, 4000)), axis=1)
+    q = rng.integers(-5, 1005, (3, 50_000))
+    got = torch.searchsorted(torch.from_numpy(rows), torch.from_numpy(q), right=True, out_int32=True)
+    assert got.dtype == torch.int32
+    assert np.array_equal(got.numpy(), np.stack([np.searchsorted(rows[r], q[r], side='right') for r in range(3)]))
+    unsorted = torch.from_numpy(rng.permutation(1000).astype(np.float32))  # undefined, but as PyTorch probes it:
+    many = torch.from_numpy(rng.integers(0, 1000, 37).astype(np.float32))  # searched together or one at a time
+    assert torch.searchsorted(unsorted, many).tolist() == [torch.searchsorted(unsorted, v).item() for v in many]
+    labels = rng.integers(0, 10, 300_001)  # a few classes: long runs into the same bin
+    assert np.array_equal(torch.bincount(torch.from_numpy(labels)).numpy(), np.bincount(labels))
+    assert np.array_equal(torch.bincount(torch.from_numpy(labels), minlength=20).numpy(),
+                          np.bincount(labels, minlength=20))
+    labels[123_456] = 5000  # one value beyond the first guess at the width: counted again, exactly
+    assert np.array_equal(torch.bincount(torch.from_numpy(labels)).numpy(), np.bincount(labels))
+    wide = rng.integers(0, 200_000, 100_003).astype(np.int32)
+    assert np.array_equal(torch.bincount(torch.from_numpy(wide)[::1], minlength=300_000).numpy(),
+                          np.bincount(wide, minlength=300_000))
+    strided = torch.from_numpy(labels)[::3]
+    assert np.array_equal(strided.bincount().numpy(), np.bincount(labels[::3]))
+    bad = torch.from_numpy(labels.copy())
+    bad[200_000] = -1
+    with pytest.raises(RuntimeError, match='non-negative'):
+        torch.bincount(bad)
 
 
 # ---- devices, variants, threads --------------------------------------------------------------------
