@@ -125,6 +125,22 @@ def test_blas_providers_agree(dtype, provider_and_threads):
     assert results[('blis', 1)] == results[('openblas', 1)] == results[('blis', 2)] == results[('openblas', 2)]
 
 
+@pytest.mark.parametrize('batch', [2, 3, 8])
+def test_bmm_of_large_products_side_by_side_or_split(batch, provider_and_threads):
+    # 130^3 products are big enough for the provider to split: a batch that shares out evenly runs
+    # whole products per thread, one that does not splits each product; integer-valued floats are exact
+    a = torch.tensor(rows(batch * 130, 130, mod=11, shift=5)).view(batch, 130, 130)
+    b = torch.tensor(rows(batch * 130, 130, mod=13, shift=6, start=4)).view(batch, 130, 130)
+    results = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        results.append(torch.bmm(a, b))
+        assert torch.equal(torch.baddbmm(a, a, b, beta=2, alpha=3), 2 * a + 3 * results[-1])
+    assert torch.equal(results[0], results[1])
+    for i in (0, batch - 1):
+        assert results[1][i].tolist() == [[float(v) for v in r] for r in py_mm(a[i].tolist(), b[i].tolist())]
+
+
 def test_blas_non_integer_products_agree_closely(provider_and_threads):
     a = torch.linspace(-1, 1, 40 * 30).view(40, 30)
     b = torch.linspace(0, 2, 30 * 20).view(30, 20).t().contiguous().t()
