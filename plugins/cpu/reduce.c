@@ -323,12 +323,13 @@ int reduce_run2(const tc_kernel_args *args, const red_ops *first, const red_ops 
  *
  * Run one after the other, two ops would each read the input from memory. Where the input is
  * contiguous and reduced over its trailing dims, its rows are instead cut into pieces that stay in
- * cache between the two ops. Their partial results combine in any order, which is exact only for ops
+ * cache between the two ops, or given to a function that computes both in one loop. Their partial results combine in any order, which is exact only for ops
  * like min and max: that is the contract. */
 #define RED_PIECE 8192
 
 typedef struct pair_job {
     const red_ops *ops[2];
+    red_pair_row fused; /* both at once, when the ops come with such a function */
     const tc_view *out[2];
     const char *in;
     size_t es;
@@ -341,6 +342,10 @@ typedef struct pair_job {
 static const red_call pair_cx; /* min and max read no parameters */
 
 static void pair_span(const pair_job *j, const char *p, int64_t n, red_acc acc[2]) {
+    if (j->fused) {
+        j->fused(acc, p, n);
+        return;
+    }
     for (int o = 0; o < 2; o++) j->ops[o]->identity(&acc[o], 1);
     for (int64_t i = 0; i < n; i += RED_PIECE) {
         const int64_t m = n - i < RED_PIECE ? n - i : RED_PIECE;
@@ -396,7 +401,8 @@ static int32_t trailing_reduction(const tc_view *in, const tc_view *out) {
     return d0;
 }
 
-int reduce_run_pair(const tc_kernel_args *args, const red_ops *first, const red_ops *second, const char *name) {
+int reduce_run_pair(const tc_kernel_args *args, const red_ops *first, const red_ops *second, red_pair_row fused,
+                    const char *name) {
     if (cpu_check_args(args, 1, 2, name) != TC_OK) return TC_FAIL;
     const tc_view *in = &args->inputs[0];
     int32_t d0 = -1;
@@ -413,7 +419,7 @@ int reduce_run_pair(const tc_kernel_args *args, const red_ops *first, const red_
         one.outputs = &args->outputs[1];
         return reduce_run(&one, second, NULL, name);
     }
-    pair_job job = {.ops = {first, second}, .out = {&args->outputs[0], &args->outputs[1]}, .in = in->data,
+    pair_job job = {.ops = {first, second}, .fused = fused, .out = {&args->outputs[0], &args->outputs[1]}, .in = in->data,
                     .es = cpu_dtype_size(in->dtype), .w = w, .kept_ndim = d0};
     const int nt = cpu_threads_for(nk * w);
     if (nt <= 1 || nk >= nt) {

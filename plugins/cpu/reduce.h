@@ -95,7 +95,11 @@ int reduce_run2(const tc_kernel_args *args, const red_ops *first, const red_ops 
 
 /* outputs[0] = first, outputs[1] = second over inputs[0], reading the input once where its layout
  * allows; for ops whose partial results combine exactly in any order (min and max). */
-int reduce_run_pair(const tc_kernel_args *args, const red_ops *first, const red_ops *second, const char *name);
+/* Both results of a contiguous span at once: acc[0] = first's, acc[1] = second's (aminmax). */
+typedef void (*red_pair_row)(red_acc acc[2], const char *p, int64_t n);
+
+int reduce_run_pair(const tc_kernel_args *args, const red_ops *first, const red_ops *second, red_pair_row fused,
+                    const char *name);
 
 /* The number of elements each output reduces (what means and variances divide by). */
 double reduce_count(const tc_kernel_args *args);

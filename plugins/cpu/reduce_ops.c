@@ -75,10 +75,46 @@ CPU_DTYPES_ALL(KERNEL, all)
 CPU_DTYPES_ALL(KERNEL, any)
 CPU_DTYPES_ALL(KERNEL, count)
 
-/* aminmax: min into outputs[0] and max into outputs[1], the input read once where it can be. */
+/* aminmax: min into outputs[0] and max into outputs[1], the input read once where it can be. A
+ * contiguous span runs one loop keeping both, in two groups of lanes (two vectors each), as the
+ * driver's lanes do: min and max computed apart cost about 30% more at memory speed. */
+#define MINMAX_LANES(C) ((int)(2 * RED_VEC_BYTES / sizeof(C)))
+#define MINMAX_STEP(S, G, IDX)                                                                     \
+    _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) {                                          \
+        const CPU_C_##S x = cpu_ld_##S(p[IDX]);                                                    \
+        lo##G[j] = CPU_CAT(EXTREME_, CPU_K_##S)(RED_MIN)(lo##G[j], x);                             \
+        hi##G[j] = CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX)(hi##G[j], x);                             \
+    }
 #define KERNEL_AMINMAX(_, S)                                                                       \
+    static void minmax_row_##S(red_acc acc[2], const char *bytes, int64_t n) {                     \
+        typedef CPU_C_##S C;                                                                       \
+        enum { V = MINMAX_LANES(C) };                                                              \
+        const CPU_T_##S *p = (const CPU_T_##S *)bytes;                                             \
+        C lo0[V], hi0[V], lo1[V], hi1[V];                                                          \
+        for (int j = 0; j < V; j++) {                                                              \
+            lo0[j] = lo1[j] = (C)(RED_MIN_ID_##S);                                                 \
+            hi0[j] = hi1[j] = (C)(RED_MAX_ID_##S);                                                 \
+        }                                                                                          \
+        int64_t i = 0;                                                                             \
+        for (; i + 2 * V <= n; i += 2 * V) {                                                       \
+            MINMAX_STEP(S, 0, i + j)                                                               \
+            MINMAX_STEP(S, 1, i + V + j)                                                           \
+        }                                                                                          \
+        C lo = (C)(RED_MIN_ID_##S), hi = (C)(RED_MAX_ID_##S);                                      \
+        for (int j = 0; j < V; j++) {                                                              \
+            lo = CPU_CAT(EXTREME_, CPU_K_##S)(RED_MIN)(lo, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MIN)(lo0[j], lo1[j])); \
+            hi = CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX)(hi, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX)(hi0[j], hi1[j])); \
+        }                                                                                          \
+        for (; i < n; i++) {                                                                       \
+            const C x = cpu_ld_##S(p[i]);                                                          \
+            lo = CPU_CAT(EXTREME_, CPU_K_##S)(RED_MIN)(lo, x);                                     \
+            hi = CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX)(hi, x);                                     \
+        }                                                                                          \
+        *(C *)(void *)&acc[0] = lo;                                                                \
+        *(C *)(void *)&acc[1] = hi;                                                                \
+    }                                                                                              \
     static int k_aminmax_##S(const tc_kernel_args *args) {                                         \
-        return reduce_run_pair(args, &min_##S##_ops, &max_##S##_ops, "aminmax");                  \
+        return reduce_run_pair(args, &min_##S##_ops, &max_##S##_ops, minmax_row_##S, "aminmax");   \
     }
 CPU_DTYPES_ALL(KERNEL_AMINMAX, _)
 

@@ -375,6 +375,23 @@ def test_searchsorted_and_bincount_split_across_threads_match_numpy(threads):
         torch.bincount(bad)
 
 
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64, torch.float16, torch.int32, torch.uint8, torch.bool], ids=str)
+def test_aminmax_of_long_rows_agrees_with_amin_and_amax(dtype):
+    x = (torch.arange(10_007, dtype=torch.float64) * 7919 % 1013 - 500).to(dtype)
+    rows = x[:10_000].view(4, 2500)
+    for t, kw in ((x, {}), (rows, {'dim': 1}), (rows, {'dim': -1, 'keepdim': True})):
+        lo, hi = torch.aminmax(t, **kw)
+        want_lo = t.amin(**kw) if kw else t.amin()
+        want_hi = t.amax(**kw) if kw else t.amax()
+        assert torch.equal(lo, want_lo) and torch.equal(hi, want_hi)
+    if dtype.is_floating_point:
+        for at in (0, 37, 5000, 10_006):  # NaN wins wherever it is: in the lanes or in the tail
+            y = x.clone()
+            y[at] = float('nan')
+            lo, hi = torch.aminmax(y)
+            assert math.isnan(lo.item()) and math.isnan(hi.item())
+
+
 # ---- devices, variants, threads --------------------------------------------------------------------
 
 def test_meta_device_shapes_and_data_dependent_ops():
