@@ -13,8 +13,8 @@
  * reused across a's rows. A 4x4 product costs the loop a few dozen nanoseconds; BLIS's packing costs a
  * microsecond or more, which is what the small-size threshold weighs.
  *
- * Batches run in parallel on the core's pool when the products are too small for the provider to
- * split each one itself; the pieces never raise (an out-of-memory while packing is recorded and raised
+ * Batches run whole products side by side on the core's pool, unless the products are big enough for
+ * the provider to split and too few to share out evenly; the pieces never raise (an out-of-memory while packing is recorded and raised
  * after the pool returns).
  *
  * Contracts (docs/plugin-abi.md): mm a, b -> c; bmm a, b -> c per batch; addmm/addr bias, a, b -> c,
