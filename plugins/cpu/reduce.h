@@ -113,10 +113,10 @@ double reduce_count(const tc_kernel_args *args);
  * double conversions at the full width) and keeps the group in registers; a loop over more lanes
  * would keep them in memory, over fewer convert at half width. Rows shorter than the
  * lanes take a plain loop, so many short rows do not pay for initialising and folding the lanes. */
-#define RED_GROUP(S, A, MAP, COMB, G, IDX)                                                         \
+#define RED_GROUP(S, L, MAP, COMB, G, IDX)                                                         \
     _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) {                                          \
         const CPU_C_##S x = cpu_ld_##S(p[IDX]);                                                    \
-        const A v = MAP(x, c);                                                                     \
+        const L v = (L)MAP(x, c);                                                                  \
         l##G[j] = COMB(l##G[j], v);                                                                \
     }
 /* The lanes' final tree, one constant width per step so that each step is a vector operation. */
@@ -128,20 +128,20 @@ double reduce_count(const tc_kernel_args *args);
 #define RED_ACCUM_STEP(STMT) _Pragma("GCC unroll 1") for (int k = 0; k < V; k++) STMT;
 /* One function per stride kind, each with its own lanes: sharing them between a contiguous and a
  * strided loop makes GCC keep them in memory. */
-#define RED_BLOCK_FN(NAME, S, A, ID, MAP, COMB, STRIDE)                                            \
+#define RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, STRIDE)                                         \
     static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
         (void)cx;                                                                                  \
         (void)c;                                                                                   \
         (void)s;                                                                                   \
-        enum { V = RED_GROUP_LANES(A) };                                                           \
-        A l0[V], l1[V], l2[V], l3[V];                                                              \
-        for (int j = 0; j < V; j++) l0[j] = l1[j] = l2[j] = l3[j] = (A)(ID);                       \
+        enum { V = RED_GROUP_LANES(L) };                                                           \
+        L l0[V], l1[V], l2[V], l3[V];                                                              \
+        for (int j = 0; j < V; j++) l0[j] = l1[j] = l2[j] = l3[j] = (L)(ID);                       \
         int64_t i = 0;                                                                             \
         for (; i + RED_GROUPS * V <= n; i += RED_GROUPS * V) {                                     \
-            RED_GROUP(S, A, MAP, COMB, 0, (i + 0 * V + j) * (STRIDE))                              \
-            RED_GROUP(S, A, MAP, COMB, 1, (i + 1 * V + j) * (STRIDE))                              \
-            RED_GROUP(S, A, MAP, COMB, 2, (i + 2 * V + j) * (STRIDE))                              \
-            RED_GROUP(S, A, MAP, COMB, 3, (i + 3 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, L, MAP, COMB, 0, (i + 0 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, L, MAP, COMB, 1, (i + 1 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, L, MAP, COMB, 2, (i + 2 * V + j) * (STRIDE))                              \
+            RED_GROUP(S, L, MAP, COMB, 3, (i + 3 * V + j) * (STRIDE))                              \
         }                                                                                          \
         /* folded lane-wise (vector selects, not a branch per lane: max's would mispredict) */    \
         _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l0[j] = COMB(l0[j], l1[j]);           \
@@ -149,24 +149,30 @@ double reduce_count(const tc_kernel_args *args);
         _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l0[j] = COMB(l0[j], l2[j]);           \
         for (int j = 0; i < n; i++, j = j + 1 < V ? j + 1 : 0) {                                   \
             const CPU_C_##S x = cpu_ld_##S(p[i * (STRIDE)]);                                       \
-            const A v = MAP(x, c);                                                                 \
+            const L v = (L)MAP(x, c);                                                              \
             l0[j] = COMB(l0[j], v);                                                                \
         }                                                                                          \
         RED_HALVE(64, COMB) RED_HALVE(32, COMB) RED_HALVE(16, COMB) RED_HALVE(8, COMB)            \
         RED_HALVE(4, COMB) RED_HALVE(2, COMB) RED_HALVE(1, COMB)                                   \
-        return l0[0];                                                                              \
+        return (A)l0[0];                                                                           \
     }
 #define RED_STAMP(NAME, S, A, OUT_T, ID, MAP, COMB, FIN, STORE)                                    \
+    RED_STAMP_LANES(NAME, S, A, A, OUT_T, ID, MAP, COMB, FIN, STORE)
+/* The same with the lanes of a block (RED_BLOCK elements at most) kept in L, narrower than A: the
+ * blocks' results still combine in A. float32 sums add up in float lanes within a block (16 elements
+ * per lane at AVX-512, as PyTorch's own float cascade does), and in double above: converting every
+ * element to double made the sum compute-bound below memory speed. */
+#define RED_STAMP_LANES(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE)                           \
     static void NAME##_identity(void *acc, int64_t w) {                                            \
         A *x = acc;                                                                                \
         for (int64_t j = 0; j < w; j++) x[j] = (A)(ID);                                            \
     }                                                                                              \
-    RED_BLOCK_FN(NAME##_lanes1, S, A, ID, MAP, COMB, 1)                                            \
-    RED_BLOCK_FN(NAME##_lanes, S, A, ID, MAP, COMB, s)                                             \
+    RED_BLOCK_FN(NAME##_lanes1, S, A, L, ID, MAP, COMB, 1)                                         \
+    RED_BLOCK_FN(NAME##_lanes, S, A, L, ID, MAP, COMB, s)                                          \
     static A NAME##_block(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
         (void)cx;                                                                                  \
         (void)c;                                                                                   \
-        if (n < RED_GROUPS * RED_GROUP_LANES(A)) {                                                 \
+        if (n < RED_GROUPS * RED_GROUP_LANES(L)) {                                                 \
             A a = (A)(ID);                                                                         \
             for (int64_t i = 0; i < n; i++) {                                                      \
                 const CPU_C_##S x = cpu_ld_##S(p[i * s]);                                          \

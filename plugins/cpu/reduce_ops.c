@@ -3,7 +3,8 @@
  * amax/amin, aminmax), all, any, count_nonzero.
  *
  * Accumulators: integer sums and products wrap in 64 bits (PyTorch's int64 results); float32 sums
- * and products accumulate in double, float16/bfloat16 in float. nansum counts a NaN as 0. max/min
+ * and products accumulate in double (sums in float lanes within a block of RED_BLOCK elements),
+ * float16/bfloat16 in float. nansum counts a NaN as 0. max/min
  * propagate NaN. all/any read any dtype and write one byte per output (bool, or uint8 for uint8
  * inputs as PyTorch does). count_nonzero reads any dtype into an int64 count.
  */
@@ -32,9 +33,21 @@
 #define OR(a, v) ((a) | (v))
 #define ST_BYTE(v) ((uint8_t)(v))
 
-#define STAMP_sum(_, S) RED_STAMP(sum_##S, S, SUM_A_##S, CPU_T_##S, 0, MAP_SUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
+/* The lanes of a block (reduce.h's RED_STAMP_LANES): float32 sums in float there, the rest as A. */
+#define SUM_L_u8 uint64_t
+#define SUM_L_i8 uint64_t
+#define SUM_L_i16 uint64_t
+#define SUM_L_i32 uint64_t
+#define SUM_L_i64 uint64_t
+#define SUM_L_f16 float
+#define SUM_L_bf16 float
+#define SUM_L_f32 float
+#define SUM_L_f64 double
+
+#define STAMP_sum(_, S)                                                                            \
+    RED_STAMP_LANES(sum_##S, S, SUM_A_##S, SUM_L_##S, CPU_T_##S, 0, MAP_SUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
 #define STAMP_nansum(_, S)                                                                         \
-    RED_STAMP(nansum_##S, S, SUM_A_##S, CPU_T_##S, 0, MAP_NANSUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
+    RED_STAMP_LANES(nansum_##S, S, SUM_A_##S, SUM_L_##S, CPU_T_##S, 0, MAP_NANSUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
 #define STAMP_prod(_, S) RED_STAMP(prod_##S, S, SUM_A_##S, CPU_T_##S, 1, MAP_SUM, MUL, RED_FIN_SELF, cpu_st_##S)
 #define STAMP_max(_, S)                                                                            \
     RED_STAMP(max_##S, S, CPU_C_##S, CPU_T_##S, RED_MAX_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX), \
