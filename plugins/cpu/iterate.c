@@ -60,6 +60,7 @@ int64_t cpu_layout_numel(const cpu_layout *l) {
 }
 
 int64_t cpu_layout_offset(const cpu_layout *l, int op, int64_t index) {
+    if (l->ndim == 1 && index < l->size[0]) return index * l->stride[op][0]; /* no division: per-row callers */
     int64_t off = 0;
     for (int d = l->ndim - 1; d >= 0 && index != 0; d--) {
         off += (index % l->size[d]) * l->stride[op][d];
