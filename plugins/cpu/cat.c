@@ -66,7 +66,6 @@ static size_t row_bytes(const tc_view *v, int32_t dim, size_t es) {
 
 /* The dense result as one run of bytes: row after row, each row its inputs' rows in turn. Pieces of
  * it (CAT_CHUNK bytes) are split over the pool in one parallel region, each copied in order. */
-
 typedef struct cat_dense_job {
     const tc_kernel_args *args;
     const size_t *in_row; /* bytes per outer row, per input (never 0: the core drops empty inputs) */

@@ -138,11 +138,7 @@ static int64_t numel_of(const tc_view *v) {
 
 /* A search costs about one step per bit of the row's length: the work the thread count follows. */
 static int64_t search_work(int64_t numel, int64_t n) {
-    int64_t steps = 1;
-    while (n > 0 && steps < 64) {
-        n >>= 1;
-        steps++;
-    }
+    const int64_t steps = n > 0 ? 65 - __builtin_clzll((unsigned long long)n) : 1; /* bits of n, plus one */
     return numel > INT64_MAX / steps ? INT64_MAX : numel * steps;
 }
 

@@ -289,15 +289,18 @@ def test_killed_worker_is_reported():
     # the worker's fate (signal or exit code) comes from waitid, as PyTorch's SIGCHLD handler reports it
     with pytest.raises(RuntimeError, match=r'^DataLoader worker \(pid \d+\) is killed by signal: Killed\. $') as info:
         list(_loader(Killer(), num_workers=2))
-    # reported once: while the traceback keeps the iterator (and its unreaped dead worker) alive, a later
-    # child's exit must not raise the same error again from the SIGCHLD handler, wherever Python then is
-    assert info.value is not None
+    # reported once: while `info`'s traceback keeps the iterator (and its unreaped dead worker) alive, a
+    # later child's exit must not raise the same error again from the SIGCHLD handler, wherever Python is
     subprocess.run(['true'], check=True)
     time.sleep(0.2)
+    del info
 
 
-def test_killed_worker_is_reported_when_the_sigchld_handler_is_late():
-    # with SIGCHLD held back, the loader's own poll finds the dead worker first: the same report
+def test_killed_worker_is_reported_when_only_the_poll_sees_it(monkeypatch):
+    # the race CI met: the worker dies after the waitid look and is_alive() reaps it before the SIGCHLD
+    # handler runs. With SIGCHLD held back and the waitid look blind, only the exit code is left: the same report
+    from torch.utils.data import _utils
+    monkeypatch.setattr(_utils.signal_handling, '_error_if_any_worker_fails', lambda: None)
     held = signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGCHLD])
     try:
         with pytest.raises(RuntimeError, match=r'^DataLoader worker \(pid \d+\) is killed by signal: Killed\. $'):
