@@ -46,6 +46,25 @@ def test_same_products_under_both(restore_blas, dtype):
     assert (results['blis'][0] - ref).abs().max().item() <= tol * ref.abs().max().item()
 
 
+@pytest.mark.parametrize('dtype', [torch.complex64, torch.complex128])
+def test_complex_products_split_across_threads(restore_blas, dtype):
+    # 320 x 256 x 192 is past the split threshold: on two threads each computes panels, and BLIS's
+    # induced (1m) method has to be enabled on the pool's thread as on the calling one.
+    re = ((torch.arange(320 * 256) % 17) - 8).view(320, 256)
+    im = ((torch.arange(320 * 256) % 11) - 5).view(320, 256)
+    bre = ((torch.arange(256 * 192) % 13) - 6).view(256, 192)
+    bim = ((torch.arange(256 * 192) % 7) - 3).view(256, 192)
+    exact_re, exact_im = re @ bre - im @ bim, re @ bim + im @ bre   # integer products: exact
+    a, b = torch.complex(re.double(), im.double()).to(dtype), torch.complex(bre.double(), bim.double()).to(dtype)
+    torch.set_num_threads(2)
+    for name in ('blis', 'openblas'):
+        torch.backends.blas.use(name)
+        for c in (a @ b, (b.t() @ a.t()).t(), a.conj().t().conj().t() @ b):
+            assert torch.equal(c.real.long(), exact_re) and torch.equal(c.imag.long(), exact_im), name
+        c = a.conj() @ b   # the conjugate of a: a product the providers see as conjugated, or a copy
+        assert torch.equal(c.real.long(), re @ bre + im @ bim) and torch.equal(c.imag.long(), re @ bim - im @ bre)
+
+
 def test_describe_names_kernel_set():
     desc = torch.backends.blas.describe()
     assert desc.startswith('BLIS') and 'kernels:' in desc

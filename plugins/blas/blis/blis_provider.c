@@ -17,10 +17,12 @@
  * panels that run on the core's thread pool (plugins/common/gemm_parallel.h): one pool for the
  * process, and none that hangs in a fork()ed child the way OpenMP's does. Should a threaded libblis
  * already be in the process (same soname), it is held to one thread and the same splitting applies.
- * Complex products are the exception when the kernel set has no complex kernels of its own (skx):
- * BLIS then runs its 1m method, which computes correctly but about five times slower when two
- * threads call it at once (measured with BLIS 0.9 on this project's machine), so such a product is
- * one call on the calling thread.
+ * Complex products on a kernel set without complex kernels of its own (skx) go through BLIS's 1m
+ * method, which BLIS enables per thread (its induced-method switches are thread-local): only the
+ * thread that ran bli_init starts with it, and any other thread falls back to the kernel set's
+ * reference complex kernels, about seven times slower (BLIS 0.9, this project's machine: 27 against
+ * 190 GFLOP/s for a 1024^3 complex64 product). So every thread that computes a complex panel enables
+ * the method init found, once.
  */
 #include <blis.h>
 
@@ -133,7 +135,8 @@ static const blis_config *blis_pick(tc_isa_level level) {
 static char blis_description[640];
 static const tc_core_api *blis_core; /* for parallel_for */
 static int blis_threads = 1;         /* threads a product may be split over (set_num_threads) */
-static int blis_complex_serial;      /* complex products through an induced method: one thread */
+static ind_t blis_complex_method[2] = {BLIS_NAT, BLIS_NAT}; /* scomplex, dcomplex: as init found */
+static __thread int blis_thread_has_method;                   /* this thread enabled them */
 
 static void blis_set_num_threads(int n) { blis_threads = n < 1 ? 1 : n > 256 ? 256 : n; }
 
@@ -156,9 +159,19 @@ static void blis_strides(int trans, int64_t rows, int64_t cols, int64_t ld, inc_
  * strides. */
 static trans_t blis_conj(int trans) { return trans == 2 ? BLIS_CONJ_NO_TRANSPOSE : BLIS_NO_TRANSPOSE; }
 
+/* Enables on the calling thread the induced methods (1m) that init's thread had for complex GEMM. */
+static void blis_thread_enable_complex_method(void) {
+    if (blis_thread_has_method) return;
+    if (blis_complex_method[0] != BLIS_NAT) bli_ind_enable_dt(blis_complex_method[0], BLIS_SCOMPLEX);
+    if (blis_complex_method[1] != BLIS_NAT) bli_ind_enable_dt(blis_complex_method[1], BLIS_DCOMPLEX);
+    blis_thread_has_method = 1;
+}
+
+static void blis_thread_ready_real(void) {}
+
 /* BLIS_NO_TRANSPOSE with swapped strides expresses op(X) = X^T exactly; BLIS packs either way. Each
  * panel of C (gemm_parallel.h) is one bli_?gemm call. */
-#define BLIS_GEMM(NAME, T, BLI, THREADS)                                                            \
+#define BLIS_GEMM(NAME, T, BLI, READY)                                                              \
     typedef struct NAME##_call {                                                                    \
         int trans_a, trans_b;                                                                       \
         int64_t k;                                                                                  \
@@ -176,6 +189,7 @@ static trans_t blis_conj(int trans) { return trans == 2 ? BLIS_CONJ_NO_TRANSPOSE
         blis_strides(g->trans_b, g->trans_b ? n : k, g->trans_b ? k : n, g->ldb, &rsb, &csb);       \
         blis_strides(0, m, n, g->ldc, &rsc, &csc);                                                  \
         T alpha = g->alpha, beta = g->beta;                                                         \
+        READY();                                                                                    \
         BLI(blis_conj(g->trans_a), blis_conj(g->trans_b), (dim_t)m, (dim_t)n, (dim_t)k, &alpha,     \
             (T *)g->a + gemm_parallel_a_offset(g->trans_a, g->lda, i), rsa, csa,                    \
             (T *)g->b + gemm_parallel_b_offset(g->trans_b, g->ldb, j), rsb, csb, &beta,             \
@@ -185,13 +199,13 @@ static trans_t blis_conj(int trans) { return trans == 2 ? BLIS_CONJ_NO_TRANSPOSE
     static void NAME(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T *a, \
                      int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {            \
         NAME##_call g = {trans_a, trans_b, k, alpha, beta, a, b, c, lda, ldb, ldc};                 \
-        gemm_parallel(blis_core, THREADS, m, n, k, NAME##_panel, &g);                               \
+        gemm_parallel(blis_core, blis_threads, m, n, k, NAME##_panel, &g);                             \
     }
 
-BLIS_GEMM(blis_sgemm, float, bli_sgemm, blis_threads)
-BLIS_GEMM(blis_dgemm, double, bli_dgemm, blis_threads)
-BLIS_GEMM(blis_cgemm_typed, scomplex, bli_cgemm, blis_complex_serial ? 1 : blis_threads)
-BLIS_GEMM(blis_zgemm_typed, dcomplex, bli_zgemm, blis_complex_serial ? 1 : blis_threads)
+BLIS_GEMM(blis_sgemm, float, bli_sgemm, blis_thread_ready_real)
+BLIS_GEMM(blis_dgemm, double, bli_dgemm, blis_thread_ready_real)
+BLIS_GEMM(blis_cgemm_typed, scomplex, bli_cgemm, blis_thread_enable_complex_method)
+BLIS_GEMM(blis_zgemm_typed, dcomplex, bli_zgemm, blis_thread_enable_complex_method)
 
 GEMM_COMPLEX_ENTRY(blis_cgemm, float, scomplex, blis_cgemm_typed)
 GEMM_COMPLEX_ENTRY(blis_zgemm, double, dcomplex, blis_zgemm_typed)
@@ -298,15 +312,16 @@ static int blis_init(const tc_core_api *core, char *err, size_t err_len) {
     const int threaded = bli_info_get_enable_openmp() || bli_info_get_enable_pthreads();
     if (threaded) bli_thread_set_num_threads(1);
     blis_core = core;
-    blis_complex_serial = bli_ind_oper_find_avail(BLIS_GEMM, BLIS_SCOMPLEX) != BLIS_NAT ||
-                          bli_ind_oper_find_avail(BLIS_GEMM, BLIS_DCOMPLEX) != BLIS_NAT;
+    blis_complex_method[0] = bli_ind_oper_find_avail(BLIS_GEMM, BLIS_SCOMPLEX);
+    blis_complex_method[1] = bli_ind_oper_find_avail(BLIS_GEMM, BLIS_DCOMPLEX);
+    blis_thread_has_method = 1; /* bli_init ran on this thread */
     snprintf(blis_description, sizeof blis_description,
-             "BLIS %s, kernels: %s (%s), threading: %s, complex gemm: %s", bli_info_get_version_str(),
+             "BLIS %s, kernels: %s (%s), threading: %s, complex gemm: the %s method", bli_info_get_version_str(),
              bli_arch_string(got), why,
              !TC_CORE_HAS(core, parallel_for) ? "none (the core has no thread pool)"
              : threaded ? "the core's pool (a threaded libblis was already loaded; held to 1 thread)"
                         : "the core's pool (serial libblis, large products split into panels)",
-             blis_complex_serial ? "BLIS's 1m method, on one thread" : "native kernels");
+             bli_ind_oper_get_avail_impl_string(BLIS_GEMM, BLIS_SCOMPLEX));
 
     /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
     blis_set_num_threads(core->get_num_threads());
