@@ -26,6 +26,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cpu.h"
 #include "dtype.h"
@@ -45,6 +46,50 @@
 #define RED_BLOCK 2048    /* elements reduced lane-wise before blocks combine pairwise */
 #define RED_TILE 1024     /* columns per tile in the outer plan */
 #define RED_LEAF_ROWS 8   /* rows the outer plan adds into its tile per pass */
+
+/* Misaligned rows. numpy's arrays and most slices start 16 bytes past a cache line, and a sum whose
+ * 64-byte loads straddle two lines ran about a third slower from memory on this project's machine
+ * (AMD Zen 4: float32, 16M elements, 28-32 against 41-48 GB/s aligned). Such a row can be read as
+ * aligned 64-byte vectors, spliced by a two-source permute into what the misaligned loads would have
+ * given and staged through a small aligned buffer that GCC keeps in registers: the lanes see the
+ * same elements in the same order, so a result does not depend on where its row starts. Only sums
+ * use it (RED_STAMP_LANES): max/min and the ops whose lanes widen their elements (float32 prod,
+ * var) were slower with the permute than with split loads, their selects and conversions competing
+ * for the same ports. Narrower ISA variants read rows as they are. */
+#if RED_VEC_BYTES == 64
+typedef uint32_t red_v16u32 __attribute__((vector_size(64)));
+
+static inline int red_realigns(const void *p, size_t elem_size) {
+    return ((uintptr_t)p & 63) != 0 && elem_size >= 4 && ((uintptr_t)p & 3) == 0;
+}
+
+/* dst[0, 64 * nvec) = the bytes at src (4-byte aligned, not 64), read as the aligned vectors around
+ * them: the one past the last is read too, so the caller keeps it within the row. */
+static inline void red_realign(void *restrict dst, const void *restrict src, int nvec) {
+    const char *q = __builtin_assume_aligned((const void *)((uintptr_t)src & ~(uintptr_t)63), 64);
+    const red_v16u32 mask = (red_v16u32){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15} +
+                            (uint32_t)(((uintptr_t)src & 63) / 4);
+    red_v16u32 prev, next;
+    memcpy(&prev, q, 64);
+    for (int k = 0; k < nvec; k++) {
+        memcpy(&next, q + 64 * (k + 1), 64);
+        const red_v16u32 v = __builtin_shuffle(prev, next, mask);
+        memcpy((char *)dst + 64 * k, &v, 64);
+        prev = next;
+    }
+}
+#else
+static inline int red_realigns(const void *p, size_t elem_size) {
+    (void)p;
+    (void)elem_size;
+    return 0;
+}
+static inline void red_realign(void *dst, const void *src, int nvec) {
+    (void)dst;
+    (void)src;
+    (void)nvec;
+}
+#endif
 
 /* Parameters of one call that an op's expressions may read (through `cx`). */
 typedef struct red_call {
@@ -113,9 +158,9 @@ double reduce_count(const tc_kernel_args *args);
  * double conversions at the full width) and keeps the group in registers; a loop over more lanes
  * would keep them in memory, over fewer convert at half width. Rows shorter than the
  * lanes take a plain loop, so many short rows do not pay for initialising and folding the lanes. */
-#define RED_GROUP(S, L, MAP, COMB, G, IDX)                                                         \
+#define RED_GROUP(S, L, MAP, COMB, G, PTR, IDX)                                                    \
     _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) {                                          \
-        const CPU_C_##S x = cpu_ld_##S(p[IDX]);                                                    \
+        const CPU_C_##S x = cpu_ld_##S(PTR[IDX]);                                                  \
         const L v = (L)MAP(x, c);                                                                  \
         l##G[j] = COMB(l##G[j], v);                                                                \
     }
@@ -128,20 +173,32 @@ double reduce_count(const tc_kernel_args *args);
 #define RED_ACCUM_STEP(STMT) _Pragma("GCC unroll 1") for (int k = 0; k < V; k++) STMT;
 /* One function per stride kind, each with its own lanes: sharing them between a contiguous and a
  * strided loop makes GCC keep them in memory. */
-#define RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, STRIDE)                                         \
+#define RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, STRIDE, REALIGN)                                \
     static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
         (void)cx;                                                                                  \
         (void)c;                                                                                   \
         (void)s;                                                                                   \
-        enum { V = RED_GROUP_LANES(L) };                                                           \
+        enum { V = RED_GROUP_LANES(L), PERIOD = RED_GROUPS * V };                                  \
         L l0[V], l1[V], l2[V], l3[V];                                                              \
         for (int j = 0; j < V; j++) l0[j] = l1[j] = l2[j] = l3[j] = (L)(ID);                       \
         int64_t i = 0;                                                                             \
-        for (; i + RED_GROUPS * V <= n; i += RED_GROUPS * V) {                                     \
-            RED_GROUP(S, L, MAP, COMB, 0, (i + 0 * V + j) * (STRIDE))                              \
-            RED_GROUP(S, L, MAP, COMB, 1, (i + 1 * V + j) * (STRIDE))                              \
-            RED_GROUP(S, L, MAP, COMB, 2, (i + 2 * V + j) * (STRIDE))                              \
-            RED_GROUP(S, L, MAP, COMB, 3, (i + 3 * V + j) * (STRIDE))                              \
+        if ((REALIGN) && red_realigns(p, sizeof(CPU_T_##S))) {                                     \
+            /* the same elements into the same lanes, through an aligned staging copy (which GCC  \
+             * keeps in registers) */                                                              \
+            _Alignas(64) CPU_T_##S st[PERIOD];                                                     \
+            for (; (i + PERIOD) * (int64_t)sizeof(CPU_T_##S) + 64 <= n * (int64_t)sizeof(CPU_T_##S); i += PERIOD) { \
+                red_realign(st, p + i, PERIOD * sizeof(CPU_T_##S) / 64);                           \
+                RED_GROUP(S, L, MAP, COMB, 0, st, 0 * V + j)                                       \
+                RED_GROUP(S, L, MAP, COMB, 1, st, 1 * V + j)                                       \
+                RED_GROUP(S, L, MAP, COMB, 2, st, 2 * V + j)                                       \
+                RED_GROUP(S, L, MAP, COMB, 3, st, 3 * V + j)                                       \
+            }                                                                                      \
+        }                                                                                          \
+        for (; i + PERIOD <= n; i += PERIOD) {                                                     \
+            RED_GROUP(S, L, MAP, COMB, 0, p, (i + 0 * V + j) * (STRIDE))                           \
+            RED_GROUP(S, L, MAP, COMB, 1, p, (i + 1 * V + j) * (STRIDE))                           \
+            RED_GROUP(S, L, MAP, COMB, 2, p, (i + 2 * V + j) * (STRIDE))                           \
+            RED_GROUP(S, L, MAP, COMB, 3, p, (i + 3 * V + j) * (STRIDE))                           \
         }                                                                                          \
         /* folded lane-wise (vector selects, not a branch per lane: max's would mispredict) */    \
         _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) l0[j] = COMB(l0[j], l1[j]);           \
@@ -157,18 +214,22 @@ double reduce_count(const tc_kernel_args *args);
         return (A)l0[0];                                                                           \
     }
 #define RED_STAMP(NAME, S, A, OUT_T, ID, MAP, COMB, FIN, STORE)                                    \
-    RED_STAMP_LANES(NAME, S, A, A, OUT_T, ID, MAP, COMB, FIN, STORE)
+    RED_STAMP_IMPL(NAME, S, A, A, OUT_T, ID, MAP, COMB, FIN, STORE, 0)
 /* The same with the lanes of a block (RED_BLOCK elements at most) kept in L, narrower than A: the
  * blocks' results still combine in A. float32 sums add up in float lanes within a block (16 elements
  * per lane at AVX-512, as PyTorch's own float cascade does), and in double above: converting every
- * element to double made the sum compute-bound below memory speed. */
+ * element to double made the sum compute-bound below memory speed. Where the lanes are as wide as
+ * the elements (float32 and float64 sums), misaligned rows are read through red_realign. */
 #define RED_STAMP_LANES(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE)                           \
+    RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, sizeof(L) == sizeof(CPU_T_##S))
+/* REALIGN: whether misaligned contiguous blocks are read through red_realign. */
+#define RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, REALIGN)                   \
     static void NAME##_identity(void *acc, int64_t w) {                                            \
         A *x = acc;                                                                                \
         for (int64_t j = 0; j < w; j++) x[j] = (A)(ID);                                            \
     }                                                                                              \
-    RED_BLOCK_FN(NAME##_lanes1, S, A, L, ID, MAP, COMB, 1)                                         \
-    RED_BLOCK_FN(NAME##_lanes, S, A, L, ID, MAP, COMB, s)                                          \
+    RED_BLOCK_FN(NAME##_lanes1, S, A, L, ID, MAP, COMB, 1, REALIGN)                                \
+    RED_BLOCK_FN(NAME##_lanes, S, A, L, ID, MAP, COMB, s, 0)                                       \
     static A NAME##_block(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
         (void)cx;                                                                                  \
         (void)c;                                                                                   \

@@ -101,6 +101,29 @@ def test_float32_sums_and_products_stay_accurate_with_float_lanes():
     assert abs(torch.from_numpy(near_one).prod().item() - exact) <= 1e-6 * exact
 
 
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64, torch.int64], ids=str)
+def test_sums_of_rows_that_start_anywhere_match_an_aligned_copy(dtype):
+    # A row that does not start on a cache line (numpy's arrays, slices) is read through aligned
+    # loads and a permute on AVX-512: the same elements reach the same lanes, so the sum is
+    # bit-for-bit that of an aligned copy. Lengths straddle the staged loop's end and a block.
+    rng = np.random.default_rng(11)
+    base = torch.from_numpy(rng.standard_normal(9000) * 1000).to(dtype).clone()
+    assert base.data_ptr() % 64 == 0   # so the offsets below misalign by every multiple of 4 bytes
+    for off in (1, 3, 4, 7, 8, 15, 16, 17):
+        for n in (63, 64, 127, 128, 129, 144, 145, 200, 2048, 2049, 4096 + 77, 8191):
+            x = base[off:off + n]
+            y = x.clone()
+            assert torch.equal(x.sum(), y.sum()), (off, n)
+            if dtype != torch.int64:
+                assert torch.equal(x.nansum(), y.nansum()), (off, n)
+                assert torch.equal(x.mean(), y.mean()), (off, n)
+    rows = base[5:5 + 40 * 211].view(40, 211)   # every row starts at a different place in its line
+    assert torch.equal(rows.sum(1), rows.clone().sum(1))
+    exact = [math.fsum(r) for r in rows.double().tolist()]
+    tol = 1e-9 if dtype != torch.float32 else 1e-3
+    assert all(abs(a - b) <= tol * max(1.0, abs(b)) for a, b in zip(rows.sum(1).double().tolist(), exact))
+
+
 # ---- moments -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize('dtype', FLOATS, ids=str)
