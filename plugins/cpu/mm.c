@@ -27,6 +27,7 @@
 #include "cpu.h"
 #include "dtype.h"
 #include "mm.h"
+#include "mm_kernel_f32.h"
 
 #define MM_TILE 256
 /* Below this many multiply-adds a float32/float64 product stays in the loop: no packing, no call. */
@@ -230,10 +231,65 @@ static int mm_try_blas(int32_t dtype, const mm_args *g) {
     return done;
 }
 
-/* c = alpha * a @ b + beta * c for one matrix: BLAS when it takes the operands, else the loop.
- * 0, or -1 when out of memory (nothing raised: `nested` pieces run on pool workers). */
+/* ---- float32: this plugin's own kernel ---- */
+
+/* float32 products up to MM_KERNEL_MAX_WORK multiply-adds run in mm_kernel_f32.c where this ISA
+ * variant has it: BLIS's packing and blocking framework cost small and medium products up to two
+ * thirds of their time, while past about 1024^3 its packed blocking is as fast or faster. With fewer
+ * than 16 columns the kernel's vectors are mostly masked, so only small such products take it. */
+#define MM_KERNEL_MAX_WORK ((int64_t)1 << 30)
+#define MM_KERNEL_NARROW_WORK ((int64_t)64 * 64 * 64)
+#define MM_KERNEL_PACK_ROWS 16 /* fewer rows of a do not repay packing a transposed b */
+#define MM_KERNEL_GRAIN_RATIO 16 /* a piece of a product: 16 times CPU_GRAIN multiply-adds at least */
+
+typedef struct mm_kernel_job {
+    const mm_args *g;
+    const float *b;
+    int64_t ldb, unit;
+} mm_kernel_job;
+
+static void mm_kernel_range(void *vjob, int64_t u0, int64_t u1) {
+    const mm_kernel_job *j = vjob;
+    const int64_t i0 = u0 * j->unit, i1 = u1 * j->unit < j->g->m ? u1 * j->unit : j->g->m;
+    if (i0 < i1) mm_kernel_f32_rows(j->g, j->b, j->ldb, i0, i1);
+}
+
+/* 1 when it computed the product, 0 to leave it to BLAS or the loop, -1 when out of memory. */
+static int mm_try_kernel_f32(const mm_args *g, int nested) {
+    const int64_t work = mm_work(g->m, g->n, g->k);
+    if (!mm_kernel_f32_available() || g->k == 0 || work <= MM_SMALL_WORK || work > MM_KERNEL_MAX_WORK) return 0;
+    if (g->n < 16 && work > MM_KERNEL_NARROW_WORK) return 0;
+    if (g->n > 1 && g->cs1 != 1) return 0;
+    const float *b = (const float *)g->b;
+    int64_t ldb = g->bs0;
+    float *packed = NULL;
+    const size_t packed_bytes = (size_t)g->k * (size_t)g->n * sizeof(float);
+    if (g->n > 1 && g->bs1 != 1) { /* b read along its columns: copied into rows first */
+        if (g->m < MM_KERNEL_PACK_ROWS) return 0;
+        packed = cpu_core->host_alloc(packed_bytes);
+        if (!packed) return -1;
+        for (int64_t p = 0; p < g->k; p++)
+            for (int64_t j = 0; j < g->n; j++) packed[p * g->n + j] = b[p * g->bs0 + j * g->bs1];
+        b = packed;
+        ldb = g->n;
+    }
+    const int64_t unit = mm_kernel_f32_row_unit();
+    mm_kernel_job job = {g, b, ldb, unit};
+    const int nt = nested ? 1 : cpu_threads_for(work / MM_KERNEL_GRAIN_RATIO);
+    cpu_parallel((g->m + unit - 1) / unit, nt, mm_kernel_range, &job);
+    if (packed) cpu_core->host_free(packed, packed_bytes);
+    return 1;
+}
+
+/* c = alpha * a @ b + beta * c for one matrix: float32 in this plugin's kernel where it applies, BLAS
+ * when it takes the operands, else the loop. 0, or -1 when out of memory (nothing raised: `nested`
+ * pieces run on pool workers). */
 static int mm_compute(int32_t dtype, const mm_args *g, mm_rows_fn rows, int nested) {
     if (g->m == 0 || g->n == 0) return 0;
+    if (dtype == TC_FLOAT32 && !rows) {
+        const int done = mm_try_kernel_f32(g, nested);
+        if (done) return done < 0 ? -1 : 0;
+    }
     const int blas = mm_try_blas(dtype, g);
     if (blas < 0) return -1;
     if (!blas) mm_loop(g, rows ? rows : mm_rows[dtype], nested);

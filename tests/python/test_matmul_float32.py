@@ -1,0 +1,78 @@
+"""float32 products across the shapes and layouts that decide how they are computed: on AVX-512
+machines the CPU plugin's own kernel (tiles of 6 rows x 64 columns, k in blocks of 256) takes them up
+to 1024^3 multiply-adds, with edge tiles, a transposed b packed first, alpha/beta (beta 0 never reads
+the bias), and rows split over the pool; elsewhere, and beyond, the BLAS provider. numpy in float64
+is the oracle."""
+import itertools
+
+import numpy as np
+import pytest
+
+import torch
+
+SHAPES = [(1, 1, 17), (1, 64, 64), (64, 1, 64), (5, 7, 3), (16, 16, 16), (17, 33, 65), (32, 10, 128),
+          (6, 64, 300), (7, 65, 257), (250, 3, 40), (64, 64, 1), (97, 130, 513), (13, 200, 31)]
+
+
+@pytest.fixture(params=[1, 2], ids=['1thread', '2threads'])
+def threads(request):
+    before = torch.get_num_threads()
+    torch.set_num_threads(request.param)
+    yield request.param
+    torch.set_num_threads(before)
+
+
+def operand(rng, rows, cols, transposed):
+    x = rng.standard_normal((cols, rows) if transposed else (rows, cols)).astype(np.float32)
+    t = torch.from_numpy(x)
+    return t.t() if transposed else t
+
+
+def close(got, want):
+    got = got.double().numpy()
+    return np.abs(got - want).max() <= 1e-5 * max(1.0, np.abs(want).max())
+
+
+@pytest.mark.parametrize('m,n,k', SHAPES)
+def test_products_in_every_layout(threads, m, n, k):
+    rng = np.random.default_rng(m * 1000 + n * 10 + k)
+    for ta, tb in itertools.product([False, True], repeat=2):
+        a, b = operand(rng, m, k, ta), operand(rng, k, n, tb)
+        want = a.double().numpy() @ b.double().numpy()
+        assert close(a @ b, want), (ta, tb)
+        bias = torch.from_numpy(rng.standard_normal((m, n)).astype(np.float32))
+        assert close(torch.addmm(bias, a, b, beta=0.5, alpha=-2.0), 0.5 * bias.double().numpy() - 2.0 * want)
+        nan_bias = torch.full((m, n), float('nan'))
+        assert not torch.addmm(nan_bias, a, b, beta=0.0).isnan().any()   # beta 0: the bias is not read
+        out = torch.empty(n, m).t()                                      # c written down its columns
+        torch.mm(a, b, out=out)
+        assert close(out, want)
+        wide = torch.zeros(m, n + 5)[:, 2:n + 2]                         # c rows further apart than n
+        torch.mm(a, b, out=wide)
+        assert close(wide, want)
+
+
+def test_batches_and_large_products(threads):
+    rng = np.random.default_rng(5)
+    x = torch.from_numpy(rng.standard_normal((12, 100, 70)).astype(np.float32))
+    y = torch.from_numpy(rng.standard_normal((12, 70, 90)).astype(np.float32))
+    assert close(torch.bmm(x, y), x.double().numpy() @ y.double().numpy())
+    assert close(torch.baddbmm(torch.ones(12, 100, 90), x, y, alpha=3.0, beta=-1.0),
+                 3.0 * (x.double().numpy() @ y.double().numpy()) - 1.0)
+    # past one block of k and several panels of columns, rows split unevenly between threads
+    a = torch.from_numpy(rng.standard_normal((301, 700)).astype(np.float32))
+    b = torch.from_numpy(rng.standard_normal((700, 333)).astype(np.float32))
+    assert close(a @ b, a.double().numpy() @ b.double().numpy())
+    # exact integer-valued products: every element must be the exact sum
+    ai = torch.from_numpy(rng.integers(-8, 8, (130, 257)).astype(np.float32))
+    bi = torch.from_numpy(rng.integers(-8, 8, (257, 71)).astype(np.float32))
+    assert torch.equal((ai @ bi).long(), ai.long() @ bi.long())
+
+
+def test_products_feed_autograd():
+    rng = np.random.default_rng(9)
+    a = torch.from_numpy(rng.standard_normal((40, 30)).astype(np.float32)).requires_grad_()
+    b = torch.from_numpy(rng.standard_normal((30, 50)).astype(np.float32)).requires_grad_()
+    (a @ b).sum().backward()
+    assert close(a.grad, np.ones((40, 50)) @ b.detach().double().numpy().T)
+    assert close(b.grad, a.detach().double().numpy().T @ np.ones((40, 50)))
