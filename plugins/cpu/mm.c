@@ -3,8 +3,9 @@
  * addr arrive as matrix products, their vectors seen as one-column or one-row matrices), per batch
  * (bmm, baddbmm), or summed over a batch (addbmm); and dot.
  *
- * float32/float64 (and complex64/complex128, whose portable loop is in complex_mm.c) products go to the
- * BLAS provider (core->blas_current) unless they are small: an
+ * float32 products up to 1024^3 multiply-adds run in mm_kernel_f32.c where this ISA variant has it
+ * (AVX-512). Other float32/float64 (and complex64/complex128, whose portable loop is in complex_mm.c)
+ * products go to the BLAS provider (core->blas_current) unless they are small: an
  * operand with unit stride in either dim is passed as is (transposed if its rows are the strided dim),
  * any other is first packed into contiguous scratch. Small products, every other dtype, and
  * float32/float64 without a provider run a plain loop: for each row of a and each tile of columns,
