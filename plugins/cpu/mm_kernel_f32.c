@@ -1,6 +1,6 @@
 /*
  * mm_kernel_f32.c - float32 matrix products on AVX-512 without packing: the product that mm.c runs
- * itself instead of calling the BLAS provider, up to a size (mm_kernel_f32_takes).
+ * itself instead of calling the BLAS provider, up to a size (mm.c: MM_KERNEL_MAX_WORK).
  *
  * Why: BLIS packs both operands and walks its full blocking framework on every call, which costs a
  * 64x64x64 product about two thirds of its time (65 GFLOP/s on one thread of this project's machine,
@@ -13,6 +13,9 @@
  * (its elements are broadcast one by one), c is written along its rows. k is taken in blocks of
  * MK_KC so that b's panel stays in L2; later blocks add into c. Only the AVX-512 variant has the
  * kernel: elsewhere mm_kernel_f32_available() is false and products go to the provider as before.
+ * (The same kernel with AVX2's 16 registers, tiles of 6 x 16, only matched BLIS's haswell/zen3
+ * kernels at 64^3 to 256^3 and fell to two thirds of them at 1024^3: those have their own small-
+ * product path.)
  */
 #include "cpu.h"
 #include "mm.h"
