@@ -282,6 +282,16 @@ static int mm_try_kernel_f32(const mm_args *g, int nested) {
     return 1;
 }
 
+int mm_kernel_f32_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                       const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
+    const mm_scale s = {.f_alpha = 1, .f_beta = beta, .i_alpha = 1, .i_beta = 0, .plain = beta == 0};
+    const mm_args g = {.a = (const char *)a, .b = (const char *)b, .c = (char *)c, .m = m, .n = n, .k = k,
+                       .as0 = trans_a ? 1 : lda, .as1 = trans_a ? lda : 1, .bs0 = trans_b ? 1 : ldb,
+                       .bs1 = trans_b ? ldb : 1, .cs0 = ldc, .cs1 = 1, .scale = &s};
+    if (m <= 0 || n <= 0) return 0;
+    return mm_try_kernel_f32(&g, 0);
+}
+
 /* c = alpha * a @ b + beta * c for one matrix: float32 in this plugin's kernel where it applies, BLAS
  * when it takes the operands, else the loop. 0, or -1 when out of memory (nothing raised: `nested`
  * pieces run on pool workers). */

@@ -18,4 +18,11 @@ bool mm_kernel_f32_available(void);
 void mm_kernel_f32_rows(const mm_args *g, const float *b, int64_t ldb, int64_t i0, int64_t i1);
 int64_t mm_kernel_f32_row_unit(void);
 
+/* A row-major GEMM in BLAS's terms (trans_a/trans_b 1: the operand is stored transposed, ld apart),
+ * c = op(a) @ op(b) + beta * c, through mm.c's rules for the kernel: 1 when it computed it, 0 when
+ * the kernel does not take it (the caller's BLAS or loop then runs it), -1 when packing b ran out of
+ * memory (nothing computed, nothing raised). For other kernel files' products (conv.c). */
+int mm_kernel_f32_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                       const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+
 #endif
