@@ -269,8 +269,7 @@ static int mm_try_kernel_f32(const mm_args *g, int nested) {
         if (g->m < MM_KERNEL_PACK_ROWS) return 0;
         packed = cpu_core->host_alloc(packed_bytes);
         if (!packed) return -1;
-        for (int64_t p = 0; p < g->k; p++)
-            for (int64_t j = 0; j < g->n; j++) packed[p * g->n + j] = b[p * g->bs0 + j * g->bs1];
+        mm_kernel_f32_pack(packed, b, g->k, g->n, g->bs0, g->bs1);
         b = packed;
         ldb = g->n;
     }

@@ -110,6 +110,44 @@ void mm_kernel_f32_rows(const mm_args *g, const float *b, int64_t ldb, int64_t i
 
 int64_t mm_kernel_f32_row_unit(void) { return MK_ROWS; }
 
+/* dst[16 x 16] (row stride ldd) = the transpose of src[16 x 16] (row stride lds): three rounds of
+ * in-register shuffles (pairs of rows, pairs of pairs, then 128-bit lanes twice). */
+static void mk_transpose16(float *dst, int64_t ldd, const float *src, int64_t lds) {
+    __m512 r[16], t[16];
+    for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps(src + i * lds);
+    for (int i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);     /* per lane: a0 b0 a1 b1 */
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]); /* a2 b2 a3 b3 */
+    }
+    for (int i = 0; i < 16; i += 4) { /* r[i + c]: rows i..i+3 of columns c, c+4, c+8, c+12 (one per lane) */
+        const __m512d t0 = _mm512_castps_pd(t[i]), t1 = _mm512_castps_pd(t[i + 1]);
+        const __m512d t2 = _mm512_castps_pd(t[i + 2]), t3 = _mm512_castps_pd(t[i + 3]);
+        r[i] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
+        r[i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
+        r[i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
+        r[i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
+    }
+    for (int h = 0; h < 16; h += 8) /* t[h + c], t[h + 4 + c]: rows h..h+7 of columns c, c+8 and c+4, c+12 */
+        for (int c = 0; c < 4; c++) {
+            t[h + c] = _mm512_shuffle_f32x4(r[h + c], r[h + 4 + c], 0x88);
+            t[h + 4 + c] = _mm512_shuffle_f32x4(r[h + c], r[h + 4 + c], 0xdd);
+        }
+    for (int c = 0; c < 8; c++) {
+        _mm512_storeu_ps(dst + c * ldd, _mm512_shuffle_f32x4(t[c], t[8 + c], 0x88));
+        _mm512_storeu_ps(dst + (c + 8) * ldd, _mm512_shuffle_f32x4(t[c], t[8 + c], 0xdd));
+    }
+}
+
+void mm_kernel_f32_pack(float *dst, const float *b, int64_t k, int64_t n, int64_t bs0, int64_t bs1) {
+    int64_t p0 = 0, j0 = 0;
+    if (bs0 == 1) /* b stored transposed: n rows of k, bs1 apart, turned in 16 x 16 tiles */
+        for (p0 = 0; p0 + 16 <= k; p0 += 16)
+            for (j0 = 0; j0 + 16 <= n; j0 += 16) mk_transpose16(dst + p0 * n + j0, n, b + j0 * bs1 + p0, bs1);
+    /* what the tiles did not cover: the last rows of dst (p >= p0), and its last columns */
+    for (int64_t p = 0; p < k; p++)
+        for (int64_t j = p < p0 ? n - n % 16 : 0; j < n; j++) dst[p * n + j] = b[p * bs0 + j * bs1];
+}
+
 #else
 
 bool mm_kernel_f32_available(void) { return false; }
@@ -123,5 +161,10 @@ void mm_kernel_f32_rows(const mm_args *g, const float *b, int64_t ldb, int64_t i
 }
 
 int64_t mm_kernel_f32_row_unit(void) { return 1; }
+
+void mm_kernel_f32_pack(float *dst, const float *b, int64_t k, int64_t n, int64_t bs0, int64_t bs1) {
+    for (int64_t p = 0; p < k; p++)
+        for (int64_t j = 0; j < n; j++) dst[p * n + j] = b[p * bs0 + j * bs1];
+}
 
 #endif

@@ -18,6 +18,10 @@ bool mm_kernel_f32_available(void);
 void mm_kernel_f32_rows(const mm_args *g, const float *b, int64_t ldb, int64_t i0, int64_t i1);
 int64_t mm_kernel_f32_row_unit(void);
 
+/* dst[k x n] (rows n apart) = b[k x n] read through strides bs0, bs1: the packed b for
+ * mm_kernel_f32_rows when b's columns are not contiguous (a transposed b in 16 x 16 tiles). */
+void mm_kernel_f32_pack(float *dst, const float *b, int64_t k, int64_t n, int64_t bs0, int64_t bs1);
+
 /* A row-major GEMM in BLAS's terms (trans_a/trans_b 1: the operand is stored transposed, ld apart),
  * c = op(a) @ op(b) + beta * c, through mm.c's rules for the kernel: 1 when it computed it, 0 when
  * the kernel does not take it (the caller's BLAS or loop then runs it), -1 when packing b ran out of
