@@ -26,7 +26,7 @@
 #include "cpu.h"
 #include "dtype.h"
 #include "im2col.h"
-#include "mm_kernel_f32.h"
+#include "mm_kernel.h"
 
 enum { CT_F32, CT_F64, CT_U64 };
 

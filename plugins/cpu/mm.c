@@ -3,8 +3,8 @@
  * addr arrive as matrix products, their vectors seen as one-column or one-row matrices), per batch
  * (bmm, baddbmm), or summed over a batch (addbmm); and dot.
  *
- * float32 products up to 1024^3 multiply-adds run in mm_kernel_f32.c where this ISA variant has it
- * (AVX-512). Other float32/float64 (and complex64/complex128, whose portable loop is in complex_mm.c)
+ * float32 products up to 1024^3 multiply-adds (float64: 2^29) run in mm_kernel.c where this ISA
+ * variant has it (AVX-512). Other float32/float64 (and complex64/complex128, whose portable loop is in complex_mm.c)
  * products go to the BLAS provider (core->blas_current) unless they are small: an
  * operand with unit stride in either dim is passed as is (transposed if its rows are the strided dim),
  * any other is first packed into contiguous scratch. Small products, every other dtype, and
@@ -28,7 +28,7 @@
 #include "cpu.h"
 #include "dtype.h"
 #include "mm.h"
-#include "mm_kernel_f32.h"
+#include "mm_kernel.h"
 
 #define MM_TILE 256
 /* Below this many multiply-adds a float32/float64 product stays in the loop: no packing, no call. */
@@ -232,49 +232,60 @@ static int mm_try_blas(int32_t dtype, const mm_args *g) {
     return done;
 }
 
-/* ---- float32: this plugin's own kernel ---- */
+/* ---- float32 and float64: this plugin's own kernel ---- */
 
-/* float32 products up to MM_KERNEL_MAX_WORK multiply-adds run in mm_kernel_f32.c where this ISA
- * variant has it: BLIS's packing and blocking framework cost small and medium products up to two
+/* float32 and float64 products up to MM_KERNEL_MAX_WORK(_F64) multiply-adds run in mm_kernel.c where this
+ * ISA variant has it: BLIS's packing and blocking framework cost small and medium products up to two
  * thirds of their time, while past about 1024^3 its packed blocking is as fast or faster. With fewer
- * than 16 columns the kernel's vectors are mostly masked, so only small such products take it. */
+ * than a vector's columns the kernel's vectors are mostly masked, so only small such products take it. */
 #define MM_KERNEL_MAX_WORK ((int64_t)1 << 30)
+#define MM_KERNEL_MAX_WORK_F64 ((int64_t)1 << 29) /* float64: BLIS is ahead from about 800^3 */
 #define MM_KERNEL_NARROW_WORK ((int64_t)64 * 64 * 64)
 #define MM_KERNEL_PACK_ROWS 16 /* fewer rows of a do not repay packing a transposed b */
 #define MM_KERNEL_GRAIN_RATIO 16 /* a piece of a product: 16 times CPU_GRAIN multiply-adds at least */
 
 typedef struct mm_kernel_job {
     const mm_args *g;
-    const float *b;
+    int32_t dtype;
+    const void *b;
     int64_t ldb, unit;
 } mm_kernel_job;
 
 static void mm_kernel_range(void *vjob, int64_t u0, int64_t u1) {
     const mm_kernel_job *j = vjob;
     const int64_t i0 = u0 * j->unit, i1 = u1 * j->unit < j->g->m ? u1 * j->unit : j->g->m;
-    if (i0 < i1) mm_kernel_f32_rows(j->g, j->b, j->ldb, i0, i1);
+    if (i0 >= i1) return;
+    if (j->dtype == TC_FLOAT32)
+        mm_kernel_f32_rows(j->g, j->b, j->ldb, i0, i1);
+    else
+        mm_kernel_f64_rows(j->g, j->b, j->ldb, i0, i1);
 }
 
 /* 1 when it computed the product, 0 to leave it to BLAS or the loop, -1 when out of memory. */
-static int mm_try_kernel_f32(const mm_args *g, int nested) {
+static int mm_try_kernel(int32_t dtype, const mm_args *g, int nested) {
     const int64_t work = mm_work(g->m, g->n, g->k);
-    if (!mm_kernel_f32_available() || g->k == 0 || work <= MM_SMALL_WORK || work > MM_KERNEL_MAX_WORK) return 0;
+    const int64_t max_work = dtype == TC_FLOAT64 ? MM_KERNEL_MAX_WORK_F64 : MM_KERNEL_MAX_WORK;
+    if (!mm_kernel_available() || g->k == 0 || work <= MM_SMALL_WORK || work > max_work) return 0;
     if (g->n < 16 && work > MM_KERNEL_NARROW_WORK) return 0;
     if (g->n > 1 && g->cs1 != 1) return 0;
-    const float *b = (const float *)g->b;
+    const size_t es = cpu_dtype_size(dtype);
+    const void *b = g->b;
     int64_t ldb = g->bs0;
-    float *packed = NULL;
-    const size_t packed_bytes = (size_t)g->k * (size_t)g->n * sizeof(float);
+    void *packed = NULL;
+    const size_t packed_bytes = (size_t)g->k * (size_t)g->n * es;
     if (g->n > 1 && g->bs1 != 1) { /* b read along its columns: copied into rows first */
         if (g->m < MM_KERNEL_PACK_ROWS) return 0;
         packed = cpu_core->host_alloc(packed_bytes);
         if (!packed) return -1;
-        mm_kernel_f32_pack(packed, b, g->k, g->n, g->bs0, g->bs1);
+        if (dtype == TC_FLOAT32)
+            mm_kernel_f32_pack(packed, b, g->k, g->n, g->bs0, g->bs1);
+        else
+            mm_kernel_f64_pack(packed, b, g->k, g->n, g->bs0, g->bs1);
         b = packed;
         ldb = g->n;
     }
-    const int64_t unit = mm_kernel_f32_row_unit();
-    mm_kernel_job job = {g, b, ldb, unit};
+    const int64_t unit = mm_kernel_row_unit();
+    mm_kernel_job job = {g, dtype, b, ldb, unit};
     const int nt = nested ? 1 : cpu_threads_for(work / MM_KERNEL_GRAIN_RATIO);
     cpu_parallel((g->m + unit - 1) / unit, nt, mm_kernel_range, &job);
     if (packed) cpu_core->host_free(packed, packed_bytes);
@@ -288,16 +299,16 @@ int mm_kernel_f32_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k
                        .as0 = trans_a ? 1 : lda, .as1 = trans_a ? lda : 1, .bs0 = trans_b ? 1 : ldb,
                        .bs1 = trans_b ? ldb : 1, .cs0 = ldc, .cs1 = 1, .scale = &s};
     if (m <= 0 || n <= 0) return 0;
-    return mm_try_kernel_f32(&g, 0);
+    return mm_try_kernel(TC_FLOAT32, &g, 0);
 }
 
-/* c = alpha * a @ b + beta * c for one matrix: float32 in this plugin's kernel where it applies, BLAS
+/* c = alpha * a @ b + beta * c for one matrix: float32/float64 in this plugin's kernel where it applies, BLAS
  * when it takes the operands, else the loop. 0, or -1 when out of memory (nothing raised: `nested`
  * pieces run on pool workers). */
 static int mm_compute(int32_t dtype, const mm_args *g, mm_rows_fn rows, int nested) {
     if (g->m == 0 || g->n == 0) return 0;
-    if (dtype == TC_FLOAT32 && !rows) {
-        const int done = mm_try_kernel_f32(g, nested);
+    if ((dtype == TC_FLOAT32 || dtype == TC_FLOAT64) && !rows) {
+        const int done = mm_try_kernel(dtype, g, nested);
         if (done) return done < 0 ? -1 : 0;
     }
     const int blas = mm_try_blas(dtype, g);

@@ -1,8 +1,8 @@
-"""float32 products across the shapes and layouts that decide how they are computed: on AVX-512
-machines the CPU plugin's own kernel (tiles of 6 rows x 64 columns, k in blocks of 256) takes them up
-to 1024^3 multiply-adds, with edge tiles, a transposed b packed first, alpha/beta (beta 0 never reads
-the bias), and rows split over the pool; elsewhere, and beyond, the BLAS provider. numpy in float64
-is the oracle."""
+"""float32 and float64 products across the shapes and layouts that decide how they are computed: on
+AVX-512 machines the CPU plugin's own kernel (tiles of 6 rows x 4 vectors, k in blocks of 256) takes
+them up to 1024^3 multiply-adds (float64: 2^29), with edge tiles, a transposed b packed first,
+alpha/beta (beta 0 never reads the bias), and rows split over the pool; elsewhere, and beyond, the
+BLAS provider. numpy in float64 is the oracle."""
 import itertools
 
 import numpy as np
@@ -22,8 +22,8 @@ def threads(request):
     torch.set_num_threads(before)
 
 
-def operand(rng, rows, cols, transposed):
-    x = rng.standard_normal((cols, rows) if transposed else (rows, cols)).astype(np.float32)
+def operand(rng, rows, cols, transposed, dtype=np.float32):
+    x = rng.standard_normal((cols, rows) if transposed else (rows, cols)).astype(dtype)
     t = torch.from_numpy(x)
     return t.t() if transposed else t
 
@@ -33,21 +33,23 @@ def close(got, want):
     return np.abs(got - want).max() <= 1e-5 * max(1.0, np.abs(want).max())
 
 
+@pytest.mark.parametrize('dtype', [np.float32, np.float64], ids=['float32', 'float64'])
 @pytest.mark.parametrize('m,n,k', SHAPES)
-def test_products_in_every_layout(threads, m, n, k):
+def test_products_in_every_layout(threads, m, n, k, dtype):
     rng = np.random.default_rng(m * 1000 + n * 10 + k)
+    tdtype = torch.from_numpy(np.zeros(1, dtype)).dtype
     for ta, tb in itertools.product([False, True], repeat=2):
-        a, b = operand(rng, m, k, ta), operand(rng, k, n, tb)
+        a, b = operand(rng, m, k, ta, dtype), operand(rng, k, n, tb, dtype)
         want = a.double().numpy() @ b.double().numpy()
         assert close(a @ b, want), (ta, tb)
-        bias = torch.from_numpy(rng.standard_normal((m, n)).astype(np.float32))
+        bias = torch.from_numpy(rng.standard_normal((m, n)).astype(dtype))
         assert close(torch.addmm(bias, a, b, beta=0.5, alpha=-2.0), 0.5 * bias.double().numpy() - 2.0 * want)
-        nan_bias = torch.full((m, n), float('nan'))
+        nan_bias = torch.full((m, n), float('nan'), dtype=tdtype)
         assert not torch.addmm(nan_bias, a, b, beta=0.0).isnan().any()   # beta 0: the bias is not read
-        out = torch.empty(n, m).t()                                      # c written down its columns
+        out = torch.empty(n, m, dtype=tdtype).t()                        # c written down its columns
         torch.mm(a, b, out=out)
         assert close(out, want)
-        wide = torch.zeros(m, n + 5)[:, 2:n + 2]                         # c rows further apart than n
+        wide = torch.zeros(m, n + 5, dtype=tdtype)[:, 2:n + 2]           # c rows further apart than n
         torch.mm(a, b, out=wide)
         assert close(wide, want)
 
@@ -64,9 +66,11 @@ def test_batches_and_large_products(threads):
     b = torch.from_numpy(rng.standard_normal((700, 333)).astype(np.float32))
     assert close(a @ b, a.double().numpy() @ b.double().numpy())
     # exact integer-valued products: every element must be the exact sum
-    ai = torch.from_numpy(rng.integers(-8, 8, (130, 257)).astype(np.float32))
-    bi = torch.from_numpy(rng.integers(-8, 8, (257, 71)).astype(np.float32))
-    assert torch.equal((ai @ bi).long(), ai.long() @ bi.long())
+    for dtype in (np.float32, np.float64):
+        ai = torch.from_numpy(rng.integers(-8, 8, (130, 257)).astype(dtype))
+        bi = torch.from_numpy(rng.integers(-8, 8, (257, 71)).astype(dtype))
+        assert torch.equal((ai @ bi).long(), ai.long() @ bi.long())
+        assert torch.equal((ai @ bi.t().contiguous().t()).long(), ai.long() @ bi.long())
 
 
 def test_products_feed_autograd():
