@@ -3,8 +3,9 @@
  * addr arrive as matrix products, their vectors seen as one-column or one-row matrices), per batch
  * (bmm, baddbmm), or summed over a batch (addbmm); and dot.
  *
- * float32 products up to 1024^3 multiply-adds (float64: 2^29) run in mm_kernel.c where this ISA
- * variant has it (AVX-512). Other float32/float64 (and complex64/complex128, whose portable loop is in complex_mm.c)
+ * float32/float64 products with one column or one row (mv, addmv) run in mv.c; other float32
+ * products up to 1024^3 multiply-adds (float64: 2^29) run in mm_kernel.c where this ISA variant has
+ * it (AVX-512). Other float32/float64 (and complex64/complex128, whose portable loop is in complex_mm.c)
  * products go to the BLAS provider (core->blas_current) unless they are small: an
  * operand with unit stride in either dim is passed as is (transposed if its rows are the strided dim),
  * any other is first packed into contiguous scratch. Small products, every other dtype, and
@@ -29,6 +30,7 @@
 #include "dtype.h"
 #include "mm.h"
 #include "mm_kernel.h"
+#include "mv.h"
 
 #define MM_TILE 256
 /* Below this many multiply-adds a float32/float64 product stays in the loop: no packing, no call. */
@@ -307,6 +309,12 @@ int mm_kernel_f32_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k
  * pieces run on pool workers). */
 static int mm_compute(int32_t dtype, const mm_args *g, mm_rows_fn rows, int nested) {
     if (g->m == 0 || g->n == 0) return 0;
+    if (!rows && (g->n == 1 || g->m == 1)) { /* a matrix and a vector: mv.c (float32/float64) */
+        const double alpha = g->scale->f_alpha, beta = g->scale->f_beta;
+        const mv_args mv = g->n == 1 ? (mv_args){g->m, g->k, g->a, g->as0, g->as1, g->b, g->bs0, g->c, g->cs0, alpha, beta}
+                                     : (mv_args){g->n, g->k, g->b, g->bs1, g->bs0, g->a, g->as1, g->c, g->cs1, alpha, beta};
+        if (cpu_mv_run(dtype, &mv, nested)) return 0;
+    }
     if ((dtype == TC_FLOAT32 || dtype == TC_FLOAT64) && !rows) {
         const int done = mm_try_kernel(dtype, g, nested);
         if (done) return done < 0 ? -1 : 0;

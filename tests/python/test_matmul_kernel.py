@@ -80,3 +80,27 @@ def test_products_feed_autograd():
     (a @ b).sum().backward()
     assert close(a.grad, np.ones((40, 50)) @ b.detach().double().numpy().T)
     assert close(b.grad, a.detach().double().numpy().T @ np.ones((40, 50)))
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64], ids=['float32', 'float64'])
+def test_matrix_vector_products(threads, dtype):
+    # mv.c: dot products along contiguous rows, or columns added into blocks of accumulators
+    rng = np.random.default_rng(13)
+    for m, k in [(1, 1), (5, 3), (64, 64), (300, 200), (3000, 700), (7, 1000)]:
+        for ta in (False, True):
+            a = operand(rng, m, k, ta, dtype)
+            v = torch.from_numpy(rng.standard_normal(2 * k).astype(dtype))
+            for x in (v[:k], v[::2]):                                  # contiguous and strided vectors
+                want = a.double().numpy() @ x.double().numpy()
+                assert close(torch.mv(a, x), want), (m, k, ta)
+                assert close(a @ x, want)
+                assert close(x @ a.t(), want)                          # a vector @ a matrix
+                y = torch.from_numpy(rng.standard_normal(m).astype(dtype))
+                assert close(torch.addmv(y, a, x, beta=0.25, alpha=3.0), 0.25 * y.double().numpy() + 3.0 * want)
+                nan_y = torch.full((m,), float('nan'), dtype=a.dtype)
+                assert not torch.addmv(nan_y, a, x, beta=0.0).isnan().any()
+                out = torch.zeros(2 * m, dtype=a.dtype)[::2]             # a strided result
+                torch.mv(a, x, out=out)
+                assert close(out, want)
+    empty = torch.mv(torch.ones(4, 0), torch.ones(0))
+    assert torch.equal(empty, torch.zeros(4))
