@@ -91,7 +91,9 @@ static void gemm(int ct, int ta, int tb, int64_t m, int64_t n, int64_t k, const 
             for (int64_t i = 0; i < m; i++) memset(at_mut(c, i * ldc, es), 0, es * (size_t)n);
         return;
     }
-    if (ct == CT_F32 && mm_kernel_f32_gemm(ta, tb, m, n, k, a, lda, b, ldb, acc ? 1.0f : 0.0f, c, ldc) == 1) return;
+    if (ct != CT_U64 && mm_kernel_gemm(ct == CT_F32 ? TC_FLOAT32 : TC_FLOAT64, ta, tb, m, n, k, a, lda, b, ldb,
+                                       acc ? 1.0 : 0.0, c, ldc) == 1)
+        return;
     const tc_blas_provider *bp = cpu_core->blas_current ? cpu_core->blas_current() : NULL;
     bool blas = bp && ct != CT_U64 && (ct == CT_F32 ? bp->sgemm != NULL : bp->dgemm != NULL) && fits_blas(m) &&
                 fits_blas(n) && fits_blas(k) && fits_blas(lda) && fits_blas(ldb) && fits_blas(ldc);

@@ -33,8 +33,6 @@
 #include "mv.h"
 
 #define MM_TILE 256
-/* Below this many multiply-adds a float32/float64 product stays in the loop: no packing, no call. */
-#define MM_SMALL_WORK ((int64_t)16 * 16 * 16)
 
 /* ---- the portable loop, stamped per dtype ---- */
 
@@ -123,7 +121,7 @@ static void mm_rows_range(void *vjob, int64_t i0, int64_t i1) {
     j->rows(j->g, i0, i1);
 }
 
-static int64_t mm_work(int64_t m, int64_t n, int64_t k) {
+int64_t cpu_mm_work(int64_t m, int64_t n, int64_t k) {
     int64_t work;
     if (__builtin_mul_overflow(m, n, &work) || __builtin_mul_overflow(work, k > 0 ? k : 1, &work)) work = INT64_MAX;
     return work;
@@ -131,7 +129,7 @@ static int64_t mm_work(int64_t m, int64_t n, int64_t k) {
 
 /* Rows of c split over the pool; `nested`: already on a piece of a batch, stay on this thread. */
 static void mm_loop(const mm_args *g, mm_rows_fn rows, int nested) {
-    const int nt = nested ? 1 : cpu_threads_for(mm_work(g->m, g->n, g->k));
+    const int nt = nested ? 1 : cpu_threads_for(cpu_mm_work(g->m, g->n, g->k));
     mm_job job = {g, rows};
     cpu_parallel(g->m, nt, mm_rows_range, &job);
 }
@@ -198,7 +196,7 @@ static int blas_has(const tc_blas_provider *bp, int32_t dtype) {
 /* Returns 1 when it handled the product, 0 to fall back to the loop, -1 when out of memory. */
 static int mm_try_blas(int32_t dtype, const mm_args *g) {
     const tc_blas_provider *bp = cpu_core->blas_current ? cpu_core->blas_current() : NULL;
-    if (!bp || g->k == 0 || mm_work(g->m, g->n, g->k) <= MM_SMALL_WORK || !blas_has(bp, dtype)) return 0;
+    if (!bp || g->k == 0 || cpu_mm_work(g->m, g->n, g->k) <= MM_SMALL_WORK || !blas_has(bp, dtype)) return 0;
     const int64_t ldc = g->m == 1 ? max1(g->n) : g->cs0;
     if (!(g->n == 1 || g->cs1 == 1) || ldc < max1(g->n)) return 0;
     if (!fits_blas(g->m) || !fits_blas(g->n) || !fits_blas(g->k) || !fits_blas(ldc)) return 0;
@@ -234,76 +232,6 @@ static int mm_try_blas(int32_t dtype, const mm_args *g) {
     return done;
 }
 
-/* ---- float32 and float64: this plugin's own kernel ---- */
-
-/* float32 and float64 products up to MM_KERNEL_MAX_WORK(_F64) multiply-adds run in mm_kernel.c where this
- * ISA variant has it: BLIS's packing and blocking framework cost small and medium products up to two
- * thirds of their time, while past about 1024^3 its packed blocking is as fast or faster. With fewer
- * than a vector's columns the kernel's vectors are mostly masked, so only small such products take it. */
-#define MM_KERNEL_MAX_WORK ((int64_t)1 << 30)
-#define MM_KERNEL_MAX_WORK_F64 ((int64_t)1 << 29) /* float64: BLIS is ahead from about 800^3 */
-#define MM_KERNEL_NARROW_WORK ((int64_t)64 * 64 * 64)
-#define MM_KERNEL_PACK_ROWS 16 /* fewer rows of a do not repay packing a transposed b */
-#define MM_KERNEL_GRAIN_RATIO 16 /* a piece of a product: 16 times CPU_GRAIN multiply-adds at least */
-
-typedef struct mm_kernel_job {
-    const mm_args *g;
-    int32_t dtype;
-    const void *b;
-    int64_t ldb, unit;
-} mm_kernel_job;
-
-static void mm_kernel_range(void *vjob, int64_t u0, int64_t u1) {
-    const mm_kernel_job *j = vjob;
-    const int64_t i0 = u0 * j->unit, i1 = u1 * j->unit < j->g->m ? u1 * j->unit : j->g->m;
-    if (i0 >= i1) return;
-    if (j->dtype == TC_FLOAT32)
-        mm_kernel_f32_rows(j->g, j->b, j->ldb, i0, i1);
-    else
-        mm_kernel_f64_rows(j->g, j->b, j->ldb, i0, i1);
-}
-
-/* 1 when it computed the product, 0 to leave it to BLAS or the loop, -1 when out of memory. */
-static int mm_try_kernel(int32_t dtype, const mm_args *g, int nested) {
-    const int64_t work = mm_work(g->m, g->n, g->k);
-    const int64_t max_work = dtype == TC_FLOAT64 ? MM_KERNEL_MAX_WORK_F64 : MM_KERNEL_MAX_WORK;
-    if (!mm_kernel_available() || g->k == 0 || work <= MM_SMALL_WORK || work > max_work) return 0;
-    if (g->n < 16 && work > MM_KERNEL_NARROW_WORK) return 0;
-    if (g->n > 1 && g->cs1 != 1) return 0;
-    const size_t es = cpu_dtype_size(dtype);
-    const void *b = g->b;
-    int64_t ldb = g->bs0;
-    void *packed = NULL;
-    const size_t packed_bytes = (size_t)g->k * (size_t)g->n * es;
-    if (g->n > 1 && g->bs1 != 1) { /* b read along its columns: copied into rows first */
-        if (g->m < MM_KERNEL_PACK_ROWS) return 0;
-        packed = cpu_core->host_alloc(packed_bytes);
-        if (!packed) return -1;
-        if (dtype == TC_FLOAT32)
-            mm_kernel_f32_pack(packed, b, g->k, g->n, g->bs0, g->bs1);
-        else
-            mm_kernel_f64_pack(packed, b, g->k, g->n, g->bs0, g->bs1);
-        b = packed;
-        ldb = g->n;
-    }
-    const int64_t unit = mm_kernel_row_unit();
-    mm_kernel_job job = {g, dtype, b, ldb, unit};
-    const int nt = nested ? 1 : cpu_threads_for(work / MM_KERNEL_GRAIN_RATIO);
-    cpu_parallel((g->m + unit - 1) / unit, nt, mm_kernel_range, &job);
-    if (packed) cpu_core->host_free(packed, packed_bytes);
-    return 1;
-}
-
-int mm_kernel_f32_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                       const float *b, int64_t ldb, float beta, float *c, int64_t ldc) {
-    const mm_scale s = {.f_alpha = 1, .f_beta = beta, .i_alpha = 1, .i_beta = 0, .plain = beta == 0};
-    const mm_args g = {.a = (const char *)a, .b = (const char *)b, .c = (char *)c, .m = m, .n = n, .k = k,
-                       .as0 = trans_a ? 1 : lda, .as1 = trans_a ? lda : 1, .bs0 = trans_b ? 1 : ldb,
-                       .bs1 = trans_b ? ldb : 1, .cs0 = ldc, .cs1 = 1, .scale = &s};
-    if (m <= 0 || n <= 0) return 0;
-    return mm_try_kernel(TC_FLOAT32, &g, 0);
-}
-
 /* c = alpha * a @ b + beta * c for one matrix: float32/float64 in this plugin's kernel where it applies, BLAS
  * when it takes the operands, else the loop. 0, or -1 when out of memory (nothing raised: `nested`
  * pieces run on pool workers). */
@@ -315,8 +243,8 @@ static int mm_compute(int32_t dtype, const mm_args *g, mm_rows_fn rows, int nest
                                      : (mv_args){g->n, g->k, g->b, g->bs1, g->bs0, g->a, g->as1, g->c, g->cs1, alpha, beta};
         if (cpu_mv_run(dtype, &mv, nested)) return 0;
     }
-    if ((dtype == TC_FLOAT32 || dtype == TC_FLOAT64) && !rows) {
-        const int done = mm_try_kernel(dtype, g, nested);
+    if (!rows) { /* float32/float64 on AVX-512: mm_kernel.c */
+        const int done = mm_kernel_try(dtype, g, nested);
         if (done) return done < 0 ? -1 : 0;
     }
     const int blas = mm_try_blas(dtype, g);
@@ -455,7 +383,7 @@ static int run_batch(const tc_kernel_args *args, int with_bias, const char *name
         return cpu_core->set_error(TC_ERR_RUNTIME, "%s: expected 3-D operands, got %d, %d and %d dims", name,
                                    a->ndim, b->ndim, c->ndim);
     const mm_scale s = scale_of(args, with_bias);
-    const int64_t batch = c->sizes[0], each = mm_work(c->sizes[1], c->sizes[2], a->sizes[2]);
+    const int64_t batch = c->sizes[0], each = cpu_mm_work(c->sizes[1], c->sizes[2], a->sizes[2]);
     int64_t total;
     if (__builtin_mul_overflow(each, batch, &total)) total = INT64_MAX;
     /* Whole products per thread need no synchronisation inside a product: 64 products of 128^3 ran at

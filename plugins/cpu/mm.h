@@ -26,6 +26,12 @@ typedef struct mm_args {
     const mm_scale *scale;
 } mm_args;
 
+/* Below this many multiply-adds a float32/float64 product stays in mm.c's loop: no packing, no call. */
+#define MM_SMALL_WORK ((int64_t)16 * 16 * 16)
+
+/* m * n * max(k, 1), saturated at INT64_MAX: what a product's threading and size rules weigh. */
+int64_t cpu_mm_work(int64_t m, int64_t n, int64_t k);
+
 /* Rows [i0, i1) of c; called concurrently on disjoint rows. */
 typedef void (*mm_rows_fn)(const mm_args *g, int64_t i0, int64_t i1);
 

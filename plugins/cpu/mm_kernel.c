@@ -1,7 +1,11 @@
 /*
  * mm_kernel.c - float32 and float64 matrix products on AVX-512 without packing: the products that
- * mm.c (and conv.c) run themselves instead of calling the BLAS provider, up to a size (mm.c:
- * MM_KERNEL_MAX_WORK).
+ * mm.c (and conv.c) run themselves instead of calling the BLAS provider, up to a size.
+ *
+ * Which: float32 products up to 1024^3 multiply-adds (float64: 2^29; BLIS is ahead from about 800^3),
+ * past 16^3 (smaller ones stay in mm.c's loop), with c's rows contiguous, and fewer than 16 columns
+ * only up to 64^3 (the vectors would be mostly masked). A b read along its columns is packed into
+ * rows first, when a has 16 rows or more to repay it. Rows of c are split over the pool.
  *
  * Why: BLIS packs both operands and walks its full blocking framework on every call, which costs a
  * 64x64x64 float32 product about two thirds of its time (65 GFLOP/s on one thread of this project's
@@ -11,15 +15,16 @@
  * row and six broadcasts of a's elements, so the FMA units stay busy (float32: about 200-220 GFLOP/s
  * from 32^3 to 512^3, 185 at 1024^3, measured standalone).
  *
- * b is read along its rows (unit column stride; mm.c packs it otherwise), a through any strides
+ * b is read along its rows (unit column stride; mm_kernel_try packs it otherwise), a through any strides
  * (its elements are broadcast one by one), c is written along its rows. k is taken in blocks of
  * MK_KC so that b's panel stays in L2; later blocks add into c. Both dtypes are stamped from one
- * macro (MK_STAMP). Only the AVX-512 variant has the kernel: elsewhere mm_kernel_available() is
- * false and products go to the provider as before. (The same kernel with AVX2's 16 registers, tiles
+ * macro (MK_STAMP). Only the AVX-512 variant has the kernel: elsewhere mm_kernel_try takes nothing
+ * and products go to the provider as before. (The same kernel with AVX2's 16 registers, tiles
  * of 6 x 16 floats, only matched BLIS's haswell/zen3 kernels at 64^3 to 256^3 and fell to two thirds
  * of them at 1024^3: those have their own small-product path.)
  */
 #include "cpu.h"
+#include "dtype.h"
 #include "mm.h"
 #include "mm_kernel.h"
 
@@ -29,10 +34,6 @@
 #define MK_ROWS 6 /* rows of c per tile */
 #define MK_VECS 4 /* vectors per tile row */
 #define MK_KC 256 /* steps of k per block */
-
-bool mm_kernel_available(void) { return true; }
-
-int64_t mm_kernel_row_unit(void) { return MK_ROWS; }
 
 /* The float32 and float64 instances: element type T, vector type VT (W elements), mask type MT with
  * FULL set, and the intrinsics' suffix X. */
@@ -78,7 +79,7 @@ int64_t mm_kernel_row_unit(void) { return MK_ROWS; }
         }                                                                                          \
     }                                                                                              \
                                                                                                    \
-    void mm_kernel_##S##_rows(const mm_args *g, const T *b, int64_t ldb, int64_t i0, int64_t i1) { \
+    static void mk_rows_##S(const mm_args *g, const T *b, int64_t ldb, int64_t i0, int64_t i1) {    \
         const T *a = (const T *)g->a;                                                              \
         T *c = (T *)g->c;                                                                          \
         const int64_t n = g->n, k = g->k, as0 = g->as0, as1 = g->as1, ldc = g->cs0;                \
@@ -140,41 +141,96 @@ static void mk_transpose16(float *dst, int64_t ldd, const float *src, int64_t ld
     }
 }
 
-void mm_kernel_f32_pack(float *dst, const float *b, int64_t k, int64_t n, int64_t bs0, int64_t bs1) {
-    int64_t p0 = 0, j0 = 0;
-    if (bs0 == 1) /* b stored transposed: n rows of k, bs1 apart, turned in 16 x 16 tiles */
+/* dst[k x n] (rows n apart) = b[k x n] read through strides bs0, bs1, element by element from row p0
+ * on, and for rows above p0 from column j0 on. */
+#define MK_PACK_REST(S, T)                                                                         \
+    static void mk_pack_rest_##S(T *dst, const T *b, int64_t k, int64_t n, int64_t bs0, int64_t bs1,   \
+                                 int64_t p0, int64_t j0) {                                          \
+        for (int64_t p = 0; p < k; p++)                                                            \
+            for (int64_t j = p < p0 ? j0 : 0; j < n; j++) dst[p * n + j] = b[p * bs0 + j * bs1];   \
+    }
+MK_PACK_REST(f32, float)
+MK_PACK_REST(f64, double)
+
+/* float32's b stored transposed (n rows of k, bs1 apart) is turned in 16 x 16 tiles; float64's, and
+ * other strides, element by element (float64 products are rarer). */
+static void mk_pack_f32(float *dst, const float *b, int64_t k, int64_t n, int64_t bs0, int64_t bs1) {
+    int64_t p0 = 0;
+    if (bs0 == 1)
         for (p0 = 0; p0 + 16 <= k; p0 += 16)
-            for (j0 = 0; j0 + 16 <= n; j0 += 16) mk_transpose16(dst + p0 * n + j0, n, b + j0 * bs1 + p0, bs1);
-    /* what the tiles did not cover: the last rows of dst (p >= p0), and its last columns */
-    for (int64_t p = 0; p < k; p++)
-        for (int64_t j = p < p0 ? n - n % 16 : 0; j < n; j++) dst[p * n + j] = b[p * bs0 + j * bs1];
+            for (int64_t j0 = 0; j0 + 16 <= n; j0 += 16) mk_transpose16(dst + p0 * n + j0, n, b + j0 * bs1 + p0, bs1);
+    mk_pack_rest_f32(dst, b, k, n, bs0, bs1, p0, n - n % 16);
 }
 
-/* float64's transposed b is copied element by element (products of float64 are rarer). */
-void mm_kernel_f64_pack(double *dst, const double *b, int64_t k, int64_t n, int64_t bs0, int64_t bs1) {
-    for (int64_t p = 0; p < k; p++)
-        for (int64_t j = 0; j < n; j++) dst[p * n + j] = b[p * bs0 + j * bs1];
+typedef struct mk_job {
+    const mm_args *g;
+    int32_t dtype;
+    const void *b;
+    int64_t ldb;
+} mk_job;
+
+static void mk_range(void *vjob, int64_t u0, int64_t u1) {
+    const mk_job *j = vjob;
+    const int64_t i0 = u0 * MK_ROWS, i1 = u1 * MK_ROWS < j->g->m ? u1 * MK_ROWS : j->g->m;
+    if (i0 >= i1) return;
+    if (j->dtype == TC_FLOAT32)
+        mk_rows_f32(j->g, j->b, j->ldb, i0, i1);
+    else
+        mk_rows_f64(j->g, j->b, j->ldb, i0, i1);
+}
+
+#define MK_MAX_WORK ((int64_t)1 << 30)
+#define MK_MAX_WORK_F64 ((int64_t)1 << 29)
+#define MK_NARROW_WORK ((int64_t)64 * 64 * 64)
+#define MK_PACK_ROWS 16    /* fewer rows of a do not repay packing a transposed b */
+#define MK_GRAIN_RATIO 16  /* a piece of a product: 16 times CPU_GRAIN multiply-adds at least */
+
+int mm_kernel_try(int32_t dtype, const mm_args *g, int nested) {
+    if (dtype != TC_FLOAT32 && dtype != TC_FLOAT64) return 0;
+    const int64_t work = cpu_mm_work(g->m, g->n, g->k);
+    const int64_t max_work = dtype == TC_FLOAT64 ? MK_MAX_WORK_F64 : MK_MAX_WORK;
+    if (g->m == 0 || g->n == 0 || g->k == 0 || work <= MM_SMALL_WORK || work > max_work) return 0;
+    if (g->n < 16 && work > MK_NARROW_WORK) return 0;
+    if (g->n > 1 && g->cs1 != 1) return 0;
+    const size_t es = cpu_dtype_size(dtype);
+    const void *b = g->b;
+    int64_t ldb = g->bs0;
+    void *packed = NULL;
+    const size_t packed_bytes = (size_t)g->k * (size_t)g->n * es;
+    if (g->n > 1 && g->bs1 != 1) { /* b read along its columns: copied into rows first */
+        if (g->m < MK_PACK_ROWS) return 0;
+        packed = cpu_core->host_alloc(packed_bytes);
+        if (!packed) return -1;
+        if (dtype == TC_FLOAT32)
+            mk_pack_f32(packed, b, g->k, g->n, g->bs0, g->bs1);
+        else
+            mk_pack_rest_f64(packed, b, g->k, g->n, g->bs0, g->bs1, 0, 0);
+        b = packed;
+        ldb = g->n;
+    }
+    mk_job job = {g, dtype, b, ldb};
+    const int nt = nested ? 1 : cpu_threads_for(work / MK_GRAIN_RATIO);
+    cpu_parallel((g->m + MK_ROWS - 1) / MK_ROWS, nt, mk_range, &job);
+    if (packed) cpu_core->host_free(packed, packed_bytes);
+    return 1;
 }
 
 #else
 
-bool mm_kernel_available(void) { return false; }
-
-int64_t mm_kernel_row_unit(void) { return 1; }
-
-#define MK_UNAVAILABLE(S, T)                                                                       \
-    void mm_kernel_##S##_rows(const mm_args *g, const T *b, int64_t ldb, int64_t i0, int64_t i1) { \
-        (void)g;                                                                                   \
-        (void)b;                                                                                   \
-        (void)ldb;                                                                                 \
-        (void)i0;                                                                                  \
-        (void)i1;                                                                                  \
-    }                                                                                              \
-    void mm_kernel_##S##_pack(T *dst, const T *b, int64_t k, int64_t n, int64_t bs0, int64_t bs1) { \
-        for (int64_t p = 0; p < k; p++)                                                            \
-            for (int64_t j = 0; j < n; j++) dst[p * n + j] = b[p * bs0 + j * bs1];                \
-    }
-MK_UNAVAILABLE(f32, float)
-MK_UNAVAILABLE(f64, double)
+int mm_kernel_try(int32_t dtype, const mm_args *g, int nested) {
+    (void)dtype;
+    (void)g;
+    (void)nested;
+    return 0; /* no kernel for this ISA variant: BLAS or mm.c's loop */
+}
 
 #endif
+
+int mm_kernel_gemm(int32_t dtype, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const void *a,
+                   int64_t lda, const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
+    const mm_scale s = {.f_alpha = 1, .f_beta = beta, .i_alpha = 1, .i_beta = 0, .plain = beta == 0};
+    const mm_args g = {.a = a, .b = b, .c = c, .m = m, .n = n, .k = k, .as0 = trans_a ? 1 : lda,
+                       .as1 = trans_a ? lda : 1, .bs0 = trans_b ? 1 : ldb, .bs1 = trans_b ? ldb : 1, .cs0 = ldc,
+                       .cs1 = 1, .scale = &s};
+    return mm_kernel_try(dtype, &g, 0);
+}

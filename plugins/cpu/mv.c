@@ -12,15 +12,12 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "mm.h"
 #include "mv.h"
 
 #define MV_LANES 32     /* lanes of a dot product: several vectors, so the adds do not wait on each other */
 #define MV_BLOCK 256    /* rows of accumulators per block (column-major matrices) */
 #define MV_GRAIN_RATIO 4 /* a piece of a product: 4 times CPU_GRAIN multiply-adds at least */
-
-typedef struct mv_job {
-    const mv_args *g;
-} mv_job;
 
 #define MV_STAMP(S, T)                                                                             \
     static T mv_dot_##S(const T *m, const T *v, int64_t k, int64_t vs) {                           \
@@ -40,8 +37,8 @@ typedef struct mv_job {
         *y = g->beta != 0 ? r + (T)g->beta * *y : r;                                               \
     }                                                                                              \
     /* Rows [i0, i1) of y: dot products along contiguous rows, or column blocks added up. */      \
-    static void mv_rows_##S(void *vjob, int64_t i0, int64_t i1) {                                  \
-        const mv_args *g = ((const mv_job *)vjob)->g;                                              \
+    static void mv_rows_##S(void *vg, int64_t i0, int64_t i1) {                                    \
+        const mv_args *g = vg;                                                                     \
         const T *m = g->m, *v = g->v;                                                              \
         if (g->ms1 == 1 || g->k == 1) {                                                            \
             for (int64_t i = i0; i < i1; i++) mv_store_##S(g, i, mv_dot_##S(m + i * g->ms0, v, g->k, g->vs)); \
@@ -67,10 +64,7 @@ MV_STAMP(f64, double)
 int cpu_mv_run(int32_t dtype, const mv_args *g, int nested) {
     if (dtype != TC_FLOAT32 && dtype != TC_FLOAT64) return 0;
     if (g->len <= 0) return 1;
-    int64_t work;
-    if (__builtin_mul_overflow(g->len, g->k > 0 ? g->k : 1, &work)) work = INT64_MAX;
-    mv_job job = {g};
-    const int nt = nested ? 1 : cpu_threads_for(work / MV_GRAIN_RATIO);
-    cpu_parallel(g->len, nt, dtype == TC_FLOAT32 ? mv_rows_f32 : mv_rows_f64, &job);
+    const int nt = nested ? 1 : cpu_threads_for(cpu_mm_work(g->len, 1, g->k) / MV_GRAIN_RATIO);
+    cpu_parallel(g->len, nt, dtype == TC_FLOAT32 ? mv_rows_f32 : mv_rows_f64, (void *)g);
     return 1;
 }

@@ -219,7 +219,7 @@ double reduce_count(const tc_kernel_args *args);
  * blocks' results still combine in A. float32 sums add up in float lanes within a block (16 elements
  * per lane at AVX-512, as PyTorch's own float cascade does), and in double above: converting every
  * element to double made the sum compute-bound below memory speed. Where the lanes are as wide as
- * the elements (float32 and float64 sums), misaligned rows are read through red_realign. */
+ * the elements (float32, float64 and int64 sums), misaligned rows are read through red_realign. */
 #define RED_STAMP_LANES(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE)                           \
     RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, sizeof(L) == sizeof(CPU_T_##S))
 /* REALIGN: whether misaligned contiguous blocks are read through red_realign. */
