@@ -68,7 +68,7 @@ static void emit(const red_plan *pl, int64_t k, int64_t j0, int64_t wn, const vo
 
 /* Inner plan: acc = reduction of rows [lo, hi), each over its elements [w0, w1), centre c. */
 static void reduce_rows(const red_plan *pl, const char *base, int64_t lo, int64_t hi, int64_t w0, int64_t w1,
-                        double c, red_acc *acc) {
+                        double c, void *acc) {
     if (hi - lo == 1) {
         const char *p = row_ptr(pl, base, lo) + (size_t)(w0 * pl->w_in_stride) * pl->in_es;
         pl->ops->row(acc, p, w1 - w0, pl->w_in_stride, pl->cx, c);
@@ -112,13 +112,44 @@ typedef struct red_job {
     red_buf *bufs;    /* parts of the outer plan */
 } red_job;
 
+/* Inner plan: the results of the n output elements from k, consecutive along the innermost kept
+ * dim (their centres are consecutive too). */
+static void emit_run(const red_plan *pl, int64_t k, int64_t n, const void *acc) {
+    const int last = pl->kept.ndim - 1;
+    double *c = pl->centres ? pl->centres + k : NULL;
+    if (pl->pass == 1) {
+        pl->ops->center(c, acc, n, pl->cx);
+        return;
+    }
+    char *o = pl->out + (size_t)cpu_layout_offset(&pl->kept, 1, k) * pl->out_es;
+    pl->ops->store(o, last >= 0 ? pl->kept.stride[1][last] : 0, acc, n, pl->cx, c);
+    if (pl->out1) {
+        char *o1 = pl->out1 + (size_t)cpu_layout_offset(&pl->kept, 2, k) * pl->out1_es;
+        pl->centre_out(o1, last >= 0 ? pl->kept.stride[2][last] : 0, c, n);
+    }
+}
+
+/* Output elements are reduced a run at a time along the innermost kept dim, their results kept in
+ * a tile and stored together: with many short rows (a sum along a dim of 64 elements), finding
+ * and storing each output one by one had cost as much as reducing its row. */
 static void inner_outputs(void *vjob, int64_t k0, int64_t k1) {
     const red_job *j = vjob;
     const red_plan *pl = j->pl;
-    for (int64_t k = k0; k < k1; k++) {
-        red_acc acc;
-        reduce_rows(pl, in_base(pl, k, 0), 0, j->nr, 0, pl->w, centre_value(centres_of(pl, k, 0)), &acc);
-        emit(pl, k, 0, 1, &acc);
+    const int last = pl->kept.ndim - 1;
+    const int64_t size = last >= 0 ? pl->kept.size[last] : 1;
+    const int64_t step = (last >= 0 ? pl->kept.stride[0][last] : 0) * (int64_t)pl->in_es;
+    const size_t acc_size = pl->ops->acc_size;
+    red_buf buf;
+    for (int64_t k = k0; k < k1;) {
+        int64_t run = size - k % size;
+        if (run > k1 - k) run = k1 - k;
+        if (run > RED_TILE) run = RED_TILE;
+        const char *base = in_base(pl, k, 0);
+        for (int64_t r = 0; r < run; r++)
+            reduce_rows(pl, base + r * step, 0, j->nr, 0, pl->w, centre_value(centres_of(pl, k + r, 0)),
+                        (char *)&buf + (size_t)r * acc_size);
+        emit_run(pl, k, run, &buf);
+        k += run;
     }
 }
 

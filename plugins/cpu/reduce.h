@@ -43,7 +43,10 @@
 #endif
 #define RED_GROUPS 4
 #define RED_GROUP_LANES(A) ((int)(2 * RED_VEC_BYTES / sizeof(A)))
-#define RED_BLOCK 2048    /* elements reduced lane-wise before blocks combine pairwise */
+/* Elements reduced lane-wise before blocks combine pairwise: 16 per lane of float32 at every ISA
+ * level (2048 with AVX-512), which bounds the error float lanes add (at 64 per lane, as 2048 gave
+ * the 16-byte variant, 2M float32 0.1s summed 0.12 off). */
+#define RED_BLOCK (16 * RED_GROUPS * RED_GROUP_LANES(float))
 #define RED_TILE 1024     /* columns per tile in the outer plan */
 #define RED_LEAF_ROWS 8   /* rows the outer plan adds into its tile per pass */
 
@@ -91,6 +94,8 @@ static inline void red_realign(void *dst, const void *src, int nvec) {
 }
 #endif
 
+#include "reduce_sum.h"
+
 /* Parameters of one call that an op's expressions may read (through `cx`). */
 typedef struct red_call {
     double p, inv_p; /* norm's order and its inverse */
@@ -126,6 +131,7 @@ typedef struct red_ops {
     void (*store)(char *out, int64_t stride, const void *acc, int64_t w, const red_call *cx, const double *c);
     /* c[j] = FIN(acc[j], 0) as a double: the first pass of a two-pass op writes centres */
     void (*center)(double *c, const void *acc, int64_t w, const red_call *cx);
+    size_t acc_size; /* bytes of one accumulator (the tiles' element) */
 } red_ops;
 
 /* Runs a one-pass reduction: outputs[0] from inputs[0]. */
@@ -214,26 +220,37 @@ double reduce_count(const tc_kernel_args *args);
         return (A)l0[0];                                                                           \
     }
 #define RED_STAMP(NAME, S, A, OUT_T, ID, MAP, COMB, FIN, STORE)                                    \
-    RED_STAMP_IMPL(NAME, S, A, A, OUT_T, ID, MAP, COMB, FIN, STORE, 0)
+    RED_STAMP_IMPL(NAME, S, A, A, OUT_T, ID, MAP, COMB, FIN, STORE, RED_LANES1_ARRAYS, 0)
 /* The same with the lanes of a block (RED_BLOCK elements at most) kept in L, narrower than A: the
  * blocks' results still combine in A. float32 sums add up in float lanes within a block (16 elements
  * per lane at AVX-512, as PyTorch's own float cascade does), and in double above: converting every
  * element to double made the sum compute-bound below memory speed. Where the lanes are as wide as
  * the elements (float32, float64 and int64 sums), misaligned rows are read through red_realign. */
 #define RED_STAMP_LANES(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE)                           \
-    RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, sizeof(L) == sizeof(CPU_T_##S))
-/* REALIGN: whether misaligned contiguous blocks are read through red_realign. */
-#define RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, REALIGN)                   \
+    RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, RED_LANES1_ARRAYS,            \
+                   sizeof(L) == sizeof(CPU_T_##S))
+/* A plain sum whose lanes are its elements' type (float32, float64):
+ * the same results as RED_STAMP_LANES, its contiguous blocks computed by reduce_sum.h. */
+#define RED_STAMP_SUM(NAME, S, A, STORE)                                                       \
+    RED_STAMP_IMPL(NAME, S, A, CPU_T_##S, CPU_T_##S, 0, RED_MAP_SELF, RED_ADD, RED_FIN_SELF, STORE, \
+                   RED_LANES1_VECTORS, 0)
+/* How a contiguous block is reduced: lanes in arrays (REALIGN: whether misaligned blocks are read
+ * through red_realign), or reduce_sum.h's vector variables. */
+#define RED_LANES1_ARRAYS(NAME, S, A, L, ID, MAP, COMB, REALIGN)                                   \
+    enum { NAME##_min = RED_GROUPS * RED_GROUP_LANES(L) }; /* shorter blocks: one accumulator */   \
+    RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, 1, REALIGN)
+#define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, REALIGN) RED_SUM_BLOCK_FN(NAME, S, A, L)
+#define RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, LANES1, REALIGN)              \
     static void NAME##_identity(void *acc, int64_t w) {                                            \
         A *x = acc;                                                                                \
         for (int64_t j = 0; j < w; j++) x[j] = (A)(ID);                                            \
     }                                                                                              \
-    RED_BLOCK_FN(NAME##_lanes1, S, A, L, ID, MAP, COMB, 1, REALIGN)                                \
+    LANES1(NAME##_lanes1, S, A, L, ID, MAP, COMB, REALIGN)                                           \
     RED_BLOCK_FN(NAME##_lanes, S, A, L, ID, MAP, COMB, s, 0)                                       \
     static A NAME##_block(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
         (void)cx;                                                                                  \
         (void)c;                                                                                   \
-        if (n < RED_GROUPS * RED_GROUP_LANES(L)) {                                                 \
+        if (n < (s == 1 ? (int64_t)NAME##_lanes1_min : RED_GROUPS * RED_GROUP_LANES(L))) {         \
             A a = (A)(ID);                                                                         \
             for (int64_t i = 0; i < n; i++) {                                                      \
                 const CPU_C_##S x = cpu_ld_##S(p[i * s]);                                          \
@@ -324,7 +341,8 @@ double reduce_count(const tc_kernel_args *args);
         for (int64_t j = 0; j < w; j++) cs[j] = (double)FIN(x[j], RED_NOCENTER);                   \
     }                                                                                              \
     static const red_ops NAME##_ops = {NAME##_identity, NAME##_row,   NAME##_combine,              \
-                                       NAME##_accum,    NAME##_store, NAME##_center};
+                                       NAME##_accum,    NAME##_store, NAME##_center,               \
+                                       sizeof(A)};
 
 /* The identities of max and min per dtype (NaN-free: the lowest and highest values). */
 #define RED_MAX_ID_b8 0
@@ -351,6 +369,7 @@ double reduce_count(const tc_kernel_args *args);
 
 /* Common expressions. */
 #define RED_ADD(a, v) ((a) + (v))
+#define RED_MAP_SELF(x, c) (x)
 #define RED_FIN_SELF(a, c) (a)
 /* Floating max/min let a NaN win either way. */
 #define RED_MAX_F(a, v) ((((v) > (a)) | ((v) != (v))) ? (v) : (a))

@@ -124,6 +124,24 @@ def test_sums_of_rows_that_start_anywhere_match_an_aligned_copy(dtype):
     assert all(abs(a - b) <= tol * max(1.0, abs(b)) for a, b in zip(rows.sum(1).double().tolist(), exact))
 
 
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64], ids=str)
+def test_sums_of_every_length_count_each_element_once(dtype):
+    # Small integers sum exactly in any order, so a tail element dropped, added twice or read past
+    # the row's end changes the result. Lengths cover every tail of a period (128 lanes at most)
+    # and rows of a sum along a dim, at every start within a cache line.
+    base = torch.from_numpy((np.arange(4096 + 40) % 13 + 1).astype(np.float64)).to(dtype).clone()
+    for off in (0, 1, 5):
+        for n in list(range(1, 300)) + [511, 512, 513, 1000, 2047, 2049, 4095]:
+            x = base[off:off + n]
+            expected = float(((np.arange(off, off + n) % 13) + 1).sum())
+            assert x.sum().item() == expected, (off, n)
+    for n in (3, 8, 9, 31, 64, 100, 129, 256):
+        rows = base[1:1 + 16 * n].view(16, n)
+        expected = [float(v) for v in ((np.arange(1, 1 + 16 * n) % 13) + 1).reshape(16, n).sum(1)]
+        assert rows.sum(1).tolist() == expected, n
+        assert rows.mean(1).tolist() == pytest.approx([e / n for e in expected], rel=1e-6)
+
+
 # ---- moments -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize('dtype', FLOATS, ids=str)
