@@ -50,50 +50,6 @@
 #define RED_TILE 1024     /* columns per tile in the outer plan */
 #define RED_LEAF_ROWS 8   /* rows the outer plan adds into its tile per pass */
 
-/* Misaligned rows. numpy's arrays and most slices start 16 bytes past a cache line, and a sum whose
- * 64-byte loads straddle two lines ran about a third slower from memory on this project's machine
- * (AMD Zen 4: float32, 16M elements, 28-32 against 41-48 GB/s aligned). Such a row can be read as
- * aligned 64-byte vectors, spliced by a two-source permute into what the misaligned loads would have
- * given and staged through a small aligned buffer that GCC keeps in registers: the lanes see the
- * same elements in the same order, so a result does not depend on where its row starts. Only sums
- * use it (RED_STAMP_LANES): max/min and the ops whose lanes widen their elements (float32 prod,
- * var) were slower with the permute than with split loads, their selects and conversions competing
- * for the same ports. Narrower ISA variants read rows as they are. */
-#if RED_VEC_BYTES == 64
-typedef uint32_t red_v16u32 __attribute__((vector_size(64)));
-
-static inline int red_realigns(const void *p, size_t elem_size) {
-    return ((uintptr_t)p & 63) != 0 && elem_size >= 4 && ((uintptr_t)p & 3) == 0;
-}
-
-/* dst[0, 64 * nvec) = the bytes at src (4-byte aligned, not 64), read as the aligned vectors around
- * them: the one past the last is read too, so the caller keeps it within the row. */
-static inline void red_realign(void *restrict dst, const void *restrict src, int nvec) {
-    const char *q = __builtin_assume_aligned((const void *)((uintptr_t)src & ~(uintptr_t)63), 64);
-    const red_v16u32 mask = (red_v16u32){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15} +
-                            (uint32_t)(((uintptr_t)src & 63) / 4);
-    red_v16u32 prev, next;
-    memcpy(&prev, q, 64);
-    for (int k = 0; k < nvec; k++) {
-        memcpy(&next, q + 64 * (k + 1), 64);
-        const red_v16u32 v = __builtin_shuffle(prev, next, mask);
-        memcpy((char *)dst + 64 * k, &v, 64);
-        prev = next;
-    }
-}
-#else
-static inline int red_realigns(const void *p, size_t elem_size) {
-    (void)p;
-    (void)elem_size;
-    return 0;
-}
-static inline void red_realign(void *dst, const void *src, int nvec) {
-    (void)dst;
-    (void)src;
-    (void)nvec;
-}
-#endif
-
 #include "reduce_sum.h"
 
 /* Parameters of one call that an op's expressions may read (through `cx`). */
@@ -179,7 +135,7 @@ double reduce_count(const tc_kernel_args *args);
 #define RED_ACCUM_STEP(STMT) _Pragma("GCC unroll 1") for (int k = 0; k < V; k++) STMT;
 /* One function per stride kind, each with its own lanes: sharing them between a contiguous and a
  * strided loop makes GCC keep them in memory. */
-#define RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, STRIDE, REALIGN)                                \
+#define RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, STRIDE)                                        \
     static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
         (void)cx;                                                                                  \
         (void)c;                                                                                   \
@@ -188,18 +144,6 @@ double reduce_count(const tc_kernel_args *args);
         L l0[V], l1[V], l2[V], l3[V];                                                              \
         for (int j = 0; j < V; j++) l0[j] = l1[j] = l2[j] = l3[j] = (L)(ID);                       \
         int64_t i = 0;                                                                             \
-        if ((REALIGN) && red_realigns(p, sizeof(CPU_T_##S))) {                                     \
-            /* the same elements into the same lanes, through an aligned staging copy (which GCC  \
-             * keeps in registers) */                                                              \
-            _Alignas(64) CPU_T_##S st[PERIOD];                                                     \
-            for (; (i + PERIOD) * (int64_t)sizeof(CPU_T_##S) + 64 <= n * (int64_t)sizeof(CPU_T_##S); i += PERIOD) { \
-                red_realign(st, p + i, PERIOD * sizeof(CPU_T_##S) / 64);                           \
-                RED_GROUP(S, L, MAP, COMB, 0, st, 0 * V + j)                                       \
-                RED_GROUP(S, L, MAP, COMB, 1, st, 1 * V + j)                                       \
-                RED_GROUP(S, L, MAP, COMB, 2, st, 2 * V + j)                                       \
-                RED_GROUP(S, L, MAP, COMB, 3, st, 3 * V + j)                                       \
-            }                                                                                      \
-        }                                                                                          \
         for (; i + PERIOD <= n; i += PERIOD) {                                                     \
             RED_GROUP(S, L, MAP, COMB, 0, p, (i + 0 * V + j) * (STRIDE))                           \
             RED_GROUP(S, L, MAP, COMB, 1, p, (i + 1 * V + j) * (STRIDE))                           \
@@ -220,33 +164,32 @@ double reduce_count(const tc_kernel_args *args);
         return (A)l0[0];                                                                           \
     }
 #define RED_STAMP(NAME, S, A, OUT_T, ID, MAP, COMB, FIN, STORE)                                    \
-    RED_STAMP_IMPL(NAME, S, A, A, OUT_T, ID, MAP, COMB, FIN, STORE, RED_LANES1_ARRAYS, 0)
+    RED_STAMP_IMPL(NAME, S, A, A, OUT_T, ID, MAP, COMB, FIN, STORE, RED_LANES1_ARRAYS, _)
 /* The same with the lanes of a block (RED_BLOCK elements at most) kept in L, narrower than A: the
  * blocks' results still combine in A. float32 sums add up in float lanes within a block (16 elements
- * per lane at AVX-512, as PyTorch's own float cascade does), and in double above: converting every
- * element to double made the sum compute-bound below memory speed. Where the lanes are as wide as
- * the elements (float32, float64 and int64 sums), misaligned rows are read through red_realign. */
+ * per lane, as PyTorch's own float cascade does), and in double above: converting every element to
+ * double made the sum compute-bound below memory speed. */
 #define RED_STAMP_LANES(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE)                           \
-    RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, RED_LANES1_ARRAYS,            \
-                   sizeof(L) == sizeof(CPU_T_##S))
-/* A plain sum whose lanes are its elements' type (float32, float64):
- * the same results as RED_STAMP_LANES, its contiguous blocks computed by reduce_sum.h. */
-#define RED_STAMP_SUM(NAME, S, A, STORE)                                                       \
-    RED_STAMP_IMPL(NAME, S, A, CPU_T_##S, CPU_T_##S, 0, RED_MAP_SELF, RED_ADD, RED_FIN_SELF, STORE, \
-                   RED_LANES1_VECTORS, 0)
-/* How a contiguous block is reduced: lanes in arrays (REALIGN: whether misaligned blocks are read
- * through red_realign), or reduce_sum.h's vector variables. */
-#define RED_LANES1_ARRAYS(NAME, S, A, L, ID, MAP, COMB, REALIGN)                                   \
+    RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, RED_LANES1_ARRAYS, _)
+/* A sum whose lanes are as wide as its elements (float32, float64, int64 in uint64), MAP applied to each
+ * element (VMAP: the same on a vector of them, see reduce_sum.h): the lanes and results of
+ * RED_STAMP_LANES, its contiguous blocks computed on vector variables. */
+#define RED_STAMP_SUM(NAME, S, A, L, MAP, VMAP, STORE)                                             \
+    RED_STAMP_IMPL(NAME, S, A, L, CPU_T_##S, 0, MAP, RED_ADD, RED_FIN_SELF, STORE, RED_LANES1_VECTORS, VMAP)
+/* How a contiguous block is reduced: lanes in arrays, or reduce_sum.h's vector variables (VMAP);
+ * each also says from how many elements on it is used. */
+#define RED_LANES1_ARRAYS(NAME, S, A, L, ID, MAP, COMB, UNUSED)                                    \
     enum { NAME##_min = RED_GROUPS * RED_GROUP_LANES(L) }; /* shorter blocks: one accumulator */   \
-    RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, 1, REALIGN)
-#define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, REALIGN) RED_SUM_BLOCK_FN(NAME, S, A, L)
-#define RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, LANES1, REALIGN)              \
+    RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, 1)
+#define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, VMAP) RED_SUM_BLOCK_FN(NAME, S, A, L, VMAP)
+/* LANES1 and X: the contiguous block's stamp and its last argument. */
+#define RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, LANES1, X)                 \
     static void NAME##_identity(void *acc, int64_t w) {                                            \
         A *x = acc;                                                                                \
         for (int64_t j = 0; j < w; j++) x[j] = (A)(ID);                                            \
     }                                                                                              \
-    LANES1(NAME##_lanes1, S, A, L, ID, MAP, COMB, REALIGN)                                           \
-    RED_BLOCK_FN(NAME##_lanes, S, A, L, ID, MAP, COMB, s, 0)                                       \
+    LANES1(NAME##_lanes1, S, A, L, ID, MAP, COMB, X)                                               \
+    RED_BLOCK_FN(NAME##_lanes, S, A, L, ID, MAP, COMB, s)                                          \
     static A NAME##_block(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
         (void)cx;                                                                                  \
         (void)c;                                                                                   \

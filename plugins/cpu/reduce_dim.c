@@ -51,7 +51,7 @@ typedef struct argred_ops {
 #define ARG_COMB_min_KI RED_MIN_I
 #define ARG_COMB_min_KF RED_MIN_F
 #define ARG_VECTOR_STAMP(OP, S, ISNAN)                                                             \
-    RED_BLOCK_FN(vext_##OP##_##S, S, CPU_C_##S, CPU_C_##S, ARG_ID_##OP(S), ARG_MAP, CPU_CAT(ARG_COMB_##OP##_, CPU_K_##S), 1, 0) \
+    RED_BLOCK_FN(vext_##OP##_##S, S, CPU_C_##S, CPU_C_##S, ARG_ID_##OP(S), ARG_MAP, CPU_CAT(ARG_COMB_##OP##_, CPU_K_##S), 1) \
     static int64_t first_of_##OP##_##S(const CPU_T_##S *p, int64_t n, CPU_C_##S m) {               \
         const int nan = ISNAN(m);                                                                  \
         for (int64_t c = 0; c < n; c += 64) {                                                      \

@@ -44,22 +44,23 @@
 #define SUM_L_f32 float
 #define SUM_L_f64 double
 
-/* float32 and float64 sums: reduce_sum.h's vector blocks (the same results, faster on short rows). */
+/* Sums whose lanes are as wide as the elements (float32, float64, int64) run reduce_sum.h's vector
+ * blocks: the same results as the lanes in arrays, faster on short rows and from memory. */
 #define SUM_STAMP_u8 lanes
 #define SUM_STAMP_i8 lanes
 #define SUM_STAMP_i16 lanes
 #define SUM_STAMP_i32 lanes
-#define SUM_STAMP_i64 lanes
+#define SUM_STAMP_i64 vectors
 #define SUM_STAMP_f16 lanes
 #define SUM_STAMP_bf16 lanes
 #define SUM_STAMP_f32 vectors
 #define SUM_STAMP_f64 vectors
-#define STAMP_sum_lanes(S)                                                                         \
-    RED_STAMP_LANES(sum_##S, S, SUM_A_##S, SUM_L_##S, CPU_T_##S, 0, MAP_SUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
-#define STAMP_sum_vectors(S) RED_STAMP_SUM(sum_##S, S, SUM_A_##S, cpu_st_##S)
-#define STAMP_sum(_, S) CPU_CAT(STAMP_sum_, SUM_STAMP_##S)(S)
-#define STAMP_nansum(_, S)                                                                         \
-    RED_STAMP_LANES(nansum_##S, S, SUM_A_##S, SUM_L_##S, CPU_T_##S, 0, MAP_NANSUM, RED_ADD, RED_FIN_SELF, cpu_st_##S)
+#define STAMP_sum_lanes(NAME, S, MAP, VMAP)                                                        \
+    RED_STAMP_LANES(NAME##_##S, S, SUM_A_##S, SUM_L_##S, CPU_T_##S, 0, MAP, RED_ADD, RED_FIN_SELF, cpu_st_##S)
+#define STAMP_sum_vectors(NAME, S, MAP, VMAP)                                                      \
+    RED_STAMP_SUM(NAME##_##S, S, SUM_A_##S, SUM_L_##S, MAP, VMAP, cpu_st_##S)
+#define STAMP_sum(_, S) CPU_CAT(STAMP_sum_, SUM_STAMP_##S)(sum, S, MAP_SUM, RED_SUM_SELF)
+#define STAMP_nansum(_, S) CPU_CAT(STAMP_sum_, SUM_STAMP_##S)(nansum, S, MAP_NANSUM, RED_SUM_ZERO_NAN)
 #define STAMP_prod(_, S) RED_STAMP(prod_##S, S, SUM_A_##S, CPU_T_##S, 1, MAP_SUM, MUL, RED_FIN_SELF, cpu_st_##S)
 #define STAMP_max(_, S)                                                                            \
     RED_STAMP(max_##S, S, CPU_C_##S, CPU_T_##S, RED_MAX_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX), \

@@ -1,19 +1,23 @@
 /*
- * reduce_sum.h - the contiguous block of a plain sum (float32, float64), written on vector types.
+ * reduce_sum.h - the contiguous block of a sum (float32, float64, int64), written on vector types.
  *
  * It adds the elements into the lanes RED_BLOCK_FN uses (element i of a period into lane i mod V
  * of group i / V), folds the four groups as it does and runs the same final tree. RED_BLOCK_FN
  * keeps its lanes in arrays that GCC vectorises loop by loop; between those loops (the periods, the
  * tail, the fold, the tree) it stored them to the stack and read them back, which cost more than the
  * arithmetic on the short rows of a sum along a dim. Here the lanes are vector variables from start
- * to end, and a row of fewer elements than a period takes them too (RED_BLOCK_FN adds such rows one
- * element at a time).
+ * to end, and a row of fewer elements than a period takes them too (from one vector's worth on;
+ * the array stamp gives such rows a single accumulator, element by element).
  *
  * The loads are 32 bytes wide at every ISA level that has them: on this project's machine (AMD Zen,
- * which splits a 64-byte operation in two) 32-byte loads streamed a sum from memory at 44-50 GB/s on
- * one thread, 64-byte ones at 37-42 even when realigned (see reduce.h), and rows that start 16 bytes
- * past a cache line cost 32-byte loads nothing measurable. The lanes stay those of the ISA level
- * (RED_VEC_BYTES), so results do not change with the load width.
+ * which splits a 64-byte operation in two) 32-byte loads streamed a float32 sum from memory at
+ * 44-50 GB/s on one thread, 64-byte ones at 28-32 from rows that start 16 bytes past a cache line
+ * (numpy's arrays, most slices) and 37-42 when such rows were realigned through aligned loads and a
+ * permute, as this project did before. The lanes stay those of the ISA level (RED_VEC_BYTES), so
+ * results do not change with the load width.
+ *
+ * VMAP(v) turns a vector of loaded elements into what they contribute, as MAP does one element:
+ * RED_SUM_SELF for sum, RED_SUM_ZERO_NAN for nansum.
  *
  * The tail (fewer elements than a period) is added a vector at a time into the first group, in the
  * order RED_BLOCK_FN adds it element by element; its last partial vector is read as the vector that
@@ -29,9 +33,19 @@
 #define RED_SUM_VEC_BYTES RED_VEC_BYTES
 #endif
 
-/* The integer lanes as wide as each element type (indices and masks of the tail's last vector). */
+/* The integer lanes as wide as each element type (indices and masks). */
 #define RED_SUM_LI_f32 int32_t
 #define RED_SUM_LI_f64 int64_t
+#define RED_SUM_LI_i64 int64_t
+
+#define RED_SUM_SELF(v)
+#define RED_SUM_ZERO_NAN(v)                                                                        \
+    {                                                                                              \
+        ivec bits_;                                                                                \
+        memcpy(&bits_, &v, sizeof(vec));                                                           \
+        bits_ &= (ivec)(v == v);                                                                   \
+        memcpy(&v, &bits_, sizeof(vec));                                                           \
+    }
 
 /* Vector g of the first group gets v, for a g known only at run time (GCC keeps l0 in registers
  * only when every index is a constant). */
@@ -39,7 +53,7 @@
     _Pragma("GCC unroll 16") for (int q = 0; q < GV; q++) if (q == (g)) l0[q] += (v);
 
 /* W: lanes per vector; V: lanes per group; NV: vectors per period; GV: vectors per group. */
-#define RED_SUM_BLOCK_FN(NAME, S, A, L)                                                            \
+#define RED_SUM_BLOCK_FN(NAME, S, A, L, VMAP)                                                          \
     enum { NAME##_min = RED_SUM_VEC_BYTES / sizeof(L) }; /* the shortest block it takes */         \
     static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
         (void)cx;                                                                                  \
@@ -55,6 +69,7 @@
             _Pragma("GCC unroll 16") for (int k = 0; k < NV; k++) {                                \
                 vec v;                                                                             \
                 memcpy(&v, p + i + k * W, sizeof(vec));                                            \
+                VMAP(v)                                                                            \
                 acc[k] += v;                                                                       \
             }                                                                                      \
         vec l0[GV];                                                                                \
@@ -65,6 +80,7 @@
             _Pragma("GCC unroll 16") for (int k = 0; k < NV - 1; k++) if ((k + 1) * W <= rem) {    \
                 vec v;                                                                             \
                 memcpy(&v, p + i + k * W, sizeof(vec));                                            \
+                VMAP(v)                                                                            \
                 l0[k % GV] += v;                                                                   \
             }                                                                                      \
             const int r = (int)(rem % W);                                                          \
@@ -74,6 +90,7 @@
                 memcpy(&iota, iota_src, sizeof(ivec));                                             \
                 vec v;                                                                             \
                 memcpy(&v, p + n - W, sizeof(vec));                                                \
+                VMAP(v)                                                                            \
                 v = __builtin_shuffle(v, iota + (W - r));                                          \
                 ivec bits;                                                                         \
                 memcpy(&bits, &v, sizeof(vec));                                                    \
