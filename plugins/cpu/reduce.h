@@ -50,7 +50,7 @@
 #define RED_TILE 1024     /* columns per tile in the outer plan */
 #define RED_LEAF_ROWS 8   /* rows the outer plan adds into its tile per pass */
 
-#include "reduce_sum.h"
+#include "reduce_vector.h"
 
 /* Parameters of one call that an op's expressions may read (through `cx`). */
 typedef struct red_call {
@@ -171,17 +171,24 @@ double reduce_count(const tc_kernel_args *args);
  * double made the sum compute-bound below memory speed. */
 #define RED_STAMP_LANES(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE)                           \
     RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, RED_LANES1_ARRAYS, _)
-/* A sum whose lanes are as wide as its elements (float32, float64, int64 in uint64), MAP applied to each
- * element (VMAP: the same on a vector of them, see reduce_sum.h): the lanes and results of
- * RED_STAMP_LANES, its contiguous blocks computed on vector variables. */
-#define RED_STAMP_SUM(NAME, S, A, L, MAP, VMAP, STORE)                                             \
-    RED_STAMP_IMPL(NAME, S, A, L, CPU_T_##S, 0, MAP, RED_ADD, RED_FIN_SELF, STORE, RED_LANES1_VECTORS, VMAP)
-/* How a contiguous block is reduced: lanes in arrays, or reduce_sum.h's vector variables (VMAP);
- * each also says from how many elements on it is used. */
+/* A sum or product whose lanes are as wide as its elements or wider (LI: the integer type as wide
+ * as L), OP the operator COMB applies, VMAP the vector form of MAP and LOAD how lanes are read
+ * (reduce_vector.h): the lanes and results of RED_STAMP_LANES, contiguous blocks computed on vector
+ * variables. */
+#define RED_STAMP_VECTOR(NAME, S, A, L, LI, ID, MAP, COMB, OP, VMAP, LOAD, STORE)                  \
+    RED_STAMP_IMPL(NAME, S, A, L, CPU_T_##S, ID, MAP, COMB, RED_FIN_SELF, STORE, RED_LANES1_VECTORS, \
+                   (LI, OP, VMAP, LOAD))
+/* How a contiguous block is reduced: lanes in arrays, or reduce_vector.h's vector variables; each
+ * also says from how many elements on it is used. */
 #define RED_LANES1_ARRAYS(NAME, S, A, L, ID, MAP, COMB, UNUSED)                                    \
     enum { NAME##_min = RED_GROUPS * RED_GROUP_LANES(L) }; /* shorter blocks: one accumulator */   \
     RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, 1)
-#define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, VMAP) RED_SUM_BLOCK_FN(NAME, S, A, L, VMAP)
+#define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, LI_OP_VMAP_LOAD)                          \
+    RED_CALL(RED_LANES1_VECTORS_, (NAME, S, A, L, ID, RED_UNPAREN LI_OP_VMAP_LOAD))
+#define RED_LANES1_VECTORS_(NAME, S, A, L, ID, LI, OP, VMAP, LOAD)                                 \
+    RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, OP, VMAP, LOAD)
+#define RED_CALL(M, ARGS) M ARGS
+#define RED_UNPAREN(...) __VA_ARGS__
 /* LANES1 and X: the contiguous block's stamp and its last argument. */
 #define RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, LANES1, X)                 \
     static void NAME##_identity(void *acc, int64_t w) {                                            \

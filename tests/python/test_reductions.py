@@ -143,6 +143,14 @@ def test_sums_of_every_length_count_each_element_once(dtype):
             assert rows.mean(1).tolist() == pytest.approx([e / n for e in expected], rel=1e-6)
     if dtype == torch.int64:
         return
+    # products of powers of two are exact too: 1/2, 1, 2, ... (a dropped factor moves the exponent)
+    exps = np.arange(4096 + 40) % 3 - 1
+    powers = torch.from_numpy(np.ldexp(1.0, exps)).to(dtype)
+    for off in (0, 1, 5):
+        for n in list(range(1, 140)) + [255, 257, 2047, 2049, 4095]:
+            assert powers[off:off + n].prod().item() == 2.0 ** int(exps[off:off + n].sum()), (off, n)
+    rows = powers[1:1 + 16 * 100].view(16, 100)
+    assert rows.prod(1).tolist() == [2.0 ** int(e) for e in exps[1:1 + 1600].reshape(16, 100).sum(1)]
     # nansum counts a NaN as 0 wherever it falls: in whole vectors, in the tail, in its last part
     holes = base.clone()
     holes[::7] = float('nan')
