@@ -145,9 +145,12 @@ static void inner_outputs(void *vjob, int64_t k0, int64_t k1) {
         if (run > k1 - k) run = k1 - k;
         if (run > RED_TILE) run = RED_TILE;
         const char *base = in_base(pl, k, 0);
-        for (int64_t r = 0; r < run; r++)
-            reduce_rows(pl, base + r * step, 0, j->nr, 0, pl->w, centre_value(centres_of(pl, k + r, 0)),
-                        (char *)&buf + (size_t)r * acc_size);
+        if (j->nr == 1)
+            pl->ops->rows(&buf, base, step, run, pl->w, pl->w_in_stride, pl->cx, centres_of(pl, k, 0));
+        else
+            for (int64_t r = 0; r < run; r++)
+                reduce_rows(pl, base + r * step, 0, j->nr, 0, pl->w, centre_value(centres_of(pl, k + r, 0)),
+                            (char *)&buf + (size_t)r * acc_size);
         emit_run(pl, k, run, &buf);
         k += run;
     }

@@ -87,6 +87,10 @@ typedef struct red_ops {
     void (*store)(char *out, int64_t stride, const void *acc, int64_t w, const red_call *cx, const double *c);
     /* c[j] = FIN(acc[j], 0) as a double: the first pass of a two-pass op writes centres */
     void (*center)(double *c, const void *acc, int64_t w, const red_call *cx);
+    /* acc[r] = `row` of the n elements at p + r * step (bytes), centre c[r], for r < nrows; c may be
+     * NULL. Many short rows cost less through one call than through `row` each. */
+    void (*rows)(void *acc, const char *p, int64_t step, int64_t nrows, int64_t n, int64_t s, const red_call *cx,
+                 const double *c);
     size_t acc_size; /* bytes of one accumulator (the tiles' element) */
 } red_ops;
 
@@ -220,6 +224,12 @@ double reduce_count(const tc_kernel_args *args);
     static void NAME##_row(void *acc, const char *p, int64_t n, int64_t s, const red_call *cx, double c) { \
         *(A *)acc = NAME##_pairwise((const CPU_T_##S *)p, n, s, cx, c);                            \
     }                                                                                              \
+    static void NAME##_rows(void *acc, const char *p, int64_t step, int64_t nrows, int64_t n, int64_t s, \
+                            const red_call *cx, const double *cs) {                                \
+        A *restrict x = acc;                                                                       \
+        for (int64_t r = 0; r < nrows; r++)                                                        \
+            x[r] = NAME##_pairwise((const CPU_T_##S *)(p + r * step), n, s, cx, cs ? cs[r] : RED_NOCENTER); \
+    }                                                                                              \
     static void NAME##_combine(void *acc, const void *other, int64_t w) {                          \
         A *restrict x = acc;                                                                       \
         const A *restrict y = other;                                                               \
@@ -292,7 +302,7 @@ double reduce_count(const tc_kernel_args *args);
     }                                                                                              \
     static const red_ops NAME##_ops = {NAME##_identity, NAME##_row,   NAME##_combine,              \
                                        NAME##_accum,    NAME##_store, NAME##_center,               \
-                                       sizeof(A)};
+                                       NAME##_rows,     sizeof(A)};
 
 /* The identities of max and min per dtype (NaN-free: the lowest and highest values). */
 #define RED_MAX_ID_b8 0
