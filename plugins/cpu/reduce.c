@@ -6,7 +6,8 @@
  *
  *   inner: the innermost dim is reduced (each contiguous row, or everything). Each output element
  *          reduces its rows with `row` (lanes over blocks of RED_BLOCK elements, blocks combined
- *          pairwise); rows are themselves combined pairwise. With fewer outputs than threads, each
+ *          pairwise); rows are themselves combined pairwise. Outputs with one row each are reduced
+ *          a run at a time through `rows`, and stored as a tile. With fewer outputs than threads, each
  *          output's rows (or the columns of its one long row) are split across threads and the
  *          partial results combined in order.
  *   outer: the innermost dim is kept and contiguous (sum(dim=0) of a matrix). Whole input rows are
