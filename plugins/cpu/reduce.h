@@ -175,22 +175,33 @@ double reduce_count(const tc_kernel_args *args);
  * double made the sum compute-bound below memory speed. */
 #define RED_STAMP_LANES(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE)                           \
     RED_STAMP_IMPL(NAME, S, A, L, OUT_T, ID, MAP, COMB, FIN, STORE, RED_LANES1_ARRAYS, _)
-/* A sum or product whose lanes are as wide as its elements or wider (LI: the integer type as wide
- * as L), OP the operator COMB applies, VMAP the vector form of MAP and LOAD how lanes are read
+/* A sum, product, max or min whose lanes are as wide as its elements or wider (LI: the integer type
+ * as wide as L), VCOMB and VMAP the vector forms of COMB and MAP, LOAD how lanes are read
  * (reduce_vector.h): the lanes and results of RED_STAMP_LANES, contiguous blocks computed on vector
  * variables. */
-#define RED_STAMP_VECTOR(NAME, S, A, L, LI, ID, MAP, COMB, OP, VMAP, LOAD, STORE)                  \
+#define RED_STAMP_VECTOR(NAME, S, A, L, LI, ID, MAP, COMB, VCOMB, VMAP, LOAD, STORE)               \
     RED_STAMP_IMPL(NAME, S, A, L, CPU_T_##S, ID, MAP, COMB, RED_FIN_SELF, STORE, RED_LANES1_VECTORS, \
-                   (LI, OP, VMAP, LOAD))
+                   (LI, VCOMB, VMAP, LOAD))
 /* How a contiguous block is reduced: lanes in arrays, or reduce_vector.h's vector variables; each
  * also says from how many elements on it is used. */
 #define RED_LANES1_ARRAYS(NAME, S, A, L, ID, MAP, COMB, UNUSED)                                    \
     enum { NAME##_min = RED_GROUPS * RED_GROUP_LANES(L) }; /* shorter blocks: one accumulator */   \
     RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, 1)
-#define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, LI_OP_VMAP_LOAD)                          \
-    RED_CALL(RED_LANES1_VECTORS_, (NAME, S, A, L, ID, RED_UNPAREN LI_OP_VMAP_LOAD))
-#define RED_LANES1_VECTORS_(NAME, S, A, L, ID, LI, OP, VMAP, LOAD)                                 \
-    RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, OP, VMAP, LOAD)
+#define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                       \
+    RED_CALL(RED_LANES1_VECTORS_, (NAME, S, A, L, ID, COMB, RED_UNPAREN LI_VCOMB_VMAP_LOAD))
+#define RED_LANES1_VECTORS_(NAME, S, A, L, ID, COMB, LI, VCOMB, VMAP, LOAD)                        \
+    RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, COMB, VCOMB, VMAP, LOAD)
+/* Vector blocks for rows shorter than RED_SHORT_ROW elements, arrays for longer ones (max and min). */
+#define RED_SHORT_ROW 512
+#define RED_LANES1_HYBRID(NAME, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                        \
+    RED_LANES1_VECTORS(NAME##_short, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                   \
+    /* not inlined: GCC's loop bounds for the tail, derived through the dispatch, warned falsely */ \
+    static A NAME##_long(const CPU_T_##S *, int64_t, int64_t, const red_call *, double) __attribute__((noinline)); \
+    RED_BLOCK_FN(NAME##_long, S, A, L, ID, MAP, COMB, 1)                                           \
+    enum { NAME##_min = NAME##_short_min };                                                        \
+    static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
+        return n < RED_SHORT_ROW ? NAME##_short(p, n, s, cx, c) : NAME##_long(p, n, s, cx, c);     \
+    }
 #define RED_CALL(M, ARGS) M ARGS
 #define RED_UNPAREN(...) __VA_ARGS__
 /* LANES1 and X: the contiguous block's stamp and its last argument. */

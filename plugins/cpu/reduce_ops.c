@@ -62,7 +62,7 @@
 #define STAMP_sum_lanes(NAME, S, MAP, VMAP)                                                        \
     RED_STAMP_LANES(NAME##_##S, S, SUM_A_##S, SUM_L_##S, CPU_T_##S, 0, MAP, RED_ADD, RED_FIN_SELF, cpu_st_##S)
 #define STAMP_sum_vectors(NAME, S, MAP, VMAP)                                                      \
-    RED_STAMP_VECTOR(NAME##_##S, S, SUM_A_##S, SUM_L_##S, SUM_LI_##S, 0, MAP, RED_ADD, +, VMAP, RED_VEC_LOAD_AS_IS, \
+    RED_STAMP_VECTOR(NAME##_##S, S, SUM_A_##S, SUM_L_##S, SUM_LI_##S, 0, MAP, RED_ADD, RED_VEC_ADD, VMAP, RED_VEC_LOAD_AS_IS, \
                      cpu_st_##S)
 #define STAMP_sum(_, S) CPU_CAT(STAMP_sum_, SUM_STAMP_##S)(sum, S, MAP_SUM, RED_VEC_SELF)
 #define STAMP_nansum(_, S) CPU_CAT(STAMP_sum_, SUM_STAMP_##S)(nansum, S, MAP_NANSUM, RED_VEC_ZERO_NAN)
@@ -71,10 +71,10 @@
  * near 1), converted as they are loaded. */
 #define STAMP_prod_lanes(S) RED_STAMP(prod_##S, S, SUM_A_##S, CPU_T_##S, 1, MAP_SUM, MUL, RED_FIN_SELF, cpu_st_##S)
 #define STAMP_prod_f32(S)                                                                          \
-    RED_STAMP_VECTOR(prod_##S, S, double, double, int64_t, 1, MAP_SUM, MUL, *, RED_VEC_SELF, RED_VEC_LOAD_F32_AS_F64, \
+    RED_STAMP_VECTOR(prod_##S, S, double, double, int64_t, 1, MAP_SUM, MUL, RED_VEC_MUL, RED_VEC_SELF, RED_VEC_LOAD_F32_AS_F64, \
                      cpu_st_##S)
 #define STAMP_prod_f64(S)                                                                          \
-    RED_STAMP_VECTOR(prod_##S, S, double, double, int64_t, 1, MAP_SUM, MUL, *, RED_VEC_SELF, RED_VEC_LOAD_AS_IS, \
+    RED_STAMP_VECTOR(prod_##S, S, double, double, int64_t, 1, MAP_SUM, MUL, RED_VEC_MUL, RED_VEC_SELF, RED_VEC_LOAD_AS_IS, \
                      cpu_st_##S)
 #define PROD_STAMP_u8 lanes
 #define PROD_STAMP_i8 lanes
@@ -86,12 +86,28 @@
 #define PROD_STAMP_f32 f32
 #define PROD_STAMP_f64 f64
 #define STAMP_prod(_, S) CPU_CAT(STAMP_prod_, PROD_STAMP_##S)(S)
-#define STAMP_max(_, S)                                                                            \
-    RED_STAMP(max_##S, S, CPU_C_##S, CPU_T_##S, RED_MAX_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MAX), \
-              RED_FIN_SELF, cpu_st_##S)
-#define STAMP_min(_, S)                                                                            \
-    RED_STAMP(min_##S, S, CPU_C_##S, CPU_T_##S, RED_MIN_ID_##S, MAP_SUM, CPU_CAT(EXTREME_, CPU_K_##S)(RED_MIN), \
-              RED_FIN_SELF, cpu_st_##S)
+/* max and min of float32 and float64: rows shorter than RED_SHORT_ROW on the vector blocks (their
+ * lanes in arrays cost 20 ns a row of 64 floats), longer ones in arrays, whose 64-byte selects run
+ * faster than the vector blocks' 32-byte ones; both give the same lanes, so the same results. */
+#define EXTREME_STAMP_b8 lanes
+#define EXTREME_STAMP_u8 lanes
+#define EXTREME_STAMP_i8 lanes
+#define EXTREME_STAMP_i16 lanes
+#define EXTREME_STAMP_i32 lanes
+#define EXTREME_STAMP_i64 lanes
+#define EXTREME_STAMP_f16 lanes
+#define EXTREME_STAMP_bf16 lanes
+#define EXTREME_STAMP_f32 hybrid
+#define EXTREME_STAMP_f64 hybrid
+#define STAMP_extreme_lanes(OP, OPV, S)                                                            \
+    RED_STAMP(OP##_##S, S, CPU_C_##S, CPU_T_##S, CPU_CAT(RED_, CPU_CAT(OPV, _ID_##S)), MAP_SUM,     \
+              CPU_CAT(EXTREME_, CPU_K_##S)(CPU_CAT(RED_, OPV)), RED_FIN_SELF, cpu_st_##S)
+#define STAMP_extreme_hybrid(OP, OPV, S)                                                           \
+    RED_STAMP_IMPL(OP##_##S, S, CPU_C_##S, CPU_C_##S, CPU_T_##S, CPU_CAT(RED_, CPU_CAT(OPV, _ID_##S)), MAP_SUM, \
+                   CPU_CAT(RED_, CPU_CAT(OPV, _F)), RED_FIN_SELF, cpu_st_##S, RED_LANES1_HYBRID,   \
+                   (SUM_LI_##S, CPU_CAT(RED_VEC_, OPV), RED_VEC_SELF, RED_VEC_LOAD_AS_IS))
+#define STAMP_max(_, S) CPU_CAT(STAMP_extreme_, EXTREME_STAMP_##S)(max, MAX, S)
+#define STAMP_min(_, S) CPU_CAT(STAMP_extreme_, EXTREME_STAMP_##S)(min, MIN, S)
 #define STAMP_all(_, S) RED_STAMP(all_##S, S, uint8_t, uint8_t, 1, MAP_TRUTH, AND, RED_FIN_SELF, ST_BYTE)
 #define STAMP_any(_, S) RED_STAMP(any_##S, S, uint8_t, uint8_t, 0, MAP_TRUTH, OR, RED_FIN_SELF, ST_BYTE)
 

@@ -19,8 +19,9 @@
  * (LOAD: RED_VEC_LOAD_AS_IS or RED_VEC_LOAD_F32_AS_F64). The lanes stay those of the ISA level
  * (RED_VEC_BYTES), so results do not change with the load width.
  *
- * OP is COMB's operator (+ or *), ID its identity. VMAP(v) turns a vector of loaded elements into
- * what they contribute, as MAP does one element: RED_VEC_SELF, or RED_VEC_ZERO_NAN for nansum.
+ * VCOMB is COMB on vectors (RED_VEC_ADD, RED_VEC_MUL, RED_VEC_MAX, RED_VEC_MIN), ID its identity.
+ * VMAP(v) turns a vector of loaded elements into what they contribute, as MAP does one element:
+ * RED_VEC_SELF, or RED_VEC_ZERO_NAN for nansum.
  *
  * The tail (fewer elements than a period) is combined a vector at a time into the first group, in
  * the order RED_BLOCK_FN combines it element by element; its last partial vector is read as the
@@ -39,6 +40,25 @@
 #if RED_VEC_BYTES == 64
 #include <immintrin.h>
 #endif
+
+#define RED_VEC_ADD(a, v) ((a) + (v))
+#define RED_VEC_MUL(a, v) ((a) * (v))
+/* Floating max/min as RED_MAX_F/RED_MIN_F: v replaces a where it is beyond it or NaN (a select on
+ * the bits, which C's vector extensions lack). */
+#define RED_VEC_SELECT(a, v, BEYOND)                                                               \
+    ({                                                                                             \
+        const vec a_ = (a), v_ = (v);                                                              \
+        const ivec take_ = (ivec)(v_ BEYOND a_) | (ivec)(v_ != v_);                                \
+        ivec ab_, vb_;                                                                             \
+        memcpy(&ab_, &a_, sizeof(vec));                                                            \
+        memcpy(&vb_, &v_, sizeof(vec));                                                            \
+        ab_ = (vb_ & take_) | (ab_ & ~take_);                                                      \
+        vec r_;                                                                                    \
+        memcpy(&r_, &ab_, sizeof(vec));                                                            \
+        r_;                                                                                        \
+    })
+#define RED_VEC_MAX(a, v) RED_VEC_SELECT(a, v, >)
+#define RED_VEC_MIN(a, v) RED_VEC_SELECT(a, v, <)
 
 #define RED_VEC_SELF(v)
 #define RED_VEC_ZERO_NAN(v)                                                                        \
@@ -71,12 +91,12 @@
 
 /* Vector g of the first group takes v, for a g known only at run time (GCC keeps l0 in registers
  * only when every index is a constant). */
-#define RED_VEC_COMBINE_INTO(g, v, OP)                                                             \
-    _Pragma("GCC unroll 16") for (int q = 0; q < GV; q++) if (q == (g)) l0[q] = l0[q] OP(v);
+#define RED_VEC_COMBINE_INTO(g, v, VCOMB)                                                          \
+    _Pragma("GCC unroll 16") for (int q = 0; q < GV; q++) if (q == (g)) l0[q] = VCOMB(l0[q], v);
 
 /* L: the lanes' type, LI: the integer type as wide (masks and shuffle indices). W: elements per
  * load (and lanes per vector); V: lanes per group; NV: vectors per period; GV: vectors per group. */
-#define RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, OP, VMAP, LOAD)                                 \
+#define RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, COMB, VCOMB, VMAP, LOAD)                                 \
     enum { NAME##_min = RED_VEC_LOAD_BYTES / sizeof(CPU_T_##S) }; /* the shortest block it takes */ \
     static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
         (void)cx;                                                                                  \
@@ -93,18 +113,18 @@
                 vec v;                                                                             \
                 LOAD(v, p + i + k * W)                                                             \
                 VMAP(v)                                                                            \
-                acc[k] = acc[k] OP v;                                                              \
+                acc[k] = VCOMB(acc[k], v);                                                              \
             }                                                                                      \
         vec l0[GV];                                                                                \
         _Pragma("GCC unroll 16") for (int k = 0; k < GV; k++)                                      \
-            l0[k] = (acc[k] OP acc[GV + k]) OP (acc[2 * GV + k] OP acc[3 * GV + k]);               \
+            l0[k] = VCOMB(VCOMB(acc[k], acc[GV + k]), VCOMB(acc[2 * GV + k], acc[3 * GV + k]));               \
         if (i < n) { /* the caller gives at least W elements */                                    \
             const int64_t rem = n - i;                                                             \
             _Pragma("GCC unroll 16") for (int k = 0; k < NV - 1; k++) if ((k + 1) * W <= rem) {    \
                 vec v;                                                                             \
                 LOAD(v, p + i + k * W)                                                             \
                 VMAP(v)                                                                            \
-                l0[k % GV] = l0[k % GV] OP v;                                                      \
+                l0[k % GV] = VCOMB(l0[k % GV], v);                                                      \
             }                                                                                      \
             const int r = (int)(rem % W);                                                          \
             if (r) {                                                                               \
@@ -120,21 +140,21 @@
                 memcpy(&id_bits, &id, sizeof(vec));                                                \
                 bits = (bits & keep) | (id_bits & ~keep);                                          \
                 memcpy(&v, &bits, sizeof(vec));                                                    \
-                RED_VEC_COMBINE_INTO((int)(rem / W) % GV, v, OP)                                   \
+                RED_VEC_COMBINE_INTO((int)(rem / W) % GV, v, VCOMB)                                   \
             }                                                                                      \
         }                                                                                          \
         /* the tree: lane j takes lane j + w, for w = V/2 down to 1 */                            \
         _Pragma("GCC unroll 16") for (int w = GV / 2; w >= 1; w /= 2)                              \
-            _Pragma("GCC unroll 16") for (int k = 0; k < w; k++) l0[k] = l0[k] OP l0[k + w];      \
+            _Pragma("GCC unroll 16") for (int k = 0; k < w; k++) l0[k] = VCOMB(l0[k], l0[k + w]);      \
         L t[W]; /* within the last vector the same steps, on an array GCC keeps in a register */  \
         memcpy(t, &l0[0], sizeof(vec));                                                            \
-        RED_VEC_HALVE(8, OP) RED_VEC_HALVE(4, OP) RED_VEC_HALVE(2, OP) RED_VEC_HALVE(1, OP)        \
+        RED_VEC_HALVE(8, COMB) RED_VEC_HALVE(4, COMB) RED_VEC_HALVE(2, COMB) RED_VEC_HALVE(1, COMB)        \
         return (A)t[0];                                                                            \
     }
 
-#define RED_VEC_HALVE(w, OP)                                                                       \
+#define RED_VEC_HALVE(w, COMB)                                                                     \
     if (W >= 2 * (w)) {                                                                            \
-        _Pragma("GCC unroll 1") for (int j = 0; j < (w); j++) t[j] = t[j] OP t[j + (w)];           \
+        _Pragma("GCC unroll 1") for (int j = 0; j < (w); j++) t[j] = COMB(t[j], t[j + (w)]);       \
     }
 
 #endif

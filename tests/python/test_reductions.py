@@ -159,6 +159,25 @@ def test_sums_of_every_length_count_each_element_once(dtype):
         assert holes[2:2 + n].nansum().item() == sum(kept), n
 
 
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64], ids=str)
+def test_max_min_of_every_length_see_every_element_and_nan(dtype):
+    # Short rows take the vector blocks, long ones the arrays: the extreme can sit anywhere, in the
+    # tail's last partial vector too, and a NaN anywhere wins.
+    rng = np.random.default_rng(5)
+    for n in list(range(1, 140)) + [255, 511, 512, 513, 2049]:
+        for at in sorted({0, n // 2, n - 1}):
+            x = torch.from_numpy(rng.standard_normal(n + 3)).to(dtype)[3:]
+            x[at] = 100.0
+            assert x.amax().item() == 100.0 and x.max().item() == 100.0, (n, at)
+            x[at] = -100.0
+            assert x.amin().item() == -100.0 and x.min().item() == -100.0, (n, at)
+            x[at] = float('nan')
+            assert math.isnan(x.amax().item()) and math.isnan(x.amin().item()), (n, at)
+        rows = torch.from_numpy(rng.standard_normal((8, n))).to(dtype)
+        assert rows.amax(1).tolist() == rows.numpy().max(1).tolist(), n
+        assert rows.amin(1).tolist() == rows.numpy().min(1).tolist(), n
+
+
 # ---- moments -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize('dtype', FLOATS, ids=str)
