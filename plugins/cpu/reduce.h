@@ -191,7 +191,8 @@ double reduce_count(const tc_kernel_args *args);
     RED_CALL(RED_LANES1_VECTORS_, (NAME, S, A, L, ID, COMB, RED_UNPAREN LI_VCOMB_VMAP_LOAD))
 #define RED_LANES1_VECTORS_(NAME, S, A, L, ID, COMB, LI, VCOMB, VMAP, LOAD)                        \
     RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, COMB, VCOMB, VMAP, LOAD)
-/* Vector blocks for rows shorter than RED_SHORT_ROW elements, arrays for longer ones (max and min). */
+/* Vector blocks for blocks shorter than RED_SHORT_ROW elements (short rows, and the last block of a
+ * long one), arrays for longer ones (max and min): both give the same lanes. */
 #define RED_SHORT_ROW 512
 #define RED_LANES1_HYBRID(NAME, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                        \
     RED_LANES1_VECTORS(NAME##_short, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                   \
@@ -340,7 +341,6 @@ double reduce_count(const tc_kernel_args *args);
 
 /* Common expressions. */
 #define RED_ADD(a, v) ((a) + (v))
-#define RED_MAP_SELF(x, c) (x)
 #define RED_FIN_SELF(a, c) (a)
 /* Floating max/min let a NaN win either way. */
 #define RED_MAX_F(a, v) ((((v) > (a)) | ((v) != (v))) ? (v) : (a))

@@ -1,7 +1,7 @@
 /*
- * reduce_vector.h - the contiguous block of a sum or a product whose lanes are as wide as, or wider
- * than, its elements (float32, float64, int64 sums; float32, float64 products in double lanes),
- * written on vector types.
+ * reduce_vector.h - the contiguous block of a reduction whose lanes are as wide as, or wider than,
+ * its elements, written on vector types: float32, float64 and int64 sums, float32/float64 products
+ * (in double lanes), and float32/float64 max and min of blocks shorter than RED_SHORT_ROW.
  *
  * It combines the elements into the lanes RED_BLOCK_FN uses (element i of a period into lane
  * i mod V of group i / V), folds the four groups as it does and runs the same final tree.
@@ -96,7 +96,7 @@
 
 /* L: the lanes' type, LI: the integer type as wide (masks and shuffle indices). W: elements per
  * load (and lanes per vector); V: lanes per group; NV: vectors per period; GV: vectors per group. */
-#define RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, COMB, VCOMB, VMAP, LOAD)                                 \
+#define RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, COMB, VCOMB, VMAP, LOAD)                        \
     enum { NAME##_min = RED_VEC_LOAD_BYTES / sizeof(CPU_T_##S) }; /* the shortest block it takes */ \
     static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
         (void)cx;                                                                                  \
@@ -105,6 +105,7 @@
         enum { W = NAME##_min, V = RED_GROUP_LANES(L), PERIOD = RED_GROUPS * V, NV = PERIOD / W, GV = V / W }; \
         typedef L vec __attribute__((vector_size(W * sizeof(L))));                                 \
         typedef LI ivec __attribute__((vector_size(W * sizeof(L))));                               \
+        _Static_assert(V % W == 0 && W <= 8, "a group is whole vectors; the tail's indices go to 8"); \
         vec acc[NV];                                                                               \
         _Pragma("GCC unroll 16") for (int k = 0; k < NV; k++) acc[k] = (vec){0} + (L)(ID);         \
         int64_t i = 0;                                                                             \
@@ -113,18 +114,18 @@
                 vec v;                                                                             \
                 LOAD(v, p + i + k * W)                                                             \
                 VMAP(v)                                                                            \
-                acc[k] = VCOMB(acc[k], v);                                                              \
+                acc[k] = VCOMB(acc[k], v);                                                         \
             }                                                                                      \
         vec l0[GV];                                                                                \
         _Pragma("GCC unroll 16") for (int k = 0; k < GV; k++)                                      \
-            l0[k] = VCOMB(VCOMB(acc[k], acc[GV + k]), VCOMB(acc[2 * GV + k], acc[3 * GV + k]));               \
+            l0[k] = VCOMB(VCOMB(acc[k], acc[GV + k]), VCOMB(acc[2 * GV + k], acc[3 * GV + k]));    \
         if (i < n) { /* the caller gives at least W elements */                                    \
             const int64_t rem = n - i;                                                             \
             _Pragma("GCC unroll 16") for (int k = 0; k < NV - 1; k++) if ((k + 1) * W <= rem) {    \
                 vec v;                                                                             \
                 LOAD(v, p + i + k * W)                                                             \
                 VMAP(v)                                                                            \
-                l0[k % GV] = VCOMB(l0[k % GV], v);                                                      \
+                l0[k % GV] = VCOMB(l0[k % GV], v);                                                 \
             }                                                                                      \
             const int r = (int)(rem % W);                                                          \
             if (r) {                                                                               \
@@ -140,15 +141,15 @@
                 memcpy(&id_bits, &id, sizeof(vec));                                                \
                 bits = (bits & keep) | (id_bits & ~keep);                                          \
                 memcpy(&v, &bits, sizeof(vec));                                                    \
-                RED_VEC_COMBINE_INTO((int)(rem / W) % GV, v, VCOMB)                                   \
+                RED_VEC_COMBINE_INTO((int)(rem / W) % GV, v, VCOMB)                                \
             }                                                                                      \
         }                                                                                          \
-        /* the tree: lane j takes lane j + w, for w = V/2 down to 1 */                            \
+        /* the tree: lane j takes lane j + w, for w = V/2 down to 1 */                             \
         _Pragma("GCC unroll 16") for (int w = GV / 2; w >= 1; w /= 2)                              \
-            _Pragma("GCC unroll 16") for (int k = 0; k < w; k++) l0[k] = VCOMB(l0[k], l0[k + w]);      \
-        L t[W]; /* within the last vector the same steps, on an array GCC keeps in a register */  \
+            _Pragma("GCC unroll 16") for (int k = 0; k < w; k++) l0[k] = VCOMB(l0[k], l0[k + w]);  \
+        L t[W]; /* within the last vector the same steps, on an array GCC keeps in a register */   \
         memcpy(t, &l0[0], sizeof(vec));                                                            \
-        RED_VEC_HALVE(8, COMB) RED_VEC_HALVE(4, COMB) RED_VEC_HALVE(2, COMB) RED_VEC_HALVE(1, COMB)        \
+        RED_VEC_HALVE(8, COMB) RED_VEC_HALVE(4, COMB) RED_VEC_HALVE(2, COMB) RED_VEC_HALVE(1, COMB) \
         return (A)t[0];                                                                            \
     }
 
