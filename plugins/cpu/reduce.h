@@ -186,23 +186,16 @@ double reduce_count(const tc_kernel_args *args);
  * also says from how many elements on it is used. */
 #define RED_LANES1_ARRAYS(NAME, S, A, L, ID, MAP, COMB, UNUSED)                                    \
     enum { NAME##_min = RED_GROUPS * RED_GROUP_LANES(L) }; /* shorter blocks: one accumulator */   \
-    RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, 1)
+    RED_BLOCK_FN(NAME, S, A, L, ID, MAP, COMB, 1)                                                  \
+    /* rows are reduced one by one (the vector blocks reduce batches of short rows at once) */      \
+    static inline int64_t NAME##_batches(A *out, const char *p, int64_t step, int64_t nrows, int64_t n) { \
+        (void)out, (void)p, (void)step, (void)nrows, (void)n;                                      \
+        return 0;                                                                                  \
+    }
 #define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                       \
     RED_CALL(RED_LANES1_VECTORS_, (NAME, S, A, L, ID, COMB, RED_UNPAREN LI_VCOMB_VMAP_LOAD))
 #define RED_LANES1_VECTORS_(NAME, S, A, L, ID, COMB, LI, VCOMB, VMAP, LOAD)                        \
     RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, COMB, VCOMB, VMAP, LOAD)
-/* Vector blocks for blocks shorter than RED_SHORT_ROW elements (short rows, and the last block of a
- * long one), arrays for longer ones (max and min): both give the same lanes. */
-#define RED_SHORT_ROW 512
-#define RED_LANES1_HYBRID(NAME, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                        \
-    RED_LANES1_VECTORS(NAME##_short, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                   \
-    /* not inlined: GCC's loop bounds for the tail, derived through the dispatch, warned falsely */ \
-    static A NAME##_long(const CPU_T_##S *, int64_t, int64_t, const red_call *, double) __attribute__((noinline)); \
-    RED_BLOCK_FN(NAME##_long, S, A, L, ID, MAP, COMB, 1)                                           \
-    enum { NAME##_min = NAME##_short_min };                                                        \
-    static A NAME(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) {        \
-        return n < RED_SHORT_ROW ? NAME##_short(p, n, s, cx, c) : NAME##_long(p, n, s, cx, c);     \
-    }
 #define RED_CALL(M, ARGS) M ARGS
 #define RED_UNPAREN(...) __VA_ARGS__
 /* LANES1 and X: the contiguous block's stamp and its last argument. */
@@ -239,7 +232,9 @@ double reduce_count(const tc_kernel_args *args);
     static void NAME##_rows(void *acc, const char *p, int64_t step, int64_t nrows, int64_t n, int64_t s, \
                             const red_call *cx, const double *cs) {                                \
         A *restrict x = acc;                                                                       \
-        for (int64_t r = 0; r < nrows; r++)                                                        \
+        /* batches of contiguous rows first (only stamps whose MAP ignores the centre batch) */    \
+        int64_t r = s == 1 ? NAME##_lanes1_batches(x, p, step, nrows, n) : 0;                      \
+        for (; r < nrows; r++)                                                                     \
             x[r] = NAME##_pairwise((const CPU_T_##S *)(p + r * step), n, s, cx, cs ? cs[r] : RED_NOCENTER); \
     }                                                                                              \
     static void NAME##_combine(void *acc, const void *other, int64_t w) {                          \

@@ -86,9 +86,7 @@
 #define PROD_STAMP_f32 f32
 #define PROD_STAMP_f64 f64
 #define STAMP_prod(_, S) CPU_CAT(STAMP_prod_, PROD_STAMP_##S)(S)
-/* max and min of float32 and float64: rows shorter than RED_SHORT_ROW on the vector blocks (their
- * lanes in arrays cost 20 ns a row of 64 floats), longer ones in arrays, whose 64-byte selects run
- * faster than the vector blocks' 32-byte ones; both give the same lanes, so the same results. */
+/* max and min of float32 and float64 on the vector blocks (reduce_vector.h's RED_VEC_MAX/MIN). */
 #define EXTREME_STAMP_b8 lanes
 #define EXTREME_STAMP_u8 lanes
 #define EXTREME_STAMP_i8 lanes
@@ -97,14 +95,14 @@
 #define EXTREME_STAMP_i64 lanes
 #define EXTREME_STAMP_f16 lanes
 #define EXTREME_STAMP_bf16 lanes
-#define EXTREME_STAMP_f32 hybrid
-#define EXTREME_STAMP_f64 hybrid
+#define EXTREME_STAMP_f32 vectors
+#define EXTREME_STAMP_f64 vectors
 #define STAMP_extreme_lanes(OP, OPV, S)                                                            \
     RED_STAMP(OP##_##S, S, CPU_C_##S, CPU_T_##S, CPU_CAT(RED_, CPU_CAT(OPV, _ID_##S)), MAP_SUM,     \
               CPU_CAT(EXTREME_, CPU_K_##S)(CPU_CAT(RED_, OPV)), RED_FIN_SELF, cpu_st_##S)
-#define STAMP_extreme_hybrid(OP, OPV, S)                                                           \
+#define STAMP_extreme_vectors(OP, OPV, S)                                                          \
     RED_STAMP_IMPL(OP##_##S, S, CPU_C_##S, CPU_C_##S, CPU_T_##S, CPU_CAT(RED_, CPU_CAT(OPV, _ID_##S)), MAP_SUM, \
-                   CPU_CAT(RED_, CPU_CAT(OPV, _F)), RED_FIN_SELF, cpu_st_##S, RED_LANES1_HYBRID,   \
+                   CPU_CAT(RED_, CPU_CAT(OPV, _F)), RED_FIN_SELF, cpu_st_##S, RED_LANES1_VECTORS,  \
                    (SUM_LI_##S, CPU_CAT(RED_VEC_, OPV), RED_VEC_SELF, RED_VEC_LOAD_AS_IS))
 #define STAMP_max(_, S) CPU_CAT(STAMP_extreme_, EXTREME_STAMP_##S)(max, MAX, S)
 #define STAMP_min(_, S) CPU_CAT(STAMP_extreme_, EXTREME_STAMP_##S)(min, MIN, S)
