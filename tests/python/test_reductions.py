@@ -161,7 +161,7 @@ def test_sums_of_every_length_count_each_element_once(dtype):
 
 @pytest.mark.parametrize('dtype', [torch.float32, torch.float64], ids=str)
 def test_max_min_of_every_length_see_every_element_and_nan(dtype):
-    # Short rows take the vector blocks, long ones the arrays: the extreme can sit anywhere, in the
+    # Rows of every length take the vector blocks: the extreme can sit anywhere, in the
     # tail's last partial vector too, and a NaN anywhere wins.
     rng = np.random.default_rng(5)
     for n in list(range(1, 140)) + [255, 511, 512, 513, 2049]:
