@@ -101,9 +101,9 @@
     RED_STAMP(OP##_##S, S, CPU_C_##S, CPU_T_##S, CPU_CAT(RED_, CPU_CAT(OPV, _ID_##S)), MAP_SUM,     \
               CPU_CAT(EXTREME_, CPU_K_##S)(CPU_CAT(RED_, OPV)), RED_FIN_SELF, cpu_st_##S)
 #define STAMP_extreme_vectors(OP, OPV, S)                                                          \
-    RED_STAMP_IMPL(OP##_##S, S, CPU_C_##S, CPU_C_##S, CPU_T_##S, CPU_CAT(RED_, CPU_CAT(OPV, _ID_##S)), MAP_SUM, \
-                   CPU_CAT(RED_, CPU_CAT(OPV, _F)), RED_FIN_SELF, cpu_st_##S, RED_LANES1_VECTORS,  \
-                   (SUM_LI_##S, CPU_CAT(RED_VEC_, OPV), RED_VEC_SELF, RED_VEC_LOAD_AS_IS))
+    RED_STAMP_VECTOR(OP##_##S, S, CPU_C_##S, CPU_C_##S, SUM_LI_##S, CPU_CAT(RED_, CPU_CAT(OPV, _ID_##S)), MAP_SUM, \
+                     CPU_CAT(RED_, CPU_CAT(OPV, _F)), CPU_CAT(RED_VEC_, OPV), RED_VEC_SELF, RED_VEC_LOAD_AS_IS, \
+                     cpu_st_##S)
 #define STAMP_max(_, S) CPU_CAT(STAMP_extreme_, EXTREME_STAMP_##S)(max, MAX, S)
 #define STAMP_min(_, S) CPU_CAT(STAMP_extreme_, EXTREME_STAMP_##S)(min, MIN, S)
 #define STAMP_all(_, S) RED_STAMP(all_##S, S, uint8_t, uint8_t, 1, MAP_TRUTH, AND, RED_FIN_SELF, ST_BYTE)
