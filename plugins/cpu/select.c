@@ -2,8 +2,9 @@
  * select.c - selection along one dim, each as PyTorch's CPU kernel computes it, ties included:
  *
  *   topk          ints [dim, k, largest, sorted] -> values and indices of length k. std::partial_sort
- *                 when k * 64 <= n, else std::nth_element (and, sorted, std::sort of the first
- *                 k - 1), NaN counting as the largest value (stl_sort.h replicas).
+ *                 when k * 64 <= n (its heap selection run on the line in place), else
+ *                 std::nth_element (and, sorted, std::sort of the first k - 1), NaN counting as the
+ *                 largest value (stl_sort.h replicas).
  *   kthvalue      ints [dim, k] -> keepdim values and indices: TH's quickselect (Sedgewick's
  *                 partitioning, median of three), written again below.
  *   median_dim,   ints [dim] -> keepdim values and indices: the lower median; median_dim returns the
@@ -61,6 +62,49 @@ typedef struct select_ctx {
         }                                                                                          \
     }
 
+/* Whether PyTorch's topk takes std::partial_sort (else std::nth_element): k * 64 <= n. */
+static inline int topk_by_heap(int64_t k, int64_t n) { return k <= n / 64; }
+
+/* Whether value v goes before the heap's top t, as desc/asc order them (NaN the largest); written
+ * without branches so that a run of elements is tested as vectors. */
+#define TOPK_BEYOND_MAX(S, v, t) ((ORD_ISNAN(S, v) & !ORD_ISNAN(S, t)) | ((v) > (t)))
+#define TOPK_BEYOND_MIN(S, v, t) ((!ORD_ISNAN(S, v) & ORD_ISNAN(S, t)) | ((v) < (t)))
+/* Elements tested at once against the heap's top before any is looked at alone. */
+#define TOPK_RUN 64
+
+/* std::partial_sort of the line's (value, index) pairs into q[0..k), without copying the line:
+ * heap selection replaces the top by element i (pop_heap(first, middle, i)) only when i goes before
+ * it, and writes the old top to position i, which it never reads again. So the line is read in
+ * place, a run of TOPK_RUN elements at a time, and each element that beats the top sifts into the
+ * heap as it would have; the heap goes through the same states, ties and NaNs included. */
+#define TOPK_HEAP_STAMP(NAME, S, LESS, BEYOND)                                                     \
+    static void NAME##_heap_stream(pair_##S *q, const char *in, int64_t n, int64_t s, int64_t k) { \
+        const CPU_T_##S *x = (const CPU_T_##S *)in;                                                \
+        gather_##S(q, in, k, s);                                                                   \
+        NAME##_make_heap(q, q + k);                                                                \
+        int64_t j = k;                                                                             \
+        while (j < n) {                                                                            \
+            if (j + TOPK_RUN <= n) {                                                               \
+                const CPU_C_##S top = q[0].v;                                                      \
+                const CPU_T_##S *r = x + j * s;                                                    \
+                int any = 0;                                                                       \
+                if (s == 1) /* as vectors */                                                       \
+                    for (int t = 0; t < TOPK_RUN; t++) any |= BEYOND(S, cpu_ld_##S(r[t]), top);   \
+                else                                                                               \
+                    for (int t = 0; t < TOPK_RUN; t++) any |= BEYOND(S, cpu_ld_##S(r[t * s]), top); \
+                if (!any) {                                                                        \
+                    j += TOPK_RUN;                                                                 \
+                    continue;                                                                      \
+                }                                                                                  \
+            }                                                                                      \
+            for (const int64_t end = j + TOPK_RUN < n ? j + TOPK_RUN : n; j < end; j++) {          \
+                const pair_##S e = {cpu_ld_##S(x[j * s]), j};                                      \
+                if (LESS(e, q[0])) NAME##_adjust_heap(q, 0, k, e);                                 \
+            }                                                                                      \
+        }                                                                                          \
+        NAME##_sort_heap(q, q + k);                                                                \
+    }
+
 #define SELECT_STAMP(_, S)                                                                         \
     typedef ord_pair_##S pair_##S;                                                                 \
     static inline int desc_##S(pair_##S a, pair_##S b) { return ORD_DESC(S, a, b); }               \
@@ -90,15 +134,20 @@ typedef struct select_ctx {
         ((CPU_T_##S *)ptr[1])[j * st[1]] = cpu_st_##S(e.v);                                        \
         ((int64_t *)ptr[2])[j * st[2]] = e.i;                                                      \
     }                                                                                              \
+    TOPK_HEAP_STAMP(top_##S, S, desc_##S, TOPK_BEYOND_MAX)                                         \
+    TOPK_HEAP_STAMP(bottom_##S, S, asc_##S, TOPK_BEYOND_MIN)                                       \
     static void topk_line_##S(void *vctx, char *const *ptr, const int64_t *st, void *scratch) {    \
         const select_ctx *cx = vctx;                                                               \
         const int64_t n = cx->n, k = cx->k;                                                        \
         pair_##S *q = scratch;                                                                     \
+        if (topk_by_heap(k, n)) {                                                                  \
+            if (cx->largest) top_##S##_heap_stream(q, ptr[0], n, st[0], k);                        \
+            else bottom_##S##_heap_stream(q, ptr[0], n, st[0], k);                                 \
+            for (int64_t j = 0; j < k; j++) put_##S(ptr, st, j, q[j]);                             \
+            return;                                                                                \
+        }                                                                                          \
         gather_##S(q, ptr[0], n, st[0]);                                                           \
-        if (k * 64 <= n) {                                                                         \
-            if (cx->largest) top_##S##_partial_sort(q, k, n);                                      \
-            else bottom_##S##_partial_sort(q, k, n);                                               \
-        } else if (cx->largest) {                                                                  \
+        if (cx->largest) {                                                                         \
             top_##S##_nth_element(q, k - 1, n);                                                    \
             if (cx->sorted) top_##S##_sort(q, k - 1);                                              \
         } else {                                                                                   \
@@ -258,7 +307,9 @@ static int select_run(const tc_kernel_args *args, int n_ints, cpu_line_fn line, 
     if ((uint64_t)cx.n > SIZE_MAX / pair_bytes)
         return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "cpu %s: a line of %lld elements is too long", name,
                                    (long long)cx.n);
-    return cpu_lines_run(views, 3, (int)dim, pair_bytes * (size_t)cx.n, line, &cx, name);
+    /* topk's heap selection holds k pairs; the rest hold the line */
+    const int64_t held = n_ints == 4 && topk_by_heap(cx.k, cx.n) ? cx.k : cx.n;
+    return cpu_lines_run(views, 3, (int)dim, pair_bytes * (size_t)held, line, &cx, name);
 }
 
 CPU_DTYPES_ALL(SELECT_STAMP, _)

@@ -164,6 +164,19 @@ def _selection():
                 'torch.topk(%s, 2)' % m, 'torch.topk(%s, 2, 0, largest=False)' % mt, 'torch.topk(%s, 5)' % t,
                 'torch.topk(%s, 5, sorted=False)' % t, 'torch.topk(%s, 3, largest=False)' % t,
                 'torch.topk(%s, 0)' % m, 'torch.topk(%s, 1)' % Z.format(d), 'torch.topk(%s, 2, 1)' % B3.format(d)]
+    # topk's heap selection (k * 64 <= n) reads the line in place: long lines with many ties, NaNs,
+    # strided lines and several lines, whose indices must come out in libstdc++'s order
+    long_ties = '(torch.arange(6000) * 7919 % 211).to(torch.{0})'
+    for d in ['uint8', 'int32', 'int64', 'float32', 'float64']:
+        t = long_ties.format(d)
+        out += ['torch.topk(%s, 40)' % t, 'torch.topk(%s, 90, largest=False)' % t,
+                'torch.topk(%s, 30, sorted=False)' % t, 'torch.topk(%s.view(3, 2000).t(), 31, 0)' % t,
+                'torch.topk(%s.view(4, 1500), 20, 1, largest=False)' % t, 'torch.topk(%s[::3], 25)' % t]
+    for d in F32_64:
+        nans = ('torch.where(torch.arange(5000) % 333 == 7, float("nan"), (torch.arange(5000) * 7919 % 1009) / 4.0)'
+                '.to(torch.{0})'.format(d))
+        out += ['torch.topk(%s, 50)' % nans, 'torch.topk(%s, 60, largest=False)' % nans,
+                'torch.topk(%s.view(2, 2500), 10, 1)' % nans]
     for d in F32_64:
         n = NAN.format(d)
         out += ['torch.median(%s, 1)' % n, 'torch.nanmedian(%s, 1)' % n, 'torch.nanmedian(%s)' % n,
