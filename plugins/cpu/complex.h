@@ -10,7 +10,8 @@
  * Arithmetic follows PyTorch 1.13's vectorised CPU kernels, so results match it to the bit where the
  * formula decides them: products and quotients by the schoolbook formulas, without C99 Annex G's
  * recovery of infinities (which would also stop loops vectorising): (1+0j) * (0+infj) is nan+infj
- * there too. exp is exp(re) * (cos(im), sin(im)), sigmoid 1 / (1 + exp(-z)) through those formulas,
+ * there too. exp is exp(re) * (cos(im), sin(im)) (complex_vmath.h computes it for the exp kernel on
+ * vectors, with SLEEF as PyTorch's; the scalar helper here serves sigmoid), sigmoid 1 / (1 + exp(-z)),
  * abs is hypot, and log, sqrt, sin, cos, tanh and pow are libm's complex functions, which
  * std::complex calls.
  */

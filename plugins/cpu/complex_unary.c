@@ -7,12 +7,12 @@
  * Bodies are BODY(C, X, x) for loops.h's unary loop, whose U argument carries the helper suffix X.
  */
 #include "complex.h"
+#include "complex_vmath.h"
 #include "cpu.h"
 #include "loops.h"
 
 #define BODY_neg(C, X, x) cpu_cx_neg_##X(x)
 #define BODY_conj_physical(C, X, x) cpu_cx_conj_##X(x)
-#define BODY_exp(C, X, x) cpu_cx_exp_##X(x)
 #define BODY_log(C, X, x) cpu_cx_log_##X(x)
 #define BODY_sqrt(C, X, x) cpu_cx_sqrt_##X(x)
 #define BODY_sin(C, X, x) cpu_cx_sin_##X(x)
@@ -31,12 +31,19 @@
     CPU_UNARY_LOOP(loop_##OP##_##S, TO, CPU_T_##S, CPU_C_##S, CPU_SFX_##S, cpu_ld_##S, STORE, BODY_##OP) \
     static int k_##OP##_##S(const tc_kernel_args *args) { return cpu_unary_apply(args, loop_##OP##_##S, #OP); }
 #define STAMP(OP, S) STAMP_TO(OP, S, CPU_T_##S, cpu_st_##S)
+/* exp of complex64 and complex128 on complex_vmath.h's vectors, contiguous or not */
+#define STAMP_VECTOR(OP, S)                                                                        \
+    static void loop_##OP##_##S(int64_t n, char *const *p, const int64_t *s, void *vctx) {         \
+        (void)vctx;                                                                                \
+        CPU_CX(OP##_array, S)((const CPU_T_##S *)p[1], s[1], (CPU_T_##S *)p[0], s[0], n);          \
+    }                                                                                              \
+    static int k_##OP##_##S(const tc_kernel_args *args) { return cpu_unary_apply(args, loop_##OP##_##S, #OP); }
 #define STAMP_REAL(OP, S) STAMP_TO(OP, S, CPU_CAT(CPU_T_, REAL_##S), CPU_CAT(cpu_st_, REAL_##S))
 
 #define COMPLEX_UNARY_OPS(X)                                                                       \
     X(neg, CPU_DTYPES_COMPLEX, STAMP)                                                              \
     X(conj_physical, CPU_DTYPES_COMPLEX, STAMP)                                                    \
-    X(exp, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                         \
+    X(exp, CPU_DTYPES_COMPLEX_FULL, STAMP_VECTOR)                                                  \
     X(log, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                         \
     X(sqrt, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
     X(sin, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                         \

@@ -148,6 +148,11 @@ def _unary():
             'torch.tensor([1+1j], dtype=torch.complex32).abs()',
             'torch.ones(2, dtype=torch.complex32).conj_physical()', 'torch.ones(2, dtype=torch.complex32).angle()',
             'torch.exp(torch.tensor([math.pi * 1j], dtype=torch.complex128))',
+            'torch.exp(torch.complex(torch.linspace(-20, 20, 203), torch.linspace(-120, 120, 203)))',
+            'torch.exp(torch.complex(torch.linspace(-700, 700, 203, dtype=torch.float64), '
+            'torch.linspace(-1e3, 1e3, 203, dtype=torch.float64)))',
+            'torch.exp(torch.tensor([float("inf"), -float("inf"), float("nan"), complex(0, float("inf")), -0.0, '
+            '88.7, complex(1, 1e30)] * 3))',
             'torch.log(torch.tensor([-1+0j, 0j, 1e-30j]))', 'torch.sqrt(torch.tensor([-4+0j, 0j, -1e-3j]))',
             'torch.sigmoid(torch.tensor([100+1j, -100+0j]))', 'torch.tanh(torch.tensor([50+1j, 0.5j]))']
     return out
