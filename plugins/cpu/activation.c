@@ -122,23 +122,15 @@ static int k_mish(const tc_kernel_args *a) { return nnp_run(a, 1, NNP_FN(mish), 
 
 /* ---- hardswish, hardsigmoid: x * relu6(x + 3) / 6 and relu6(x + 3) / 6; NaN stays NaN ---- */
 
-#define RELU6_SHIFTED(T, v, r)                                                                     \
-    T r = (v) + (T)3;                                                                              \
-    r = r < 0 ? (T)0 : r;                                                                          \
-    r = r > 6 ? (T)6 : r;
-
 #define BODY_hardswish(T, p, n, y, x)                                                              \
-    for (int64_t i = 0; i < n; i++) {                                                              \
-        RELU6_SHIFTED(T, x[0][i], r)                                                               \
-        y[i] = x[0][i] * r / (T)6;                                                                 \
-    }
+    T r[NNP_BLOCK];                                                                                \
+    NNV(T, clamp_shifted)(r, x[0], n, 3, 0, 6);                                                    \
+    for (int64_t i = 0; i < n; i++) y[i] = x[0][i] * r[i] / (T)6;
 NNP_DEFINE(hardswish, BODY_hardswish)
 
 #define BODY_hardsigmoid(T, p, n, y, x)                                                            \
-    for (int64_t i = 0; i < n; i++) {                                                              \
-        RELU6_SHIFTED(T, x[0][i], r)                                                               \
-        y[i] = r / (T)6;                                                                           \
-    }
+    NNV(T, clamp_shifted)(y, x[0], n, 3, 0, 6);                                                    \
+    for (int64_t i = 0; i < n; i++) y[i] = y[i] / (T)6;
 NNP_DEFINE(hardsigmoid, BODY_hardsigmoid)
 
 static int k_hardswish(const tc_kernel_args *a) { return nnp_run(a, 1, NNP_FN(hardswish), NULL, "hardswish"); }
