@@ -24,7 +24,7 @@
 #define BODY_leaky_relu(T, p, n, y, x)                                                             \
     const T s = NNP_P(T, p, 0);                                                                    \
     for (int64_t i = 0; i < n; i++) y[i] = x[0][i] > 0 ? x[0][i] : x[0][i] * s;
-NNP_DEFINE(leaky_relu, BODY_leaky_relu)
+NNP_DEFINE_ANY_LENGTH(leaky_relu, BODY_leaky_relu)
 
 static int k_leaky_relu(const tc_kernel_args *a) {
     nnp_params p;
@@ -131,7 +131,7 @@ NNP_DEFINE(hardswish, BODY_hardswish)
 #define BODY_hardsigmoid(T, p, n, y, x)                                                            \
     NNV(T, clamp_shifted)(y, x[0], n, 3, 0, 6);                                                    \
     for (int64_t i = 0; i < n; i++) y[i] = y[i] / (T)6;
-NNP_DEFINE(hardsigmoid, BODY_hardsigmoid)
+NNP_DEFINE_ANY_LENGTH(hardsigmoid, BODY_hardsigmoid)
 
 static int k_hardswish(const tc_kernel_args *a) { return nnp_run(a, 1, NNP_FN(hardswish), NULL, "hardswish"); }
 static int k_hardsigmoid(const tc_kernel_args *a) {
@@ -164,12 +164,12 @@ static int k_softplus(const tc_kernel_args *a) {
         const T v = x[0][i];                                                                       \
         y[i] = v > l ? v - l : (v < -l ? v + l : (T)0); /* NaN too: PyTorch's kernel */          \
     }
-NNP_DEFINE(softshrink, BODY_softshrink)
+NNP_DEFINE_ANY_LENGTH(softshrink, BODY_softshrink)
 
 #define BODY_hardshrink(T, p, n, y, x)                                                             \
     const T l = NNP_P(T, p, 0);                                                                    \
     for (int64_t i = 0; i < n; i++) y[i] = (x[0][i] >= -l && x[0][i] <= l) ? (T)0 : x[0][i];
-NNP_DEFINE(hardshrink, BODY_hardshrink)
+NNP_DEFINE_ANY_LENGTH(hardshrink, BODY_hardshrink)
 
 static int k_softshrink(const tc_kernel_args *a) {
     nnp_params p;
@@ -230,7 +230,7 @@ static int k_glu(const tc_kernel_args *a) {
 
 #define BODY_prelu(T, p, n, y, x)                                                                  \
     for (int64_t i = 0; i < n; i++) y[i] = x[0][i] > 0 ? x[0][i] : x[1][i] * x[0][i];
-NNP_DEFINE(prelu, BODY_prelu)
+NNP_DEFINE_ANY_LENGTH(prelu, BODY_prelu)
 
 static int k_prelu(const tc_kernel_args *a) { return nnp_run(a, 2, NNP_FN(prelu), NULL, "prelu"); }
 

@@ -22,7 +22,7 @@ static int32_t dtype_of(const tc_kernel_args *a) { return a->outputs[0].dtype; }
 #define BODY_threshold_backward(T, p, n, y, x)                                                     \
     const T th = NNP_P(T, p, 0);                                                                   \
     for (int64_t i = 0; i < n; i++) y[i] = x[1][i] <= th ? (T)0 : x[0][i];
-NNP_DEFINE(threshold_backward, BODY_threshold_backward)
+NNP_DEFINE_ANY_LENGTH(threshold_backward, BODY_threshold_backward)
 
 static int k_threshold_backward(const tc_kernel_args *a) {
     nnp_params p;
@@ -33,7 +33,7 @@ static int k_threshold_backward(const tc_kernel_args *a) {
 #define BODY_hardtanh_backward(T, p, n, y, x)                                                      \
     const T lo = NNP_P(T, p, 0), hi = NNP_P(T, p, 1);                                              \
     for (int64_t i = 0; i < n; i++) y[i] = (x[1][i] <= lo || x[1][i] >= hi) ? (T)0 : x[0][i];
-NNP_DEFINE(hardtanh_backward, BODY_hardtanh_backward)
+NNP_DEFINE_ANY_LENGTH(hardtanh_backward, BODY_hardtanh_backward)
 
 static int k_hardtanh_backward(const tc_kernel_args *a) {
     nnp_params p;
@@ -46,7 +46,7 @@ static int k_hardtanh_backward(const tc_kernel_args *a) {
 #define BODY_shrink_backward(T, p, n, y, x)                                                        \
     const T l = NNP_P(T, p, 0);                                                                    \
     for (int64_t i = 0; i < n; i++) y[i] = (x[1][i] >= -l && x[1][i] <= l) ? (T)0 : x[0][i];
-NNP_DEFINE(shrink_backward, BODY_shrink_backward)
+NNP_DEFINE_ANY_LENGTH(shrink_backward, BODY_shrink_backward)
 
 static int k_shrink_backward(const tc_kernel_args *a) {
     nnp_params p;
@@ -59,7 +59,7 @@ static int k_shrink_backward(const tc_kernel_args *a) {
 #define BODY_leaky_relu_backward(T, p, n, y, x)                                                    \
     const T s = NNP_P(T, p, 0);                                                                    \
     for (int64_t i = 0; i < n; i++) y[i] = x[1][i] > 0 ? x[0][i] : x[0][i] * s;
-NNP_DEFINE(leaky_relu_backward, BODY_leaky_relu_backward)
+NNP_DEFINE_ANY_LENGTH(leaky_relu_backward, BODY_leaky_relu_backward)
 
 static int k_leaky_relu_backward(const tc_kernel_args *a) {
     const double slope = arg(a, 2);
@@ -81,7 +81,7 @@ static int k_leaky_relu_backward(const tc_kernel_args *a) {
     const T neg = NNP_P(T, p, 0), pos = NNP_P(T, p, 1), nis = NNP_P(T, p, 2);                      \
     for (int64_t i = 0; i < n; i++)                                                                \
         y[i] = x[1][i] <= 0 ? x[0][i] * nis * (x[1][i] + neg) : x[0][i] * pos;
-NNP_DEFINE(elu_backward_result, BODY_elu_backward_result)
+NNP_DEFINE_ANY_LENGTH(elu_backward_result, BODY_elu_backward_result)
 
 #define BODY_elu_backward(T, p, n, y, x)                                                           \
     const T neg = NNP_P(T, p, 0), pos = NNP_P(T, p, 1), nis = NNP_P(T, p, 2);                      \
@@ -175,12 +175,12 @@ static int k_mish_backward(const tc_kernel_args *a) {
         const T v = x[1][i], g = x[0][i];                                                          \
         y[i] = v < (T)-3 ? (T)0 : (v >= (T)3 ? g : g * ((v / (T)3) + (T)0.5));                    \
     }
-NNP_DEFINE(hardswish_backward, BODY_hardswish_backward)
+NNP_DEFINE_ANY_LENGTH(hardswish_backward, BODY_hardswish_backward)
 
 #define BODY_hardsigmoid_backward(T, p, n, y, x)                                                   \
     for (int64_t i = 0; i < n; i++)                                                                \
         y[i] = (x[1][i] > (T)-3 && x[1][i] < (T)3) ? x[0][i] * (T)(1.0f / 6.0f) : (T)0; /* float's 1/6, as PyTorch */
-NNP_DEFINE(hardsigmoid_backward, BODY_hardsigmoid_backward)
+NNP_DEFINE_ANY_LENGTH(hardsigmoid_backward, BODY_hardsigmoid_backward)
 
 static int k_hardswish_backward(const tc_kernel_args *a) {
     return nnp_run(a, 2, NNP_FN(hardswish_backward), NULL, "hardswish_backward");
@@ -238,11 +238,11 @@ NNP_DEFINE(sigmoid, BODY_sigmoid)
 
 #define BODY_glu_second(T, p, n, y, x)                                                             \
     for (int64_t i = 0; i < n; i++) y[i] = ((T)1 - x[0][i]) * x[0][i] * x[1][i] * x[2][i];
-NNP_DEFINE(glu_second, BODY_glu_second)
+NNP_DEFINE_ANY_LENGTH(glu_second, BODY_glu_second)
 
 #define BODY_mul(T, p, n, y, x)                                                                    \
     for (int64_t i = 0; i < n; i++) y[i] = x[0][i] * x[1][i];
-NNP_DEFINE(mul, BODY_mul)
+NNP_DEFINE_ANY_LENGTH(mul, BODY_mul)
 
 /* The view of v's second half along dim, when `first` is v's first half. */
 static tc_view second_half(const tc_view *first, int64_t dim) {

@@ -67,7 +67,7 @@ static double mean_norm(const tc_kernel_args *a, int self_arg, int64_t reduction
         const T d = x[0][i] - x[1][i];                                                             \
         y[i] = d * d;                                                                              \
     }
-NNP_DEFINE(mse, BODY_mse)
+NNP_DEFINE_ANY_LENGTH(mse, BODY_mse)
 
 static int k_mse_loss(const tc_kernel_args *a) { return loss_apply(a, NNP_FN(mse), NULL, a->args[2].v.i, "mse_loss"); }
 
@@ -75,7 +75,7 @@ static int k_mse_loss(const tc_kernel_args *a) { return loss_apply(a, NNP_FN(mse
 #define BODY_mse_backward(T, p, n, y, x)                                                           \
     const T norm = NNP_P(T, p, 0);                                                                 \
     for (int64_t i = 0; i < n; i++) y[i] = norm * (x[1][i] - x[2][i]) * x[0][i];
-NNP_DEFINE(mse_backward, BODY_mse_backward)
+NNP_DEFINE_ANY_LENGTH(mse_backward, BODY_mse_backward)
 
 static int k_mse_loss_backward(const tc_kernel_args *a) {
     nnp_params p;
@@ -106,7 +106,7 @@ static int loss_backward_with_param(const tc_kernel_args *a, nnp_fn fn, const ch
         const T z = ABS(T, x[0][i] - x[1][i]);                                                       \
         y[i] = z >= beta ? z - (T)0.5 * beta : (T)0.5 * z * z / beta;                              \
     }
-NNP_DEFINE(smooth_l1, BODY_smooth_l1)
+NNP_DEFINE_ANY_LENGTH(smooth_l1, BODY_smooth_l1)
 
 static int k_smooth_l1_loss(const tc_kernel_args *a) { return loss_with_param(a, NNP_FN(smooth_l1), "smooth_l1_loss"); }
 
@@ -117,7 +117,7 @@ static int k_smooth_l1_loss(const tc_kernel_args *a) { return loss_with_param(a,
         const T d = x[1][i] - x[2][i], g = x[0][i];                                                \
         y[i] = ABS(T, d) >= beta ? (d > 0 ? (T)1 : (T)-1) * norm * g : d * norm * g / beta;          \
     }
-NNP_DEFINE(smooth_l1_backward, BODY_smooth_l1_backward)
+NNP_DEFINE_ANY_LENGTH(smooth_l1_backward, BODY_smooth_l1_backward)
 
 static int k_smooth_l1_loss_backward(const tc_kernel_args *a) {
     return loss_backward_with_param(a, NNP_FN(smooth_l1_backward), "smooth_l1_loss_backward");
@@ -131,7 +131,7 @@ static int k_smooth_l1_loss_backward(const tc_kernel_args *a) {
         const T z = ABS(T, x[0][i] - x[1][i]);                                                       \
         y[i] = z >= delta ? delta * (z - (T)0.5 * delta) : (T)0.5 * z * z;                         \
     }
-NNP_DEFINE(huber, BODY_huber)
+NNP_DEFINE_ANY_LENGTH(huber, BODY_huber)
 
 static int k_huber_loss(const tc_kernel_args *a) { return loss_with_param(a, NNP_FN(huber), "huber_loss"); }
 
@@ -142,7 +142,7 @@ static int k_huber_loss(const tc_kernel_args *a) { return loss_with_param(a, NNP
         const T d = x[1][i] - x[2][i], g = x[0][i];                                                \
         y[i] = d <= -delta ? -norm * g * delta : (d >= delta ? norm * g * delta : norm * d * g);   \
     }
-NNP_DEFINE(huber_backward, BODY_huber_backward)
+NNP_DEFINE_ANY_LENGTH(huber_backward, BODY_huber_backward)
 
 static int k_huber_loss_backward(const tc_kernel_args *a) {
     return loss_backward_with_param(a, NNP_FN(huber_backward), "huber_loss_backward");

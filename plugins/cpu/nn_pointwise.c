@@ -22,8 +22,11 @@ typedef struct nnp_job {
         _Alignas(64) C out[NNP_BLOCK];                                                             \
         const C *xp[NNP_MAX_IN];                                                                   \
         CPU_T_##S *o = (CPU_T_##S *)ptr[0];                                                        \
-        for (int64_t b = 0; b < n; b += NNP_BLOCK) {                                               \
-            const int64_t m = n - b < NNP_BLOCK ? n - b : NNP_BLOCK;                               \
+        int direct = DIRECT && s[0] == 1;                                                          \
+        for (int k = 0; k < j->nin; k++) direct &= s[k + 1] == 1;                                  \
+        const int64_t step = direct ? j->fn.block : NNP_BLOCK;                                     \
+        for (int64_t b = 0; b < n; b += step) {                                                    \
+            const int64_t m = n - b < step ? n - b : step;                                         \
             for (int k = 0; k < j->nin; k++) {                                                     \
                 const CPU_T_##S *x = (const CPU_T_##S *)ptr[k + 1];                                \
                 const int64_t st = s[k + 1];                                                       \

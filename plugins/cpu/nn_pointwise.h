@@ -36,21 +36,31 @@ typedef void (*nnp_block_f64)(const nnp_params *p, int64_t n, double *y, const d
 typedef struct nnp_fn {
     nnp_block_f32 f32;
     nnp_block_f64 f64;
+    int64_t block; /* the most elements one call takes: NNP_BLOCK, or NNP_ANY_LENGTH */
 } nnp_fn;
+
+/* The block of a function without block-sized temporaries: contiguous operands reach it a thread's
+ * whole run at a time. Ending the vector loop every NNP_BLOCK elements cost such streaming ops
+ * (leaky_relu) 10-15% of their speed from memory at two threads. */
+#define NNP_ANY_LENGTH (1 << 30)
 
 /* The parameter P(k) of a block function of element type T (float or double). */
 #define NNP_P(T, p, k) _Generic((T)0, float: (p)->f[k], double: (p)->d[k])
 
 /* Defines NAME_f32 and NAME_f64 from BODY(T, p, n, y, x), a block of statements over element type
- * T, parameters p, n elements, output y and inputs x[0..]. */
-#define NNP_DEFINE(NAME, BODY)                                                                     \
+ * T, parameters p, n elements (at most NNP_BLOCK), output y and inputs x[0..]. */
+#define NNP_DEFINE(NAME, BODY) NNP_DEFINE_BLOCK(NAME, BODY, NNP_BLOCK)
+/* The same for a BODY that keeps no arrays of NNP_BLOCK elements: n is any length. */
+#define NNP_DEFINE_ANY_LENGTH(NAME, BODY) NNP_DEFINE_BLOCK(NAME, BODY, NNP_ANY_LENGTH)
+#define NNP_DEFINE_BLOCK(NAME, BODY, BLOCK)                                                        \
+    enum { NAME##_block = BLOCK };                                                                 \
     static void NAME##_f32(const nnp_params *p, int64_t n, float *y, const float *const *x) {      \
         BODY(float, p, n, y, x)                                                                    \
     }                                                                                              \
     static void NAME##_f64(const nnp_params *p, int64_t n, double *y, const double *const *x) {    \
         BODY(double, p, n, y, x)                                                                   \
     }
-#define NNP_FN(NAME) ((nnp_fn){NAME##_f32, NAME##_f64})
+#define NNP_FN(NAME) ((nnp_fn){NAME##_f32, NAME##_f64, NAME##_block})
 
 /* Sets parameter k to v as the kernel's dtype holds a Scalar: 16-bit floats round it to their own
  * precision first (PyTorch converts Scalars to scalar_t), float32 to float. */

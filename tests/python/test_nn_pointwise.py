@@ -92,6 +92,30 @@ def test_activation_float32_bfloat16_noncontiguous_empty(fn, ref):
     assert fn(t(0.75)).shape == ()
 
 
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64])
+def test_long_contiguous_runs_match_the_blocked_path(dtype):
+    # contiguous operands reach the streaming ops (no block temporaries) as one run per thread,
+    # strided ones block by block: both must give the same elements, backward and losses too
+    n = 70001
+    a = ((torch.arange(n, dtype=torch.float64) * 7919 % 2003 - 1000) / 250).to(dtype)
+    b = ((torch.arange(n, dtype=torch.float64) * 104729 % 997 - 500) / 200).to(dtype)
+    sa, sb = torch.zeros(2 * n, dtype=dtype), torch.zeros(2 * n, dtype=dtype)
+    sa[::2], sb[::2] = a, b
+    sa, sb = sa[::2], sb[::2]  # the same values, strided
+    w = torch.tensor([0.3], dtype=dtype)
+    cases = [lambda u, v: F.leaky_relu(u, 0.2), lambda u, v: F.hardsigmoid(u), lambda u, v: F.softshrink(u, 0.7),
+             lambda u, v: F.hardshrink(u, 0.7), lambda u, v: F.prelu(u, w),
+             lambda u, v: F.mse_loss(u, v, reduction='none'), lambda u, v: F.smooth_l1_loss(u, v, reduction='none'),
+             lambda u, v: F.huber_loss(u, v, reduction='none', delta=0.5),
+             lambda u, v: torch.ops.aten.leaky_relu_backward(v, u, 0.2, False),
+             lambda u, v: torch.ops.aten.hardsigmoid_backward(v, u), lambda u, v: torch.ops.aten.hardswish_backward(v, u)]
+    for f in cases:
+        assert f(a, b).tolist() == f(sa, sb).tolist()
+    if dtype == torch.float64:
+        assert F.leaky_relu(a, 0.2).tolist() == [v if v > 0 else v * 0.2 for v in a.tolist()]
+        assert F.mse_loss(a, b, reduction='none').tolist() == [(u - v) * (u - v) for u, v in zip(a.tolist(), b.tolist())]
+
+
 def test_activations_keep_nan():
     nan = t([float('nan')])
     for fn, _ in ACTIVATIONS:
