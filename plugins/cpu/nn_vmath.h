@@ -21,6 +21,8 @@
 
 #include <sleef.h>
 
+#include "vmath.h" /* the ISA level's vector type names and operations (VM_*) */
+
 #if defined(__AVX512F__)
 #define NNV_NF 16
 #define NNV_ND 8
@@ -30,8 +32,6 @@
 #define NNV_STD _mm512_storeu_pd
 #define NNV_F(F) Sleef_##F##f16_u10avx512f
 #define NNV_D(F) Sleef_##F##d8_u10avx512f
-#define NNV_OPF(OP) _mm512_##OP##_ps
-#define NNV_OPD(OP) _mm512_##OP##_pd
 #elif defined(__AVX2__)
 #define NNV_NF 8
 #define NNV_ND 4
@@ -41,8 +41,6 @@
 #define NNV_STD _mm256_storeu_pd
 #define NNV_F(F) Sleef_##F##f8_u10avx2
 #define NNV_D(F) Sleef_##F##d4_u10avx2
-#define NNV_OPF(OP) _mm256_##OP##_ps
-#define NNV_OPD(OP) _mm256_##OP##_pd
 #elif defined(__SSE4_1__)
 #define NNV_NF 4
 #define NNV_ND 2
@@ -52,8 +50,6 @@
 #define NNV_STD _mm_storeu_pd
 #define NNV_F(F) Sleef_##F##f4_u10sse4
 #define NNV_D(F) Sleef_##F##d2_u10sse4
-#define NNV_OPF(OP) _mm_##OP##_ps
-#define NNV_OPD(OP) _mm_##OP##_pd
 #else
 #error "nn_vmath.h needs SSE4.1 or later (x86-64-v2)"
 #endif
@@ -102,8 +98,8 @@ NNV_ARRAY(erf)
             memcpy(y + i, t, sizeof(T) * (size_t)(n - i));                                        \
         }                                                                                          \
     }
-NNV_CLAMP_SHIFTED(f32, float, NNV_NF, NNV_LDF, NNV_STF, NNV_OPF)
-NNV_CLAMP_SHIFTED(f64, double, NNV_ND, NNV_LDD, NNV_STD, NNV_OPD)
+NNV_CLAMP_SHIFTED(f32, float, VM_NF, VM_LDF, VM_STF, VM_OPF)
+NNV_CLAMP_SHIFTED(f64, double, VM_ND, VM_LDD, VM_STD, VM_OPD)
 
 /* nnv_F(T, f) picks the float or double array function from the element type T. */
 #define NNV(T, F) _Generic((T)0, float: nnv_##F##_f32, double: nnv_##F##_f64)
