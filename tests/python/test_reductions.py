@@ -101,6 +101,35 @@ def test_float32_sums_and_products_stay_accurate_with_float_lanes():
     assert abs(torch.from_numpy(near_one).prod().item() - exact) <= 1e-6 * exact
 
 
+def test_float32_products_keep_float32_subnormals_and_agree_across_layouts_and_threads():
+    # Double lanes flush results below double's normal range (a block's tree of uniform [0, 1)
+    # factors lands there), but float32 subnormal inputs and results are kept.
+    tiny = np.float32(1e-40)   # a float32 subnormal
+    assert torch.tensor([tiny, 1e10]).prod().item() == pytest.approx(float(tiny) * 1e10, rel=1e-6, abs=0)
+    got = torch.tensor([1e-20, 1e-20, 3e-5] + [1.0] * 200).prod().item()
+    assert got == float(np.float32(np.float64(1e-20 * 1e-20) * np.float64(np.float32(3e-5))))
+    assert 0 < got < np.finfo(np.float32).tiny
+    # the flush is a property of each multiply, so the layouts still give the same bits
+    rng = np.random.default_rng(5)
+    x = torch.from_numpy(np.exp(rng.standard_normal(300_001) * 0.01).astype(np.float32))
+    one = x.prod()
+    assert 0.1 < one.item() < 10
+    assert torch.equal(x.view(-1, 1)[::1].prod(), one)
+    assert torch.equal(x.view(-1, 1).t().prod(1)[0], one)
+    rows = x[:299_000].view(1000, 299)
+    assert torch.equal(rows.prod(1), torch.stack([r.clone().prod() for r in rows]))
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:   # two threads combine their halves in another order
+        assert x.prod().item() == pytest.approx(one.item(), rel=1e-6)
+        assert torch.equal(rows.prod(1), torch.stack([r.clone().prod() for r in rows]))
+    finally:
+        torch.set_num_threads(before)
+    uniform = torch.from_numpy(rng.random(65_536, dtype=np.float32))
+    assert uniform.prod().item() == 0.0 and uniform[:10].prod().item() == pytest.approx(
+        float(np.prod(uniform[:10].numpy().astype(np.float64))), rel=1e-6)
+
+
 @pytest.mark.parametrize('dtype', [torch.float32, torch.float64, torch.int64], ids=str)
 def test_sums_of_rows_that_start_anywhere_match_an_aligned_copy(dtype):
     # Lanes are fixed by an element's place in its row, not in memory, so a row that does not start
