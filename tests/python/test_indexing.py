@@ -266,6 +266,26 @@ def test_index_select_gather_take(dtype):
     assert same(torch.take_along_dim(x, torch.tensor([5, 0])), n.flatten()[[5, 0]])
 
 
+@pytest.mark.parametrize('dtype', [torch.uint8, torch.int16, torch.float32, torch.float64], ids=str)
+def test_gathers_check_and_wrap_an_index_at_every_place_in_a_row(dtype):
+    # Rows are read four indices at a time with one check: a bad index anywhere, in a group or in
+    # the tail, raises with its value; a negative one that x[idx] wraps lands where numpy puts it.
+    for n in (1, 3, 4, 5, 8, 11):
+        x = torch.arange(2 * 7).view(2, 7).to(dtype)
+        base = (np.arange(n) * 3) % 7
+        assert torch.gather(x, 1, torch.from_numpy(np.stack([base, base[::-1]]))).tolist() == \
+            np.take_along_axis(x.numpy(), np.stack([base, base[::-1]]), 1).tolist()
+        for at in range(n):
+            for bad in (7, -1, -8, 2 ** 62):
+                idx = base.copy()
+                idx[at] = bad
+                with pytest.raises(RuntimeError, match='index %d is out of bounds' % bad):
+                    torch.gather(x, 1, torch.from_numpy(np.stack([base, idx])))
+            idx = base.copy()
+            idx[at] = -3
+            assert x[:, torch.from_numpy(idx)].tolist() == x.numpy()[:, idx].tolist()
+
+
 def test_gathering_zero_dim_empty_and_out():
     s = torch.tensor(5.)
     assert s.index_select(0, torch.tensor([0])).shape == () and s.gather(0, torch.tensor([0])).tolist() == [5.]
