@@ -791,15 +791,14 @@ def write_bindings(ops, path):
             alt, ', '.join('TC_OP_%s' % o.id for o in group)))
     out.append('')
     def binding(kind, name, group):
-        # varargs: the Tensor[] argument may be spread over the positional arguments, as PyTorch's
-        # Python functions with *tensors take it; as_tuple=OP: as_tuple=True calls OP's ops instead
+        # as_tuple=OP: as_tuple=True calls OP's ops instead (varargs ops need nothing here: the binding
+        # spreads their Tensor[] over the positional tensors)
         first, self_arg = ('m', 'NULL') if kind == 'fn' else ('self', 'self')
         alt = next((o.as_tuple for o in group if o.as_tuple), None)
         if alt:
             call = 'tp_call_ops_as_tuple(%s_ops_%s, alt_ops_%s' % (kind, name, alt)
         else:
-            call = '%s(%s_ops_%s' % ('tp_call_ops_varargs' if any('varargs' in o.flags for o in group)
-                                     else 'tp_call_ops', kind, name)
+            call = 'tp_call_ops(%s_ops_%s' % (kind, name)
         return ('static PyObject *%s_%s(PyObject *%s, PyObject *const *args, Py_ssize_t n, PyObject *kw) '
                 '{ return %s, %s, %s, args, n, kw); }' % (kind, name, first, call, c_str(name), self_arg))
     for name, group in functions.items():

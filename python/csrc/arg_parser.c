@@ -820,29 +820,6 @@ static PyObject *call_ops(const int32_t *ops, const char *name, PyObject *self, 
     return result;
 }
 
-/* PyTorch's Python functions that take `*tensors` (broadcast_tensors, meshgrid): tensors given one
- * by one become the Tensor[] argument; a single list or tuple is that argument itself. */
-PyObject *tp_call_ops_varargs(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args,
-                              Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs == 1 && (PyList_Check(args[0]) || PyTuple_Check(args[0])))
-        return tp_call_ops(ops, name, self, args, nargs, kwnames);
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *packed = PyTuple_New(nargs);
-    PyObject **flat = PyMem_Malloc(sizeof(PyObject *) * (size_t)(nkw + 1));
-    PyObject *result = NULL;
-    if (packed && flat) {
-        for (Py_ssize_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(packed, i, Py_NewRef(args[i]));
-        flat[0] = packed;
-        for (Py_ssize_t k = 0; k < nkw; k++) flat[1 + k] = args[nargs + k];
-        result = tp_call_ops(ops, name, self, flat, 1, kwnames);
-    } else {
-        PyErr_NoMemory();
-    }
-    PyMem_Free(flat);
-    Py_XDECREF(packed);
-    return result;
-}
-
 /* nonzero(input, *, as_tuple=False): as_tuple=True runs `tuple_ops` (nonzero_numpy) instead, as
  * PyTorch's hand-written binding does. The keyword is removed before the op's own parsing. */
 PyObject *tp_call_ops_as_tuple(const int32_t *ops, const int32_t *tuple_ops, const char *name, PyObject *self,

@@ -70,10 +70,9 @@ PyObject *tp_scalar_to_python(tc_scalar s, int32_t dtype);
  * `self` the tensor of a method call (NULL for functions). */
 PyObject *tp_call_ops(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                       PyObject *kwnames);
-/* The same for functions whose Tensor[] argument may be spread over positional arguments (PyTorch's
- * `*tensors`), and for bindings with as_tuple= (True runs tuple_ops instead). */
-PyObject *tp_call_ops_varargs(const int32_t *ops, const char *name, PyObject *self, PyObject *const *args,
-                              Py_ssize_t nargs, PyObject *kwnames);
+/* The same for bindings with as_tuple= (True runs tuple_ops instead). Ops marked varargs (PyTorch's
+ * `*tensors`: einsum, meshgrid) need no binding of their own: tp_call_ops spreads their Tensor[]
+ * argument over the positional tensors from its place on. */
 PyObject *tp_call_ops_as_tuple(const int32_t *ops, const int32_t *tuple_ops, const char *name, PyObject *self,
                                PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *tp_set_enum_classes(PyObject *module, PyObject *args);

@@ -1,12 +1,13 @@
 """torch.functional: the functions PyTorch writes in Python over its ops, with their Python-level
 argument handling: norm (orders given as numbers or 'fro'/'nuc'), unique and unique_consecutive
 (which results to return depends on the flags), tensordot's `dims` (an int, two lists, or a tensor)
-and cdist's `compute_mode` (a string). The numerics are the ops of core/ops.table."""
+cdist's `compute_mode` (a string) and einsum's sublist form (operands each followed by a list of
+ints naming its dims, turned into an equation as PyTorch does). The numerics are the ops of core/ops.table."""
 from torch import _C
 
 import torch
 
-__all__ = ['norm', 'unique', 'unique_consecutive', 'tensordot', 'cdist']
+__all__ = ['norm', 'unique', 'unique_consecutive', 'tensordot', 'cdist', 'einsum']
 
 
 def norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None):
@@ -101,3 +102,32 @@ def cdist(x1, x2, p=2., compute_mode='use_mm_for_euclid_dist_if_necessary'):
     if compute_mode not in _CDIST_MODES:
         raise ValueError('%s is not a valid value for compute_mode' % (compute_mode,))
     return _C.cdist(x1, x2, p, _CDIST_MODES[compute_mode])
+
+
+def _sublist_letter(n):
+    # PyTorch's order: 0-25 are A-Z, 26-51 a-z; Ellipsis is '...'
+    if n is Ellipsis:
+        return '...'
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < 52:
+        raise ValueError('einsum(): subscript in subscript list is not within the valid range [0, 52)')
+    return chr(ord('A') + n) if n < 26 else chr(ord('a') + n - 26)
+
+
+def _sublist_equation(args):
+    operands, terms = list(args[0:-1:2]), []
+    for sublist in args[1::2]:
+        terms.append(''.join(_sublist_letter(n) for n in sublist))
+    equation = ','.join(terms)
+    if len(args) % 2 == 1:   # an output sublist closes the list
+        equation += '->' + ''.join(_sublist_letter(n) for n in args[-1])
+        operands = list(args[0:-1:2])
+    return equation, operands
+
+
+def einsum(*args, **kwargs):
+    """torch.einsum(equation, *operands) or (equation, [operands]), and the sublist form
+    einsum(op1, sublist1, op2, sublist2, ..., [sublist_out])."""
+    if len(args) < 2 or isinstance(args[0], str):
+        return _C.einsum(*args, **kwargs)
+    equation, operands = _sublist_equation(args)
+    return _C.einsum(equation, operands, **kwargs)

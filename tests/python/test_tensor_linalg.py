@@ -158,3 +158,21 @@ def test_set_num_threads_round_trip(provider_and_threads):
         torch.set_num_threads(n)
         assert torch.get_num_threads() == n
         assert (torch.ones(8, 8) @ torch.ones(8, 8)).tolist() == [[8.0] * 8] * 8
+
+
+def test_einsum_takes_operands_spread_listed_or_as_sublists():
+    x = torch.arange(12.).view(3, 4)
+    y = torch.arange(20.).view(4, 5)
+    product = x @ y
+    assert torch.equal(torch.einsum('ij,jk->ik', x, y), product)       # PyTorch's usual form
+    assert torch.equal(torch.einsum('ij,jk->ik', [x, y]), product)
+    assert torch.equal(torch.einsum('ij,jk->ik', (x, y)), product)
+    assert torch.equal(torch.einsum('ij->ji', x), x.t())
+    assert torch.einsum('ii', torch.eye(3) * 2).item() == 6
+    assert torch.equal(torch.einsum(x, [0, 1], y, [1, 2], [0, 2]), product)   # sublists, with output
+    assert torch.equal(torch.einsum(x, [0, 1], y, [1, 2]), product)
+    assert torch.equal(torch.einsum(x, [Ellipsis, 0], [Ellipsis]), x.sum(1))
+    with pytest.raises(ValueError, match=r'not within the valid range \[0, 52\)'):
+        torch.einsum(x, [52])
+    with pytest.raises(RuntimeError, match='fewer operands were provided'):
+        torch.einsum('ij,jk->ik', x)
