@@ -1,6 +1,6 @@
 /*
- * Meta functions of creation ops (empty, empty_strided, full, arange, linspace) and of fill_, and the
- * checks every creation op makes of its dtype/layout/device/pin_memory arguments. The device itself
+ * Meta functions of creation ops (empty, empty_strided, full, arange, range, linspace, logspace) and
+ * of fill_, and the checks every creation op makes of its dtype/layout/device/pin_memory arguments. The device itself
  * was decided by the dispatcher from the Device argument (c->device).
  */
 #include "core_internal.h"
@@ -176,6 +176,71 @@ int tc_meta_arange(tc_opcall *c, tc_plan *p) {
     if (tc_plan_output(p, 0, 1, &n, dtype)) return TC_FAIL;
     p->dtype = dtype;
     return tc_plan_scalar(p, xstart) || tc_plan_scalar(p, xstep) ? TC_FAIL : TC_OK;
+}
+
+/* range(start, end, step=1, *, dtype, layout, device, pin_memory), deprecated in PyTorch: arange's
+ * values with end included. The length is ((end - start) / step) + 1 in arange's type, truncated
+ * (an integer division for integer dtypes); the default dtype is the floating one even for integer
+ * bounds. The kernel is arange's. */
+int tc_meta_range(tc_opcall *c, tc_plan *p) {
+    tc_warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+            "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+            "[start, end).");
+    tc_scalar start = c->args[0].v.scalar, end = c->args[1].v.scalar, step = c->args[2].v.scalar;
+    int32_t dtype;
+    if (tc_factory_options(c, 3, tc_default_dtype(), &dtype)) return TC_FAIL;
+    if (dtype == TC_BOOL || dtype == TC_FLOAT16 || tc_dtype_is_complex(dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "\"range_cpu\" not implemented for '%s'", tc_dtype_scalar_name(dtype));
+    int32_t acc = arange_acc_dtype(dtype);
+    tc_scalar in[3] = {start, end, step};
+    for (int i = 0; i < 3; i++)
+        if (!tc_scalar_fits(in[i], acc))
+            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                                tc_dtype_name(acc));
+    tc_scalar xstart = tc_scalar_cast(start, acc), xend = tc_scalar_cast(end, acc), xstep = tc_scalar_cast(step, acc);
+    double s = tc_scalar_to_double(xstart), e = tc_scalar_to_double(xend), st = tc_scalar_to_double(xstep);
+    if (!(st > 0 || st < 0)) return tc_set_error(TC_ERR_RUNTIME, "step must be nonzero");
+    if (!isfinite(s) || !isfinite(e)) return tc_set_error(TC_ERR_RUNTIME, "unsupported range: %g -> %g", s, e);
+    if ((st > 0 && e < s) || (st < 0 && e > s))
+        return tc_set_error(TC_ERR_RUNTIME, "upper bound and lower bound inconsistent with step sign");
+    int64_t n;
+    if (acc == TC_INT64) {
+        int64_t diff;
+        if (__builtin_sub_overflow(xend.v.i, xstart.v.i, &diff))
+            return tc_set_error(TC_ERR_RUNTIME, "invalid size, possible overflow?");
+        n = diff / xstep.v.i + 1; /* same signs: diff / step >= 0, and below INT64_MAX */
+    } else {
+        /* in the accumulation type: float for the 16-bit floats, double otherwise */
+        double count = acc == TC_FLOAT32 ? (double)(float)((float)(e - s) / (float)st) : (e - s) / st;
+        if (!(count >= 0 && count < 9.2e18)) return tc_set_error(TC_ERR_RUNTIME, "invalid size, possible overflow?");
+        n = (int64_t)count + 1;
+    }
+    if (tc_plan_output(p, 0, 1, &n, dtype)) return TC_FAIL;
+    p->dtype = dtype;
+    return tc_plan_scalar(p, xstart) || tc_plan_scalar(p, xstep) ? TC_FAIL : TC_OK;
+}
+
+/* logspace(start, end, steps, base=10.0, *, dtype, layout, device, pin_memory): the kernel gets the
+ * bounds as given (it converts them to the dtype itself: a single step is base ** start with start
+ * unconverted, as in PyTorch) and the base. */
+int tc_meta_logspace(tc_opcall *c, tc_plan *p) {
+    tc_scalar start = c->args[0].v.scalar, end = c->args[1].v.scalar;
+    int64_t steps = tc_arg_int(c, 2);
+    double base = c->args[3].v.f;
+    if (steps < 0) return tc_set_error(TC_ERR_RUNTIME, "number of steps must be non-negative");
+    int32_t dtype;
+    bool complex = start.kind == TC_SCALAR_COMPLEX || end.kind == TC_SCALAR_COMPLEX;
+    if (tc_factory_options(c, 4, complex ? tc_default_complex_dtype() : tc_default_dtype(), &dtype)) return TC_FAIL;
+    /* PyTorch 1.13's CPU logspace has no float16 or bool kernel; complex ones are not written here yet */
+    if (dtype == TC_BOOL || dtype == TC_FLOAT16 || tc_dtype_is_complex(dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "\"logspace_cpu\" not implemented for '%s'", tc_dtype_scalar_name(dtype));
+    if (!tc_scalar_fits(start, dtype) || !tc_scalar_fits(end, dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                            tc_dtype_name(dtype));
+    if (tc_plan_output(p, 0, 1, &steps, dtype)) return TC_FAIL;
+    p->dtype = dtype;
+    return tc_plan_scalar(p, start) || tc_plan_scalar(p, end) || tc_plan_scalar(p, TC_SCALAR_OF_FLOAT(base))
+               ? TC_FAIL : TC_OK;
 }
 
 /* linspace(start, end, steps, *, dtype, layout, device, pin_memory) */

@@ -1,6 +1,6 @@
 /*
- * fill.c - fill (every element of the output gets scalars[0]) and the factories arange and
- * linspace (a fresh 1-D output from two scalars).
+ * fill.c - fill (every element of the output gets scalars[0]) and the factories arange (range too),
+ * linspace and logspace (a fresh 1-D output from two scalars).
  *
  * arange computes start + i*step in int64 (wrapping) when both scalars are integral, else in
  * double; linspace always in double, stepping from start for the first half and back from end for
@@ -10,6 +10,7 @@
 #include "dtype.h"
 #include "iterate.h"
 
+#include <math.h>
 #include <string.h>
 
 static int scalar_is_float(const tc_scalar *s) { return s->kind == TC_SCALAR_FLOAT || s->kind == TC_SCALAR_COMPLEX; }
@@ -56,6 +57,37 @@ static int check_fill_args(const tc_kernel_args *args, const char *op) {
         return TC_OK;                                                                              \
     }
 CPU_DTYPES_NUMERIC(FILL_STAMP, _)
+
+/* logspace: base ** v for v stepping as linspace's, as PyTorch 1.13 computes it: the bounds
+ * converted to the dtype and their difference taken there (in float for float32, in int64 for
+ * integers), the step and exponent in double, pow in double, then the cast. One step is base **
+ * start, start unconverted. */
+#define LOGSPACE_DIFF_KF(S, a, b) ((double)cpu_ld_##S(cpu_from_f64_##S((b) - (a))))
+#define LOGSPACE_DIFF_KU(S, a, b) ((b) - (a)) /* integer bounds: exact in double below 2^53 */
+#define LOGSPACE_DIFF_KI(S, a, b) ((b) - (a))
+#define LOGSPACE_STAMP(_, S)                                                                       \
+    static int k_logspace_##S(const tc_kernel_args *args) {                                        \
+        if (cpu_check_args(args, 0, 1, "logspace") != TC_OK) return TC_FAIL;                       \
+        if (args->n_scalars < 3 || args->outputs[0].ndim != 1)                                     \
+            return cpu_core->set_error(TC_ERR_RUNTIME, "cpu logspace: expected 3 scalars and a 1-D output"); \
+        const tc_view *o = &args->outputs[0];                                                      \
+        CPU_T_##S *p = o->data;                                                                    \
+        const int64_t n = o->sizes[0], s = o->strides[0];                                          \
+        const double base = scalar_f64(&args->scalars[2]);                                         \
+        const tc_scalar *first = &args->scalars[0], *last = &args->scalars[1];                     \
+        if (n == 1) p[0] = cpu_from_f64_##S(pow(base, scalar_f64(first)));                         \
+        if (n <= 1) return TC_OK;                                                                  \
+        /* the bounds in the dtype, read back */                                                   \
+        const CPU_T_##S a_ = scalar_is_float(first) ? cpu_from_f64_##S(first->v.f) : cpu_from_i64_##S(first->v.i); \
+        const CPU_T_##S b_ = scalar_is_float(last) ? cpu_from_f64_##S(last->v.f) : cpu_from_i64_##S(last->v.i); \
+        const double a = (double)cpu_ld_##S(a_), b = (double)cpu_ld_##S(b_);                      \
+        const double step = CPU_CAT(LOGSPACE_DIFF_, CPU_K_##S)(S, a, b) / (double)(n - 1);        \
+        const int64_t half = n / 2;                                                                \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            p[i * s] = cpu_from_f64_##S(pow(base, i < half ? a + step * (double)i : b - step * (double)(n - i - 1))); \
+        return TC_OK;                                                                              \
+    }
+CPU_DTYPES_NUMERIC(LOGSPACE_STAMP, _)
 
 /* fill: the value converted once, then stored along the output's rows (loops.h's unary driver with
  * the output only). */
@@ -105,7 +137,9 @@ static int fill_run(const tc_kernel_args *args, void (*convert)(const tc_scalar 
     static int k_fill_##S(const tc_kernel_args *args) { return fill_run(args, fill_value_##S); }
 CPU_DTYPES_ALL(FILL_KERNEL, _)
 
-#define ENTRY(_, S) {"arange", CPU_DT_##S, k_arange_##S}, {"linspace", CPU_DT_##S, k_linspace_##S},
+#define ENTRY(_, S)                                                                                \
+    {"arange", CPU_DT_##S, k_arange_##S}, {"linspace", CPU_DT_##S, k_linspace_##S},                \
+        {"logspace", CPU_DT_##S, k_logspace_##S},
 #define FILL_ENTRY(_, S) {"fill", CPU_DT_##S, k_fill_##S},
 static const cpu_kernel_entry kernels[] = {CPU_DTYPES_NUMERIC(ENTRY, _) CPU_DTYPES_ALL(FILL_ENTRY, _)};
 CPU_KERNEL_TABLE(kernels);

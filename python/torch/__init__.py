@@ -70,4 +70,4 @@ def _export_ops():
 _export_ops()
 del _export_ops
 
-from torch.functional import tensordot, cdist, einsum  # noqa: E402,F401  (PyTorch's Python signatures of these ops)
+from torch.functional import tensordot, cdist, einsum, adjoint  # noqa: E402,F401  (PyTorch's Python signatures of these ops)

@@ -80,6 +80,35 @@ class Tensor(_C._TensorBase):
                           'dimensions of a tensor.')
         return self.permute(tuple(range(self.dim() - 1, -1, -1)))  # a tuple: a 0-dim tensor has no dims
 
+    # transposes of the last two dims: mT, mH (conjugated) and adjoint() on matrices and batches of
+    # them, H on matrices only
+    @property
+    def mT(self):
+        _check_matrices(self, 'tensor.mT')
+        return self.transpose(-2, -1)
+
+    @property
+    def mH(self):
+        _check_matrices(self, 'tensor.mH')
+        return self.transpose(-2, -1).conj()
+
+    def adjoint(self):
+        _check_matrices(self, 'tensor.adjoint()')
+        return self.transpose(-2, -1).conj()
+
+    @property
+    def H(self):
+        if self.dim() not in (0, 2):
+            hint = ' For batches of matrices, consider using tensor.mH' if self.dim() > 2 else ''
+            raise RuntimeError('tensor.H is only supported on matrices (2-D tensors). Got %d-D tensor.%s'
+                               % (self.dim(), hint))
+        return self.t().conj()
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        """A new tensor holding a copy of data, with self's dtype and device unless given."""
+        return torch.tensor(data, dtype=self.dtype if dtype is None else dtype,
+                            device=self.device if device is None else device, requires_grad=requires_grad)
+
     @property
     def layout(self):
         return torch.strided
@@ -191,6 +220,11 @@ for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('hal
     setattr(Tensor, _name, (lambda dtype: lambda self: self.to(dtype))(_dtype))
     getattr(Tensor, _name).__name__ = _name
 del _name, _dtype
+
+
+def _check_matrices(t, what):
+    if t.dim() < 2:
+        raise RuntimeError('%s is only supported on matrices or batches of matrices. Got %d-D tensor.' % (what, t.dim()))
 
 
 def _rebuild_from_bytes(data, dtype, shape, strides, requires_grad):

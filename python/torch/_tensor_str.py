@@ -270,7 +270,13 @@ def tensor_repr(t, default_dtype_name="torch.float32"):
     if t.device.type != "cpu":
         suffixes.append("device='{}'".format(t.device))
 
-    if t.numel() == 0:
+    if t.device.type == "meta":
+        # no values to print: the size, and the dtype unless it is the default floating one
+        body = "..."
+        suffixes.append("size={}".format(tuple(int(n) for n in t.shape)))
+        if dtype_name != default_dtype_name:
+            suffixes.append("dtype=" + dtype_name)
+    elif t.numel() == 0:
         body = "[]"
         # Shape and dtype of an empty tensor can't be read from its values.
         if t.dim() != 1:

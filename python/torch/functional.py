@@ -7,7 +7,7 @@ from torch import _C
 
 import torch
 
-__all__ = ['norm', 'unique', 'unique_consecutive', 'tensordot', 'cdist', 'einsum']
+__all__ = ['norm', 'unique', 'unique_consecutive', 'tensordot', 'cdist', 'einsum', 'adjoint']
 
 
 def norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None):
@@ -131,3 +131,8 @@ def einsum(*args, **kwargs):
         return _C.einsum(*args, **kwargs)
     equation, operands = _sublist_equation(args)
     return _C.einsum(equation, operands, **kwargs)
+
+
+def adjoint(input):
+    """The conjugate transpose of the last two dims (a view)."""
+    return input.adjoint()

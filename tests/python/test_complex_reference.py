@@ -167,6 +167,8 @@ def _views():
             x + '.conj().contiguous().is_conj()', x + '.conj().reshape(3, 2).is_conj()',
             '(%s.conj() + 0).is_conj()' % x,
             x + '.conj().imag.resolve_neg()', x + '.conj_physical()', x + '.conj_physical().is_conj()',
+            x + '.mT', x + '.mH', x + '.mH.is_conj()', x + '.H', x + '.adjoint()', 'torch.adjoint(%s)' % x,
+            x + '[None].expand(2, 2, 3).mH', x + '[0].mH', x + '[0].H', x + '.new_tensor([1, 2])',
             'torch.view_as_real(%s)' % x, 'torch.view_as_real(%s.t())' % x, 'torch.view_as_real(%s[:, ::2])' % x,
             'torch.view_as_real(torch.tensor(1+2j))', 'torch.view_as_real(torch.ones(0, dtype=torch.complex64))',
             'torch.view_as_real(%s.conj())' % x, 'torch.view_as_real(torch.ones(2))',

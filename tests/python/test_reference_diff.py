@@ -185,7 +185,24 @@ def _factories():
                 'torch.linspace(0, 10, 5, dtype=torch.{})'.format(d),
                 'torch.linspace(-1, 1, 7, dtype=torch.{})'.format(d),
                 'torch.linspace(0, 100, 9, dtype=torch.{})'.format(d),
-                'torch.arange(0, 5, 0.5, dtype=torch.{})'.format(d)]
+                'torch.arange(0, 5, 0.5, dtype=torch.{})'.format(d),
+                'torch.range(1, 10, 3, dtype=torch.{})'.format(d), 'torch.range(0, 4, dtype=torch.{})'.format(d),
+                'torch.logspace(0, 2, 3, dtype=torch.{})'.format(d),
+                'torch.logspace(0.5, 1.75, 6, base=2, dtype=torch.{})'.format(d),
+                'torch.logspace(-1, 2.25, 9, dtype=torch.{})'.format(d)]
+    out += ['torch.range(1, 4)', 'torch.range(0, 1, 0.1)', 'torch.range(0, 1, 0.3)', 'torch.range(5, 1, -2)',
+            'torch.range(0.5, 3.2, 0.7, dtype=torch.float64)', 'torch.range(-3, 3, 1.5, dtype=torch.int64)',
+            'torch.range(1, 0)', 'torch.range(0, 1, 0)', 'torch.range(0, 1, 0.1, dtype=torch.int32)',
+            "torch.range(0, float('inf'))", 'torch.range(1, 4, dtype=torch.bool)',
+            'torch.range(1, 4, dtype=torch.float16)', 'torch.range(1, 4, requires_grad=True).requires_grad',
+            'torch.range(0, 3, device="meta").shape', 'torch.range(0, 2 ** 40, 2 ** 38, dtype=torch.int64)',
+            'torch.logspace(0, 2, 5)', 'torch.logspace(0, 2, 5, 2)', 'torch.logspace(start=0, end=2, steps=5, base=3.0)',
+            'torch.logspace(-1, 1, 1)', 'torch.logspace(0.3, 1, 1)', 'torch.logspace(0, 1, 0)',
+            'torch.logspace(10, -10, 21)', 'torch.logspace(0, 1, 100)', 'torch.logspace(0.1, 0.7, 7)',
+            'torch.logspace(-0.3, 2.9, 8, base=7.5, dtype=torch.float64)', 'torch.logspace(0, 3, 4, dtype=torch.int8)',
+            'torch.logspace(0, 1, 3, dtype=torch.bool)', 'torch.logspace(0, 1, -1)',
+            'torch.logspace(0, 1, 3, dtype=torch.float16)', 'torch.logspace(0, 1, 3, device="meta").shape',
+            'torch.logspace(0, 1, 3, requires_grad=True).requires_grad']
     out += [
         'torch.tensor([1, 2])', 'torch.tensor([1, 2.0])', 'torch.tensor([True, False])', 'torch.tensor([True, 2])',
         'torch.tensor(3)', 'torch.tensor(3.5)', 'torch.tensor(False)', 'torch.tensor([])', 'torch.tensor([[], []])',
@@ -254,6 +271,12 @@ def _misc():
                                   d == 'float16' and m in ('exp_()', 'sqrt_()', 'relu_()')))
         out.append('(lambda t: (t[::2].add_(10), t)[1])(%s)' % a)
         out.append('(lambda t: (t.t().mul_(2), t)[1])(%s)' % AT.format(d).replace('.t()', ''))
+    m = 'torch.arange(6.).view(2, 3)'
+    out += [m + '.mT', m + '.mH', m + '.H', m + '.adjoint()', 'torch.adjoint(%s)' % m, m + '[None].expand(2, 2, 3).mT',
+            m + '.mT.stride()', m + '[0].mT', m + '[0].mH', m + '[0].adjoint()', m + '[0].H',
+            m + '[None].H', 'torch.tensor(2.).H', m + '.new_tensor([1, 2])', m + '.new_tensor([1, 2], dtype=torch.int32)',
+            m + '.long().new_tensor([1.5])', m + '.new_tensor(3, requires_grad=True).requires_grad',
+            m + '.new_tensor([[1], [2]]).shape']
     out += [
         'torch.tensor([-7, 7, -7, 7]) // torch.tensor([2, 2, -2, -2])',
         'torch.tensor([-7, 7, -7, 7]) % torch.tensor([2, 2, -2, -2])',

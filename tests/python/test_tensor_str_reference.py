@@ -128,6 +128,14 @@ CASES = [
      "torch.tensor([[1.2345, 2.3456, 3.4567, 4.5678, 5.6789, 6.7891, 7.8912]],"
      " dtype=torch.float64, requires_grad=True)"),
     ("suffix_wraps_after_row", "torch.arange(14, dtype=torch.int16)"),
+    # the meta device: no values, the size and a dtype other than the default floating one
+    ("meta_int", "torch.arange(3, device='meta')"),
+    ("meta_matrix", "torch.ones(2, 3, device='meta')"),
+    ("meta_scalar", "torch.ones((), device='meta')"),
+    ("meta_empty", "torch.ones(0, device='meta')"),
+    ("meta_requires_grad", "torch.ones(2, device='meta', requires_grad=True)"),
+    ("meta_complex", "torch.ones(2, device='meta', dtype=torch.complex64)"),
+    ("meta_result", "torch.ones(2, device='meta') * 2"),
 ]
 
 # (id, keyword arguments for set_printoptions; "default_dtype" sets torch's default dtype)
@@ -148,9 +156,7 @@ OPTION_SETS = [
 # Cases this project's torch cannot build yet, with what is missing. They stay in CASES and run: such
 # a case is an expected failure only while building it raises; once it builds, its repr is compared
 # like any other (and test_not_buildable_yet_is_current asks to drop it from here).
-NOT_BUILDABLE_YET = {
-    "wrap_sci": "no torch.logspace yet",
-}
+NOT_BUILDABLE_YET = {}
 
 # Builds every case under every option set with whichever torch is importable and writes, as JSON,
 # "option_id/case_id" -> {"expression", "options", and "repr", "build_error" or "repr_error"}. Both this test (ours) and
