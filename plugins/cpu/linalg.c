@@ -154,7 +154,7 @@ bool la_finite(int32_t dtype, const void *m, int64_t rows, int64_t cols, int64_t
 
 void *la_scratch_get(la_scratch *s, size_t bytes) {
     if (bytes == SIZE_MAX) return NULL;
-    if (bytes <= s->bytes) return s->buf;
+    if (s->buf && bytes <= s->bytes) return s->buf; /* an empty scratch has no buffer, even for 0 bytes */
     if (s->buf) cpu_core->host_free(s->buf, s->bytes);
     s->bytes = 0;
     s->buf = cpu_core->host_alloc(bytes ? bytes : 1);

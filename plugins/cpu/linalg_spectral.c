@@ -58,6 +58,18 @@ static int raise_item(int st, int64_t failed, const tc_view *a, const char *api,
 
 /* ---- svd ---- */
 
+/* An n x n identity (leading dimension ld) at m: what U or Vh of an empty matrix's full SVD is, as
+ * PyTorch returns it (gesdd returns at once for m = 0 or n = 0 and leaves them unwritten). */
+static void identity(int32_t dtype, void *m, int64_t n, int64_t ld) {
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            if (dtype == TC_FLOAT64)
+                ((double *)m)[i + j * ld] = i == j;
+            else
+                ((float *)m)[i + j * ld] = i == j;
+        }
+}
+
 static int svd_item(void *ctx, int64_t b, la_scratch *s) {
     const spectral_job *j = ctx;
     const tc_view *a = j->a, *U = j->out[0], *S = j->out[1], *Vh = j->out[2];
@@ -75,6 +87,10 @@ static int svd_item(void *ctx, int64_t b, la_scratch *s) {
     if ((st = s->lapack->gesdd(a->dtype, j->job, m, n, r[0], ld, r[1], r[2], uv ? ld : 1, r[3], uv ? ldvt : 1, &s->ws)))
         return st;
     la_scatter_vec(S, la_offset(S, 1, b), r[1]);
+    if (uv && k == 0) {
+        identity(a->dtype, r[2], ucols, ld);
+        identity(a->dtype, r[3], vrows, ldvt);
+    }
     if (uv) {
         la_scatter(U, la_offset(U, 2, b), r[2], ld, false);
         la_scatter(Vh, la_offset(Vh, 2, b), r[3], ldvt, false);

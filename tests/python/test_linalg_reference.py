@@ -1,0 +1,143 @@
+"""DIFFERENTIAL TEST OF THE LINEAR ALGEBRA FAMILY AGAINST THE REFERENCE PYTORCH (1.13.1).
+
+Products (dot, vdot, mv, mm, bmm, matmul with batch broadcasting, addmm/addmv/addbmm/baddbmm/addr,
+outer, einsum, tensordot, kron, cross, cdist, multi_dot) and torch.linalg (inv, det, slogdet, solve,
+cholesky, qr, svd, svdvals, eigh, eigvalsh, lstsq, pinv, matrix_power, the norms, matrix_rank), in
+float32 and float64, batched and non-contiguous, with the errors each raises.
+
+Results the LAPACK in use is free to choose are compared through what they determine: the signs of
+Q's columns and of singular and eigen vectors differ between LAPACK implementations (the reference
+runs MKL's or OpenBLAS's, this project Debian's), so those appear as |R|, Q @ R, U diag(S) Vh and
+V diag(L) V^T. Values are compared within a tolerance that different but correct LAPACKs meet. The
+reference's results are recorded in tests/data/reference/linalg.json by tools/record_reference.
+Nothing at module level may import this project's torch.
+"""
+
+import pytest
+
+from differential import Suite
+
+DTYPES = ['float32', 'float64']
+
+SPD = 'torch.tensor([[4., 1, 2], [1, 5, 3], [2, 3, 6]], dtype=torch.{d})'
+GEN = 'torch.tensor([[2., -1, 0.5], [1, 3, -2], [0.5, 1, 4]], dtype=torch.{d})'
+NEG = 'torch.tensor([[0., 1, 0], [1, 0, 0], [0, 0, 2]], dtype=torch.{d})'          # det -2
+RECT = '(torch.arange(12., dtype=torch.{d}).view(4, 3) / 7 + torch.eye(4, 3, dtype=torch.{d}))'
+SING = 'torch.tensor([[1., 2, 3], [2, 4, 6], [1, 0, 1]], dtype=torch.{d})'
+VEC = 'torch.tensor([1., -2, 0.5], dtype=torch.{d})'
+RHS = 'torch.tensor([[1., 2], [0, -1], [3, 0.5]], dtype=torch.{d})'
+
+
+def _batch(d):
+    return 'torch.stack([%s, %s, %s])' % (SPD.format(d=d), GEN.format(d=d), NEG.format(d=d))
+
+
+def _products(d):
+    g, s, v, r, b = GEN.format(d=d), SPD.format(d=d), VEC.format(d=d), RECT.format(d=d), _batch(d)
+    return [
+        'torch.dot(%s, %s)' % (v, v), 'torch.vdot(%s, %s[::2].repeat(2)[:3])' % (v, v), 'torch.mv(%s, %s)' % (g, v),
+        'torch.mm(%s, %s)' % (r, g), 'torch.mm(%s.t(), %s)' % (g, s), 'torch.bmm(%s, %s)' % (b, b),
+        'torch.matmul(%s, %s)' % (b, g), 'torch.matmul(%s, %s)' % (v, b), 'torch.matmul(%s, %s)' % (b, v),
+        'torch.matmul(%s[:, None], %s[None])' % (b, b), '%s @ %s' % (r, v), '%s @ %s' % (v, v),
+        'torch.addmm(%s, %s, %s, beta=0.5, alpha=2)' % (s, g, s), 'torch.addmm(%s[0], %s, %s)' % (s, r, g),
+        'torch.addmv(%s, %s, %s, beta=2, alpha=-1)' % (v, g, v), 'torch.addbmm(%s, %s, %s)' % (s, b, b),
+        'torch.baddbmm(%s, %s, %s, alpha=0.5)' % (b, b, b), 'torch.addr(%s, %s, %s)' % (g, v, v),
+        'torch.outer(%s, %s[:2])' % (v, v), "torch.einsum('ij,jk->ik', %s, %s)" % (r, g),
+        "torch.einsum('bij,bjk->bik', %s, %s)" % (b, b), "torch.einsum('ii->i', %s)" % g,
+        "torch.einsum('i,j->ij', %s, %s)" % (v, v), "torch.einsum('bii', %s)" % b,
+        'torch.tensordot(%s, %s, dims=1)' % (g, s), 'torch.tensordot(%s, %s, dims=([0, 1], [1, 0]))' % (g, s),
+        'torch.kron(%s, %s[:2, :2])' % (g, s), 'torch.cross(%s, %s, dim=1)' % (g, s),
+        'torch.linalg.cross(%s, %s)' % (g, s), 'torch.cdist(%s, %s)' % (r, r), 'torch.cdist(%s, %s, p=1)' % (r, g),
+        "torch.cdist(%s, %s, p=float('inf'))" % (r, g), 'torch.linalg.multi_dot([%s, %s, %s])' % (r, g, s),
+        'torch.trace(%s)' % g, 'torch.chain_matmul(%s, %s)' % (g, s),
+    ]
+
+
+def _factorizations(d):
+    g, s, n, r, b = GEN.format(d=d), SPD.format(d=d), NEG.format(d=d), RECT.format(d=d), _batch(d)
+    rhs, v = RHS.format(d=d), VEC.format(d=d)
+    return [
+        'torch.linalg.inv(%s)' % g, 'torch.linalg.inv(%s) + 0' % b, 'torch.inverse(%s.t())' % g,  # + 0: no -0.0
+        'torch.linalg.det(%s)' % g, 'torch.linalg.det(%s)' % b, 'torch.det(%s)' % n,
+        'torch.linalg.slogdet(%s)' % g, 'torch.linalg.slogdet(%s)' % n, 'torch.linalg.slogdet(%s)' % b,
+        'torch.logdet(%s)' % s, 'torch.logdet(%s)' % n,
+        'torch.linalg.solve(%s, %s)' % (g, rhs), 'torch.linalg.solve(%s, %s)' % (g, v),
+        'torch.linalg.solve(%s, %s)' % (b, rhs), 'torch.linalg.solve(%s.t(), %s)' % (g, rhs),
+        'torch.linalg.cholesky(%s)' % s, 'torch.linalg.cholesky(%s, upper=True)' % s,
+        'torch.linalg.cholesky(torch.stack([%s, %s * 2]))' % (s, s), 'torch.linalg.cholesky_ex(%s).L' % s,
+        'torch.cholesky_solve(%s, torch.linalg.cholesky(%s))' % (rhs, s), 'torch.cholesky_inverse(torch.linalg.cholesky(%s))' % s,
+        '(lambda r: r.R.abs())(torch.linalg.qr(%s))' % g, '(lambda r: r.Q @ r.R)(torch.linalg.qr(%s))' % r,
+        "(lambda r: r.R.abs())(torch.linalg.qr(%s, mode='r'))" % r,
+        "(lambda r: (r.Q.shape, r.R.shape))(torch.linalg.qr(%s, mode='complete'))" % r,
+        '(lambda r: r.Q.mT @ r.Q)(torch.linalg.qr(%s))' % b,
+        'torch.linalg.svd(%s).S' % g, 'torch.linalg.svdvals(%s)' % r, 'torch.linalg.svdvals(%s)' % b,
+        '(lambda r: r.U @ torch.diag(r.S) @ r.Vh)(torch.linalg.svd(%s, full_matrices=False))' % r,
+        '(lambda r: (r.U.shape, r.S.shape, r.Vh.shape))(torch.linalg.svd(%s))' % r,
+        '(lambda r: (r[0].shape, r[1].shape, r[2].shape))(torch.svd(%s))' % r,
+        'torch.linalg.eigh(%s).eigenvalues' % s, 'torch.linalg.eigvalsh(%s)' % s,
+        "torch.linalg.eigvalsh(%s, UPLO='U')" % g, 'torch.linalg.eigvalsh(%s)' % b,
+        '(lambda r: r.eigenvectors @ torch.diag(r.eigenvalues) @ r.eigenvectors.mT)(torch.linalg.eigh(%s))' % s,
+        'torch.linalg.lstsq(%s, torch.arange(8., dtype=torch.%s).view(4, 2)).solution' % (r, d),
+        'torch.linalg.lstsq(%s, %s).solution' % (g, rhs),
+        'torch.linalg.pinv(%s)' % r, 'torch.linalg.pinv(%s, hermitian=True)' % s, 'torch.linalg.pinv(%s)' % b,
+        'torch.linalg.matrix_power(%s, 3)' % g, 'torch.linalg.matrix_power(%s, 0)' % g,
+        'torch.linalg.matrix_power(%s, -2)' % g, 'torch.linalg.matrix_power(%s, 2)' % b,
+        'torch.linalg.matrix_rank(%s)' % r, 'torch.linalg.matrix_rank(%s)' % d.join(['torch.ones(3, 3, dtype=torch.', ')']),
+        'torch.linalg.matrix_rank(%s)' % SING.format(d=d), 'torch.linalg.matrix_rank(%s, hermitian=True)' % s,
+        'torch.linalg.matrix_rank(%s, atol=1.0, rtol=0.0)' % g, 'torch.linalg.matrix_rank(%s)' % b,
+    ]
+
+
+def _norms(d):
+    g, v, b = GEN.format(d=d), VEC.format(d=d), _batch(d)
+    out = ['torch.linalg.norm(%s)' % g, 'torch.linalg.norm(%s)' % v, 'torch.linalg.norm(%s, dim=(1, 2))' % b,
+           "torch.linalg.norm(%s, 'nuc')" % g, 'torch.linalg.norm(%s, 3)' % v, 'torch.linalg.norm(%s, 1, dim=1)' % g,
+           'torch.norm(%s, p=1, dim=0)' % g, 'torch.norm(%s)' % b, 'torch.linalg.vector_norm(%s, 0)' % g,
+           "torch.linalg.vector_norm(%s, float('inf'), dim=1)" % g, "torch.linalg.vector_norm(%s, -float('inf'))" % g,
+           'torch.linalg.vector_norm(%s, 0.5, dim=(0, 2), keepdim=True)' % b]
+    for o in ("'fro'", "'nuc'", '2', '-2', '1', '-1', "float('inf')", "-float('inf')"):
+        out += ['torch.linalg.matrix_norm(%s, ord=%s)' % (g, o), 'torch.linalg.matrix_norm(%s, ord=%s)' % (b, o)]
+    return out
+
+
+def _errors():
+    return [
+        'torch.linalg.inv(%s)' % SING.format(d='float64'), 'torch.linalg.inv(torch.ones(2, 3))',
+        'torch.linalg.inv(torch.ones(2, 2, dtype=torch.int64))', 'torch.linalg.det(torch.ones(2, 3))',
+        'torch.linalg.cholesky(%s)' % GEN.format(d='float64').replace('[2., -1, 0.5]', '[-2., -1, 0.5]'),
+        'torch.linalg.solve(%s, torch.ones(4))' % GEN.format(d='float64'),
+        'torch.linalg.solve(%s, %s)' % (SING.format(d='float64'), RHS.format(d='float64')),
+        'torch.linalg.matrix_power(torch.ones(2, 3), 2)', 'torch.linalg.matrix_power(%s, -1)' % SING.format(d='float64'),
+        'torch.linalg.eigh(torch.ones(2, 3))', 'torch.linalg.svd(torch.ones(3))', 'torch.mm(torch.ones(2, 3), torch.ones(2, 3))',
+        'torch.bmm(torch.ones(2, 2, 3), torch.ones(3, 3, 2))', 'torch.dot(torch.ones(3), torch.ones(4))',
+        'torch.dot(torch.ones(3), torch.ones(3, dtype=torch.float64))', 'torch.matmul(torch.ones(2, 3), torch.ones(2))',
+        'torch.cross(torch.ones(2, 4), torch.ones(2, 4), dim=1)', "torch.linalg.norm(torch.ones(2, 2), 'nuc', dim=0)",
+        'torch.linalg.matrix_norm(torch.ones(3), ord=2)', 'torch.linalg.lstsq(torch.ones(3, 2), torch.ones(4, 1))',
+        'torch.linalg.qr(torch.ones(2, 2), mode="bad")', 'torch.kron(torch.ones(2), torch.ones(2, dtype=torch.int64))',
+        'torch.linalg.inv(torch.ones(0, 0))', 'torch.linalg.det(torch.ones(2, 0, 0))', 'torch.linalg.svdvals(torch.ones(0, 3))',
+        'torch.linalg.cholesky(torch.ones(0, 0))', 'torch.linalg.eigvalsh(torch.ones(2, 0, 0))',
+        # empty matrices: a full SVD's U or Vh is the identity
+        'torch.linalg.svd(torch.ones(0, 3))', 'torch.linalg.svd(torch.ones(3, 0))', 'torch.linalg.svd(torch.ones(2, 0, 2))',
+        'torch.linalg.svd(torch.ones(3, 0), full_matrices=False)', 'torch.svd(torch.ones(0, 3))',
+        'torch.linalg.qr(torch.ones(0, 3))', "torch.linalg.qr(torch.ones(3, 0), mode='complete')",
+        'torch.linalg.eigh(torch.ones(0, 0))', 'torch.linalg.solve(torch.ones(0, 0), torch.ones(0, 2))',
+        'torch.linalg.lstsq(torch.ones(3, 0), torch.ones(3, 2)).solution', 'torch.linalg.pinv(torch.ones(3, 0))',
+        'torch.linalg.matrix_power(torch.ones(0, 0), -1)', 'torch.linalg.matrix_rank(torch.ones(0, 3))',
+        'torch.linalg.slogdet(torch.ones(0, 0))', 'torch.cholesky_inverse(torch.ones(0, 0))',
+        'torch.linalg.matrix_exp(torch.ones(0, 0))', 'torch.linalg.lu_factor(torch.ones(0, 0))',
+    ]
+
+
+CASES = []
+for _d in DTYPES:
+    CASES += _products(_d) + _factorizations(_d) + _norms(_d)
+CASES += _errors()
+
+SUITE = Suite('linalg', CASES, tolerance={'torch.float32': (2e-5, 1e-5), 'torch.float64': (1e-11, 1e-12)})
+RECORDED, RUNNER, reference_request = SUITE.recorded, SUITE.runner, SUITE.reference_request
+reports = SUITE.fixture()
+
+
+@pytest.mark.parametrize('expr', SUITE.expressions)
+def test_matches_reference(reports, expr):
+    SUITE.check(reports, expr)
