@@ -183,6 +183,14 @@ int tc_meta_unary(tc_opcall *c, tc_plan *p) {
     return tc_meta_elementwise(c, p, &self, 1);
 }
 
+/* sign of a complex tensor is refused (sgn is its complex form; both run the "sign" kernel) */
+int tc_meta_sign(tc_opcall *c, tc_plan *p) {
+    if (tc_dtype_is_complex(tc_arg_tensor(c, 0)->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "Unlike NumPy, torch.sign is not intended to support complex numbers. "
+                                            "Please use torch.sgn instead.");
+    return tc_meta_unary(c, p);
+}
+
 int tc_meta_neg(tc_opcall *c, tc_plan *p) {
     if (tc_arg_tensor(c, 0)->dtype == TC_BOOL)
         return tc_set_error(TC_ERR_RUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. If you "

@@ -180,25 +180,27 @@ int tc_meta_lerp(tc_opcall *c, tc_plan *p) {
             return tc_set_error(TC_ERR_RUNTIME, "expected dtype %s for `weight` but got dtype %s", cpp_type_name(dtype),
                                 cpp_type_name(weight->dtype));
     } else {
-        if (w.kind == TC_SCALAR_COMPLEX || !tc_scalar_fits(w, dtype))
+        if ((w.kind == TC_SCALAR_COMPLEX && !tc_dtype_is_complex(dtype)) || !tc_scalar_fits(w, dtype))
             return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
                                 cpp_type_name(dtype));
         if (!(weight = owned = constant(w, dtype))) return TC_FAIL;
     }
     int rc = TC_OK;
-    if (!tc_dtype_is_floating(dtype)) rc = tc_meta_refuse_dtype(c, dtype);
+    if (!tc_dtype_is_floating(dtype) && !tc_dtype_is_complex(dtype)) rc = tc_meta_refuse_dtype(c, dtype);
     tc_tensor *ts[3] = {self, end, weight};
     if (rc == TC_OK) rc = tc_meta_elementwise_as(p, ts, 3, dtype, dtype);
     tc_tensor_release(owned);
     return rc;
 }
 
+static bool is_integral(int32_t dtype) { return !tc_dtype_is_floating(dtype) && !tc_dtype_is_complex(dtype); }
+
 /* addcmul / addcdiv(self, tensor1, tensor2, *, value): promoted over the three tensors; kernel
  * scalars[0] = value. PyTorch refuses addcdiv of two integer tensors, whatever self is. */
 int tc_meta_addc(tc_opcall *c, tc_plan *p) {
     tc_tensor *ts[3] = {tc_arg_tensor(c, 0), tc_arg_tensor(c, 1), tc_arg_tensor(c, 2)};
     bool divides = strncmp(c->op->schema.name, "addcdiv", 7) == 0;
-    if (divides && !tc_dtype_is_floating(ts[1]->dtype) && !tc_dtype_is_floating(ts[2]->dtype))
+    if (divides && is_integral(ts[1]->dtype) && is_integral(ts[2]->dtype))
         return tc_set_error(TC_ERR_RUNTIME,
                             "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
                             "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "

@@ -12,8 +12,9 @@
  * recovery of infinities (which would also stop loops vectorising): (1+0j) * (0+infj) is nan+infj
  * there too. exp is exp(re) * (cos(im), sin(im)) (complex_vmath.h computes it for the exp kernel on
  * vectors, with SLEEF as PyTorch's; the scalar helper here serves sigmoid), sigmoid 1 / (1 + exp(-z)),
- * abs is hypot, and log, sqrt, sin, cos, tanh and pow are libm's complex functions, which
- * std::complex calls.
+ * abs is hypot, and log, sqrt, sin, cos, tan, the hyperbolic functions, asinh, acosh, atanh and
+ * pow are libm's complex functions, which std::complex calls; asin, acos, atan, log2, log10,
+ * reciprocal, rsqrt and sgn take the formulas of PyTorch's vectorised kernels (at cpu_cx_asin_).
  */
 #ifndef CPU_COMPLEX_H
 #define CPU_COMPLEX_H
@@ -107,6 +108,50 @@ CPU_CX_FROM(c128, double, (double))
     static inline C cpu_cx_tanh_##X(C a) { return cpu_cx_of_##X(ctanh##FN(cpu_cx_lib_##X(a))); } \
     static inline C cpu_cx_pow_##X(C a, C b) {                                                    \
         return cpu_cx_of_##X(cpow##FN(cpu_cx_lib_##X(a), cpu_cx_lib_##X(b)));                    \
+    }                                                                                             \
+    static inline C cpu_cx_tan_##X(C a) { return cpu_cx_of_##X(ctan##FN(cpu_cx_lib_##X(a))); }   \
+    static inline C cpu_cx_sinh_##X(C a) { return cpu_cx_of_##X(csinh##FN(cpu_cx_lib_##X(a))); } \
+    static inline C cpu_cx_cosh_##X(C a) { return cpu_cx_of_##X(ccosh##FN(cpu_cx_lib_##X(a))); } \
+    static inline C cpu_cx_asinh_##X(C a) { return cpu_cx_of_##X(casinh##FN(cpu_cx_lib_##X(a))); } \
+    static inline C cpu_cx_acosh_##X(C a) { return cpu_cx_of_##X(cacosh##FN(cpu_cx_lib_##X(a))); } \
+    static inline C cpu_cx_atanh_##X(C a) { return cpu_cx_of_##X(catanh##FN(cpu_cx_lib_##X(a))); } \
+    /* PyTorch's vectorised forms: acos is pi/2 - asin, atan i/2 * log((i + z) / (i - z)), log2    \
+     * and log10 divide log's parts by ln 2 and ln 10, reciprocal is (re, -im) / |z|^2 with |z|^2  \
+     * as re*re + im*im, rsqrt the reciprocal of sqrt, sgn z / sqrt(|z|^2) (0 for 0), asin         \
+     * -i log(iz + sqrt(1 - z^2)) with z^2's parts a*a - b*b and -(a*b) - (a*b) */                 \
+    static inline C cpu_cx_asin_##X(C a) {                                                        \
+        const R ab = a.re * -a.im;                                                                \
+        const C root = cpu_cx_sqrt_##X((C){(R)1 - (a.re * a.re - a.im * a.im), ab + ab});         \
+        const C l = cpu_cx_log_##X((C){-a.im + root.re, a.re + root.im});                         \
+        return (C){l.im, -l.re};                                                                  \
+    }                                                                                             \
+    static inline C cpu_cx_acos_##X(C a) { /* complex64's is libm's (cacosf), as PyTorch's */      \
+        if (sizeof(R) == sizeof(float)) return cpu_cx_of_##X(cacos##FN(cpu_cx_lib_##X(a)));        \
+        const C s = cpu_cx_asin_##X(a);                                                           \
+        return (C){(R)(3.14159265358979323846 / 2) - s.re, (R)0 - s.im};                          \
+    }                                                                                             \
+    static inline C cpu_cx_atan_##X(C a) {                                                        \
+        const C sum = {(R)0 + a.re, (R)1 + a.im}, sub = {(R)0 - a.re, (R)1 - a.im};               \
+        return cpu_cx_mul_##X((C){0, (R)0.5}, cpu_cx_log_##X(cpu_cx_div_##X(sum, sub)));          \
+    }                                                                                             \
+    static inline C cpu_cx_log2_##X(C a) {                                                        \
+        const C l = cpu_cx_log_##X(a);                                                            \
+        const R ln2 = (R)log(2.0);                                                                \
+        return (C){l.re / ln2, l.im / ln2};                                                       \
+    }                                                                                             \
+    static inline C cpu_cx_log10_##X(C a) {                                                       \
+        const C l = cpu_cx_log_##X(a);                                                            \
+        const R ln10 = (R)log(10.0);                                                              \
+        return (C){l.re / ln10, l.im / ln10};                                                     \
+    }                                                                                             \
+    static inline C cpu_cx_reciprocal_##X(C a) {                                                  \
+        const R d = a.re * a.re + a.im * a.im;                                                    \
+        return (C){a.re / d, -a.im / d};                                                          \
+    }                                                                                             \
+    static inline C cpu_cx_rsqrt_##X(C a) { return cpu_cx_reciprocal_##X(cpu_cx_sqrt_##X(a)); }  \
+    static inline C cpu_cx_sgn_##X(C a) {                                                         \
+        const R m = sqrt##FN(a.re * a.re + a.im * a.im);                                          \
+        return m == 0 ? (C){0, 0} : (C){a.re / m, a.im / m};                                      \
     }
 CPU_CX_ARITH(cpu_cf, float, f, float _Complex, CMPLXF, f)
 CPU_CX_ARITH(cpu_cd, double, d, double _Complex, CMPLX, )
@@ -158,5 +203,7 @@ typedef struct cpu_cx_ctx {
 /* Runs a binary complex loop: outputs[0] = f(inputs[0], inputs[1]); alpha from scalars[0] (any
  * kind; default 1), negated when `negate` (sub is add of -alpha, as in PyTorch). */
 int cpu_cx_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char *op, int negate);
+/* The same for nin (1 to 3) inputs: outputs[0] = f(inputs[0..nin)), the loop's context a cpu_cx_ctx. */
+int cpu_cx_apply(const tc_kernel_args *args, int nin, cpu_loop_fn loop, const char *op, int negate);
 
 #endif

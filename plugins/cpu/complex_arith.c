@@ -11,8 +11,8 @@
 #include "cpu.h"
 #include "loops.h"
 
-int cpu_cx_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char *op, int negate) {
-    if (cpu_check_args(args, 2, 1, op) != TC_OK) return TC_FAIL;
+int cpu_cx_apply(const tc_kernel_args *args, int nin, cpu_loop_fn loop, const char *op, int negate) {
+    if (cpu_check_args(args, nin, 1, op) != TC_OK) return TC_FAIL;
     cpu_cx_ctx ctx = {.alpha = {1.0, 0.0}};
     if (args->n_scalars > 0) {
         const tc_scalar *s = &args->scalars[0];
@@ -20,8 +20,13 @@ int cpu_cx_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char
         ctx.alpha.im = s->kind == TC_SCALAR_COMPLEX ? s->imag : 0.0;
     }
     if (negate) ctx.alpha = (cpu_cd){-ctx.alpha.re, -ctx.alpha.im};
-    const tc_view *views[3] = {&args->outputs[0], &args->inputs[0], &args->inputs[1]};
-    return cpu_iterate(views, 3, loop, &ctx);
+    const tc_view *views[4] = {&args->outputs[0], &args->inputs[0], nin > 1 ? &args->inputs[1] : NULL,
+                               nin > 2 ? &args->inputs[2] : NULL};
+    return cpu_iterate(views, nin + 1, loop, &ctx);
+}
+
+int cpu_cx_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char *op, int negate) {
+    return cpu_cx_apply(args, 2, loop, op, negate);
 }
 
 /* ---- bodies over compute values x, y; X is the helper suffix (f or d) ---- */

@@ -1,6 +1,7 @@
 /*
  * complex_unary.c - complex elementwise ops of one operand: neg and conj_physical (complex32 too),
- * exp, log, sqrt, sin, cos, tanh, sigmoid; abs and angle, whose results are real (complex32's abs
+ * exp, log, log2, log10, sqrt, rsqrt, reciprocal, sgn, the trigonometric and hyperbolic functions
+ * and their inverses, sigmoid; abs and angle, whose results are real (complex32's abs
  * is float16, as in PyTorch); and angle of real tensors (pi for negative values, 0 otherwise, NaN
  * kept).
  *
@@ -19,6 +20,20 @@
 #define BODY_cos(C, X, x) cpu_cx_cos_##X(x)
 #define BODY_tanh(C, X, x) cpu_cx_tanh_##X(x)
 #define BODY_sigmoid(C, X, x) cpu_cx_sigmoid_##X(x)
+#define BODY_tan(C, X, x) cpu_cx_tan_##X(x)
+#define BODY_sinh(C, X, x) cpu_cx_sinh_##X(x)
+#define BODY_cosh(C, X, x) cpu_cx_cosh_##X(x)
+#define BODY_asin(C, X, x) cpu_cx_asin_##X(x)
+#define BODY_acos(C, X, x) cpu_cx_acos_##X(x)
+#define BODY_atan(C, X, x) cpu_cx_atan_##X(x)
+#define BODY_asinh(C, X, x) cpu_cx_asinh_##X(x)
+#define BODY_acosh(C, X, x) cpu_cx_acosh_##X(x)
+#define BODY_atanh(C, X, x) cpu_cx_atanh_##X(x)
+#define BODY_log2(C, X, x) cpu_cx_log2_##X(x)
+#define BODY_log10(C, X, x) cpu_cx_log10_##X(x)
+#define BODY_reciprocal(C, X, x) cpu_cx_reciprocal_##X(x)
+#define BODY_rsqrt(C, X, x) cpu_cx_rsqrt_##X(x)
+#define BODY_sign(C, X, x) cpu_cx_sgn_##X(x) /* sgn's kernel; the meta keeps sign itself from complex */
 #define BODY_abs(C, X, x) cpu_cx_abs_##X(x)
 #define BODY_angle(C, X, x) cpu_cx_angle_##X(x)
 
@@ -50,6 +65,20 @@
     X(cos, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                         \
     X(tanh, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
     X(sigmoid, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                     \
+    X(tan, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                         \
+    X(sinh, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
+    X(cosh, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
+    X(asin, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
+    X(acos, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
+    X(atan, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
+    X(asinh, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                       \
+    X(acosh, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                       \
+    X(atanh, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                       \
+    X(log2, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
+    X(log10, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                       \
+    X(reciprocal, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                  \
+    X(rsqrt, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                       \
+    X(sign, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
     X(abs, CPU_DTYPES_COMPLEX, STAMP_REAL)                                                         \
     X(angle, CPU_DTYPES_COMPLEX_FULL, STAMP_REAL)
 

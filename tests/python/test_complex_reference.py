@@ -122,7 +122,12 @@ def _arithmetic():
     return out
 
 
-UNARY = ['exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'abs', 'angle', 'neg', 'conj_physical']
+UNARY = ['exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'abs', 'angle', 'neg', 'conj_physical', 'tan', 'sinh',
+         'cosh', 'asin', 'acos', 'atan', 'asinh', 'acosh', 'atanh', 'log2', 'log10', 'rsqrt', 'reciprocal', 'sgn']
+# values away from the axes and from 0, near the branch points and far out (contiguous: PyTorch's strided
+# path computes sgn and rsqrt by other formulas, an ulp away)
+WIDE = ('torch.tensor([1+2j, -0.5+0.25j, 3-4j, 1e-3j, 0j, 2+0j, -1e10+1j, 0.5-0.5j, -3+0.001j, 1e-8+1e-8j, '
+        '0.9999+0j, -1.5-2.5j, 1e5j, 7+7j, -0.2-0j, 1+0j, 1j, -1j], dtype=torch.{d})')
 
 
 def _unary():
@@ -131,9 +136,12 @@ def _unary():
         a = A.format(d=d)
         for f in UNARY:
             out.append('torch.%s(%s)' % (f, a))
-        for f in ['exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid']:
+        for f in ['exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'tan', 'asin', 'acos', 'atan', 'log2',
+                  'reciprocal', 'sgn']:
             out.append('%s.%s_()' % (a, f))
             out.append('torch.%s(%s.view(2, 2).t())' % (f, a))
+        for f in UNARY[11:]:
+            out.append('torch.%s(%s)' % (f, WIDE.format(d=d)))
         out.append('torch.abs(%s.conj())' % a)
     out += ['torch.angle(torch.tensor([-2., 0., 3., float("nan")]))', 'torch.angle(torch.tensor([1, -1]))',
             'torch.angle(torch.tensor([True]))', 'torch.angle(torch.tensor([-1.5], dtype=torch.float64))',
@@ -299,8 +307,28 @@ def _misc():
             'torch.complex(torch.arange(12.), -torch.arange(12.)).view(3, 4).t() * 2']
 
 
+def _ternary_and_sign():
+    out = []
+    for d in CX:
+        a, b = A.format(d=d), B.format(d=d)
+        c = 'torch.tensor([0.5+0.5j, 2j, -1, 0.25-3j], dtype=torch.{d})'.format(d=d)
+        out += ['torch.addcmul(%s, %s, %s)' % (a, b, c), 'torch.addcmul(%s, %s, %s, value=2-1j)' % (a, b, c),
+                'torch.addcdiv(%s, %s, %s, value=0.5)' % (a, b, c), 'torch.addcdiv(%s, %s, %s, value=1j)' % (a, b, c),
+                'torch.addcmul(%s, torch.tensor([1., 2, 3, 4]), %s)' % (a, c), '%s.addcmul_(%s, %s)' % (a, b, c),
+                'torch.addcmul(%s.view(2, 2).t(), %s.view(2, 2), %s.view(2, 2))' % (a, b, c),
+                'torch.lerp(%s, %s, 0.3)' % (a, b), 'torch.lerp(%s, %s, 0.7)' % (a, b),
+                'torch.lerp(%s, %s, 0.7+0.1j)' % (a, b), 'torch.lerp(%s, %s, 0.2j)' % (a, b),
+                'torch.lerp(%s, %s, %s)' % (a, b, c), '%s.lerp_(%s, 0.5)' % (a, b),
+                'torch.sign(%s)' % a, '%s.sgn()' % a, 'torch.sgn(%s.view(2, 2).t())' % a,
+                '(lambda t: torch.autograd.grad((torch.sgn(t) * (2-1j)).real.sum(), [t])[0])(%s.requires_grad_())' % a,
+                '(lambda t: torch.autograd.grad(torch.atan(t).abs().sum(), [t])[0])(%s.requires_grad_())' % a]
+    out += ['torch.lerp(torch.ones(2), torch.zeros(2), 0.5j)', 'torch.addcdiv(torch.ones(2, dtype=torch.complex64), '
+            'torch.ones(2, dtype=torch.int64), torch.ones(2, dtype=torch.int64))']
+    return out
+
+
 CASES = _facts() + _creation() + _conversions() + _arithmetic() + _unary() + _views() + _reductions_and_products() + \
-    _constructors() + _random() + _autograd() + _misc()
+    _constructors() + _random() + _autograd() + _misc() + _ternary_and_sign()
 
 # Results whose error grows with their magnitude (large sums and products; pow and the transcendental
 # functions of several libm calls): compared within their dtype's ulp of the largest value.
