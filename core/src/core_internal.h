@@ -292,6 +292,10 @@ struct tc_plan {
  * dtype (in-place: same sizes, dtype castable; out=: resized, dtype castable), with a temporary of
  * `dtype` for the kernel when the written tensor has another dtype. */
 TC_INTERNAL int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, int32_t dtype);
+/* Output i (planned by tc_plan_output) will hold `result` (a new reference, taken): the runner copies
+ * it into the output, and no kernel runs. For ops a meta function computes through other ops (the
+ * complex forms of var and the norms). */
+TC_INTERNAL void tc_plan_result(tc_plan *p, int32_t i, tc_tensor *result);
 /* An out= tensor given the sizes `sizes` (PyTorch's resize_output): resized, with PyTorch's
  * deprecation warning when it held elements; nothing when it already has them. */
 TC_INTERNAL int tc_resize_output(tc_tensor *t, int32_t ndim, const int64_t *sizes);

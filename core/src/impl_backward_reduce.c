@@ -256,7 +256,8 @@ failed:
 /* ---- norm ---- */
 
 /* norm_backward(grad_output, input, p, output, dim, keepdim): PyTorch's cases of p (0, 1, 2,
- * +-inf, below 1, below 2, the rest); the sign is a constant (its derivative is zero). */
+ * +-inf, below 1, below 2, the rest); the sign (sgn for complex input) is a constant (its derivative
+ * is zero). */
 int tc_impl_norm_backward(tc_opcall *c) {
     pool P = {.n = 0};
     tc_tensor *g = tc_arg_tensor(c, 0), *x = tc_arg_tensor(c, 1), *nrm = tc_arg_tensor(c, 3);
@@ -264,7 +265,7 @@ int tc_impl_norm_backward(tc_opcall *c) {
     double p = tc_arg_none(c, 2) ? 2.0 : tc_scalar_to_double(c->args[2].v.scalar);
     tc_int_list dims = tc_arg_ints(c, 4);
     bool keepdim = tc_arg_bool(c, 5);
-    TRY(x, as_dtype(x, g->dtype));
+    if (!tc_dtype_is_complex(x->dtype)) TRY(x, as_dtype(x, g->dtype)); /* complex x keeps its parts (real grad) */
     if (!keepdim && x->ndim != 0 && dims.len > 0) {
         TRY(g, unsqueeze_reduced(g, dims, x->ndim));
         TRY(nrm, unsqueeze_reduced(nrm, dims, x->ndim));
@@ -274,7 +275,7 @@ int tc_impl_norm_backward(tc_opcall *c) {
         return finish(c, &P, res);
     }
     TRY(det, tc_detach(x));
-    TRY(sgn, tc_sign(det));
+    TRY(sgn, tc_sgn(det)); /* sign for real x, x / |x| for complex */
     if (p == 1.0) {
         TRY(res, tc_mul_Tensor(sgn, g));
         return finish(c, &P, res);

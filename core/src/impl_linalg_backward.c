@@ -507,8 +507,9 @@ int tc_impl_linalg_matrix_exp_differential(tc_opcall *c) {
 
 /* ---- vector_norm ---- */
 
-/* sign(x) as x's dtype: (x > 0) - (x < 0), a constant for autograd */
+/* sign(x) as x's dtype: (x > 0) - (x < 0), a constant for autograd; x / |x| (0 at 0) for complex x */
 static tc_tensor *sign_of(bw *b, tc_tensor *x) {
+    if (tc_dtype_is_complex(x->dtype)) return OP(b, tc_sgn(OP(b, tc_detach(x))));
     tc_tensor *z = num(b, 0, x);
     return b->failed ? NULL : sub(b, as_dtype(b, OP(b, tc_gt_Tensor(x, z)), x), as_dtype(b, OP(b, tc_lt_Tensor(x, z)), x));
 }

@@ -52,7 +52,7 @@ static void backshift(int32_t d0, int32_t d1, int32_t ndim, int64_t *perm) {
 /* PyTorch's _linalg_matrix_norm_checks; wraps dim. */
 static int matrix_norm_checks(const tc_tensor *a, tc_int_list dim, int32_t *d, int32_t dtype, bool low_precision) {
     if (tc_linalg_check_matrix(a, "linalg.matrix_norm", "A") ||
-        tc_linalg_check_floating(a, "linalg.matrix_norm", low_precision))
+        (!tc_dtype_is_complex(a->dtype) && tc_linalg_check_floating(a, "linalg.matrix_norm", low_precision)))
         return TC_FAIL;
     if (dim.len != 2) {
         char s[256];
@@ -63,7 +63,7 @@ static int matrix_norm_checks(const tc_tensor *a, tc_int_list dim, int32_t *d, i
         return TC_FAIL;
     if (d[0] == d[1])
         return tc_set_error(TC_ERR_RUNTIME, "linalg.matrix_norm: dims must be different. Got (%d, %d)", d[0], d[1]);
-    if (dtype >= 0 && !tc_dtype_is_floating(dtype))
+    if (dtype >= 0 && !tc_dtype_is_floating(dtype) && !tc_dtype_is_complex(dtype))
         return tc_set_error(TC_ERR_RUNTIME, "linalg.matrix_norm: dtype should be floating point or complex, but got %s",
                             tc_dtype_scalar_name(dtype));
     return TC_OK;

@@ -9,6 +9,7 @@
  * refused by the kernels, so other backends may take them.
  */
 #include "linalg.h"
+#include "torch_core/tc_autograd.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -340,9 +341,42 @@ int tc_meta_cdist(tc_opcall *c, tc_plan *p) {
 /* linalg_vector_norm(self, ord, dim, keepdim, *, dtype): the input converted to the result's dtype
  * and seen with its kept dims first and its reduced dims last; the result seen without its reduced
  * dims. Kernel contract: ints[0] the number of kept dims, scalars[0] ord. */
+/* The norm of complex input: that of its absolute values, computed through the real kernel here
+ * (without recording gradients: the op's own formula does), as PyTorch's norm kernels take |z|. */
+static int vector_norm_complex(tc_opcall *c, tc_plan *p, tc_tensor *t, int32_t dtype) {
+    const bool grad = tc_grad_enabled();
+    tc_set_grad_enabled(false);
+    tc_tensor *x = dtype != t->dtype ? tc_kernel_cast(t, dtype) : (tc_tensor_retain(t), t);
+    tc_tensor *a = x ? tc_abs(x) : NULL;
+    const tc_int_list dims = tc_arg_ints(c, 2);
+    tc_tensor *r = a ? tc_linalg_vector_norm(a, c->args[1].v.scalar, tc_arg_none(c, 2) ? NULL : &dims, tc_arg_bool(c, 3), -1)
+                     : NULL;
+    tc_set_grad_enabled(grad);
+    tc_tensor_release(x);
+    tc_tensor_release(a);
+    if (!r) return TC_FAIL;
+    if (tc_linalg_output(p, 0, r->ndim, r->sizes, r->dtype)) {
+        tc_tensor_release(r);
+        return TC_FAIL;
+    }
+    tc_plan_result(p, 0, r);
+    return TC_OK;
+}
+
 int tc_meta_vector_norm(tc_opcall *c, tc_plan *p) {
     tc_tensor *t = tc_arg_tensor(c, 0);
     const char *api = "linalg.vector_norm";
+    if (tc_dtype_is_complex(t->dtype)) {
+        const int32_t want = tc_arg_enum(c, 4);
+        if (want >= 0 && !tc_dtype_is_complex(want))
+            return tc_set_error(TC_ERR_RUNTIME, "%s: dtype should be complex for complex inputs, but got %s", api,
+                                tc_dtype_scalar_name(want));
+        if (want >= 0 && tc_promote_types(t->dtype, want) != want)
+            return tc_set_error(TC_ERR_RUNTIME, "%s: the dtype of the input (%s) should be convertible without "
+                                                "narrowing to the specified dtype (%s)", api,
+                                tc_dtype_scalar_name(t->dtype), tc_dtype_scalar_name(want));
+        return vector_norm_complex(c, p, t, want >= 0 ? want : t->dtype);
+    }
     if (!tc_dtype_is_floating(t->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "%s: Expected a floating point or complex tensor as input. Got %s", api,
                             tc_dtype_scalar_name(t->dtype));

@@ -9,6 +9,7 @@
  * function serves every overload of an op and its out= variant.
  */
 #include "core_internal.h"
+#include "torch_core/tc_autograd.h"
 
 #include <string.h>
 
@@ -193,17 +194,88 @@ int tc_meta_count_nonzero(tc_opcall *c, tc_plan *p) {
     return plan_reduction(p, &r, 1, TC_INT64, -1, -1);
 }
 
+/* var and std of complex input as PyTorch computes them: the real and imaginary parts' variances
+ * added (then the root); var_mean's mean is complex(mean of the real parts, of the imaginary ones),
+ * each from the parts' own var_mean. Computed here through the real kernels, without recording
+ * gradients (the op's own formula does). */
+static int var_complex(tc_opcall *c, tc_plan *p, const reduction *r, int64_t correction) {
+    const int32_t n = c->op->schema.n_returns, real = tc_dtype_to_real(r->self->dtype);
+    int64_t sizes[TC_MAX_DIMS], dims[TC_MAX_DIMS];
+    const int32_t ndim = reduced_sizes(r->self, r->mask, r->keepdim, sizes);
+    tc_int_list list = {dims, 0};
+    for (int32_t d = 0; d < r->self->ndim; d++)
+        if (r->mask[d]) dims[list.len++] = d;
+    for (int32_t i = 0; i < n; i++)
+        if (tc_plan_output(p, i, ndim, sizes, i == 0 ? real : r->self->dtype)) return TC_FAIL;
+    const bool grad = tc_grad_enabled(), root = strncmp(c->op->schema.name, "std", 3) == 0;
+    tc_set_grad_enabled(false);
+    tc_tensor *parts[2] = {tc_real(r->self), tc_imag(r->self)}, *var[2] = {NULL, NULL}, *mean[2] = {NULL, NULL};
+    const tc_int_list *dl = r->self->ndim ? &list : NULL;
+    for (int k = 0; k < 2 && parts[k]; k++) {
+        if (n == 2 ? tc_var_mean_correction(parts[k], dl, &correction, r->keepdim, &var[k], &mean[k])
+                   : !(var[k] = tc_var_correction(parts[k], dl, &correction, r->keepdim)))
+            break;
+    }
+    tc_tensor *v = var[0] && var[1] ? tc_add_Tensor(var[0], var[1], TC_SCALAR_OF_INT(1)) : NULL;
+    if (v && root) {
+        tc_tensor *s = tc_sqrt(v);
+        tc_tensor_release(v);
+        v = s;
+    }
+    tc_tensor *m = v && n == 2 && mean[0] && mean[1] ? tc_complex(mean[0], mean[1]) : NULL;
+    tc_set_grad_enabled(grad);
+    for (int k = 0; k < 2; k++) {
+        tc_tensor_release(parts[k]);
+        tc_tensor_release(var[k]);
+        tc_tensor_release(mean[k]);
+    }
+    if (!v || (n == 2 && !m)) {
+        tc_tensor_release(v);
+        return TC_FAIL;
+    }
+    tc_plan_result(p, 0, v);
+    if (n == 2) tc_plan_result(p, 1, m);
+    return TC_OK;
+}
+
 /* var, std, var_mean, std_mean: (dim, unbiased) or (dim, correction); ints[0] = correction. A
  * second result, when the op has one, is the mean. */
 int tc_meta_var(tc_opcall *c, tc_plan *p) {
     reduction r;
     if (reduction_of(c, &r)) return TC_FAIL;
-    if (!tc_dtype_is_floating(r.self->dtype))
+    const bool complex = tc_dtype_is_complex(r.self->dtype);
+    if (!tc_dtype_is_floating(r.self->dtype) && !complex)
         return tc_set_error(TC_ERR_RUNTIME, "std and var only support floating point and complex dtypes");
     const tc_value *corr = arg_named(c, "correction");
     int64_t correction = corr ? (corr->tag == TC_VALUE_INT ? corr->v.i : 1) : bool_named(c, "unbiased", true);
+    if (complex) return var_complex(c, p, &r, correction);
     if (plan_reduction(p, &r, c->op->schema.n_returns, r.self->dtype, -1, -1)) return TC_FAIL;
     return tc_plan_int(p, correction);
+}
+
+/* norm of complex input: linalg.vector_norm's (the norm of |z|, a real result), computed here */
+static int norm_complex(tc_opcall *c, tc_plan *p, const reduction *r, int32_t dtype) {
+    if (dtype >= 0 && !tc_dtype_is_complex(dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "norm(): the desired output dtype should be complex for complex input. "
+                                            "Got %s instead.", tc_dtype_scalar_name(dtype));
+    const tc_value *pv = arg_named(c, "p");
+    const tc_scalar order = pv && pv->tag == TC_VALUE_SCALAR ? pv->v.scalar : TC_SCALAR_OF_INT(2);
+    if (order.kind == TC_SCALAR_COMPLEX) return tc_set_error(TC_ERR_RUNTIME, "norm(): p must be a real number");
+    int64_t dims[TC_MAX_DIMS];
+    tc_int_list list = {dims, 0};
+    for (int32_t d = 0; d < r->self->ndim; d++)
+        if (r->mask[d]) dims[list.len++] = d;
+    const bool grad = tc_grad_enabled();
+    tc_set_grad_enabled(false);
+    tc_tensor *v = tc_linalg_vector_norm(r->self, order, r->self->ndim ? &list : NULL, r->keepdim, dtype);
+    tc_set_grad_enabled(grad);
+    if (!v) return TC_FAIL;
+    if (tc_plan_output(p, 0, v->ndim, v->sizes, v->dtype)) {
+        tc_tensor_release(v);
+        return TC_FAIL;
+    }
+    tc_plan_result(p, 0, v);
+    return TC_OK;
 }
 
 /* norm(self, p, dim, keepdim, *, dtype): p None is 2; the result is dtype= (the input converted to
@@ -212,9 +284,11 @@ int tc_meta_norm(tc_opcall *c, tc_plan *p) {
     reduction r;
     if (reduction_of(c, &r)) return TC_FAIL;
     int32_t dtype = dtype_named(c, "dtype");
-    if (dtype >= 0 && !tc_dtype_is_floating(dtype))
+    if (dtype >= 0 && !tc_dtype_is_floating(dtype) && !tc_dtype_is_complex(dtype))
         return tc_set_error(TC_ERR_RUNTIME, "norm(): the desired output dtype should be either floating point or "
                                             "complex. Got %s instead.", tc_dtype_scalar_name(dtype));
+    if (tc_dtype_is_complex(r.self->dtype) || (dtype >= 0 && tc_dtype_is_complex(dtype)))
+        return norm_complex(c, p, &r, dtype);
     if (dtype < 0 && !tc_dtype_is_floating(r.self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "norm(): input dtype should be either floating point or complex. Got %s "
                                             "instead.", tc_dtype_scalar_name(r.self->dtype));

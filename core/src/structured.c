@@ -179,6 +179,14 @@ static int finish_deferred(tc_plan *p) {
     return TC_OK;
 }
 
+void tc_plan_result(tc_plan *p, int32_t i, tc_tensor *result) {
+    if (p->out[i] != p->target[i]) tc_tensor_release(p->out[i]);
+    p->out[i] = result;
+    tc_tensor_release(p->kview[i]);
+    p->kview[i] = NULL;
+    p->flags |= TC_PLAN_NO_KERNEL;
+}
+
 int tc_plan_kernel_view(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, const int64_t *strides) {
     if (i < 0 || i >= p->n_out) return tc_set_error(TC_ERR_RUNTIME, "internal error: view of output %d", i);
     tc_tensor *v = tc_tensor_restride(p->out[i], ndim, sizes, strides, p->out[i]->offset);

@@ -327,13 +327,37 @@ def _ternary_and_sign():
     return out
 
 
+def _moments_and_norms():
+    out = []
+    for d in CX:
+        m = 'torch.tensor([[1+2j, 3-1j, 0.5j, -2+0.25j], [0.1-0.3j, 2+2j, -1-1j, 4+0j]], dtype=torch.{d})'.format(d=d)
+        out += [m + '.var()', m + '.std()', m + '.var(1)', m + '.std(0, keepdim=True)', 'torch.var_mean(%s, 1)' % m,
+                'torch.std_mean(%s)' % m, m + '.var(1, correction=0)', 'torch.var(%s.t(), 0, unbiased=False)' % m,
+                m + '.var(dim=(0, 1))', 'torch.var(%s, 1, out=torch.empty(2))' % m, m + '.conj().std(1)',
+                'torch.linalg.vector_norm(%s)' % m, 'torch.linalg.vector_norm(%s, 1, dim=1)' % m,
+                "torch.linalg.vector_norm(%s, float('inf'))" % m, "torch.linalg.vector_norm(%s, -float('inf'), dim=0)" % m,
+                'torch.linalg.vector_norm(%s, 0)' % m, 'torch.linalg.vector_norm(%s, 3.5, dim=(0, 1))' % m,
+                'torch.linalg.vector_norm(%s, dtype=torch.complex128)' % m, 'torch.linalg.norm(%s)' % m,
+                'torch.linalg.norm(%s, dim=1)' % m, 'torch.linalg.matrix_norm(%s)' % m, 'torch.linalg.matrix_norm(%s, 1)' % m,
+                "torch.linalg.matrix_norm(%s, float('inf'))" % m, m + '.norm()', m + '.norm(1)', m + '.norm(dim=1)',
+                "torch.norm(%s, p='fro')" % m, "%s.norm(p=float('inf'), dim=0)" % m, m + '.t().norm()',
+                '(lambda t: torch.autograd.grad(t.var(1).sum(), [t])[0])(%s.requires_grad_())' % m,
+                '(lambda t: torch.autograd.grad(torch.linalg.vector_norm(t), [t])[0])(%s.requires_grad_())' % m,
+                '(lambda t: torch.autograd.grad(t.norm(3), [t])[0])(%s.requires_grad_())' % m]
+    out += ['torch.tensor(1+1j).var()', 'torch.ones(0, dtype=torch.complex64).var()',
+            'torch.ones(2, 3, dtype=torch.complex32).var()', 'torch.tensor([1+1j, 2]).var_mean()',
+            "torch.linalg.vector_norm(torch.ones(0, dtype=torch.complex64), float('inf'))",
+            'torch.linalg.vector_norm(torch.tensor([1j]), dtype=torch.float64)', 'torch.tensor([3+4j]).norm(dtype=torch.float32)']
+    return out
+
+
 CASES = _facts() + _creation() + _conversions() + _arithmetic() + _unary() + _views() + _reductions_and_products() + \
-    _constructors() + _random() + _autograd() + _misc() + _ternary_and_sign()
+    _constructors() + _random() + _autograd() + _misc() + _ternary_and_sign() + _moments_and_norms()
 
 # Results whose error grows with their magnitude (large sums and products; pow and the transcendental
 # functions of several libm calls): compared within their dtype's ulp of the largest value.
 RANGED = ('@', '.sum(', '.mean(', 'sum()', '**', 'torch.pow', '.exp', '.log', '.sqrt', '.sin', '.cos', '.tanh',
-          'sigmoid', 'polar', 'linspace', 'autograd.grad')
+          'sigmoid', 'polar', 'linspace', 'autograd.grad', 'norm', '.var', '.std', 'var_mean', 'std_mean')
 
 SUITE = Suite('complex', CASES, strided=STRIDED, ranged=lambda expr: any(r in expr for r in RANGED))
 RECORDED, RUNNER, reference_request = SUITE.recorded, SUITE.runner, SUITE.reference_request
