@@ -155,6 +155,10 @@ int tc_impl_prod_backward(tc_opcall *c) {
     tc_tensor *m, *notm, *x2, *xm, *z, *cnt, *q, *s0, *s1, *s2, *t0, *t1, *t2, *t3, *res;
     if (x->ndim == 0) return tc_return(c, tc_clone(g, -1));
     TRY(x, as_dtype(x, g->dtype));
+    if (tc_dtype_is_complex(x->dtype)) { /* grad * conj(the real formula): the formula of the conjugates */
+        TRY(x, tc_conj_physical(x));
+        TRY(r, tc_conj_physical(r));
+    }
     int32_t dim = 0;
     if (has_dim) {
         if (tc_shape_wrap_dim(tc_arg_int(c, 3), x->ndim, &dim)) goto failed;

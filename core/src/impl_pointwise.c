@@ -30,7 +30,14 @@ int tc_impl_positive(tc_opcall *c) {
 
 /* Real dtypes only, for now: every value is real. */
 int tc_impl_isreal(tc_opcall *c) {
-    return tc_return(c, tc_ones_like(tc_arg_tensor(c, 0), TC_BOOL, -1, NULL, NULL, TC_MEMORY_FORMAT_PRESERVE));
+    tc_tensor *t = tc_arg_tensor(c, 0);
+    if (!tc_dtype_is_complex(t->dtype))
+        return tc_return(c, tc_ones_like(t, TC_BOOL, -1, NULL, NULL, TC_MEMORY_FORMAT_PRESERVE));
+    tc_tensor *im = tc_imag(t), *zero = tc_scalar_tensor(TC_SCALAR_OF_INT(0), im ? im->dtype : TC_FLOAT32);
+    tc_tensor *r = im && zero ? tc_eq_Tensor(im, zero) : NULL; /* a complex value is real when its imaginary part is 0 */
+    tc_tensor_release(im);
+    tc_tensor_release(zero);
+    return tc_return(c, r);
 }
 
 /* ---- closeness ---- */
@@ -66,7 +73,8 @@ static tc_tensor *isclose(tc_tensor *self, tc_tensor *other, double rtol, double
     enum { CLOSE, A, B, C, D, E, F, G, H, N };
     tc_tensor *t[N] = {NULL};
     bool ok = (t[CLOSE] = tc_eq_Tensor(self, other)) != NULL;
-    if (ok && equal_nan && tc_dtype_is_floating(self->dtype)) {
+    const bool inexact = tc_dtype_is_floating(self->dtype) || tc_dtype_is_complex(self->dtype);
+    if (ok && equal_nan && inexact) { /* a complex value is NaN when a part is: z != z then */
         ok = (t[A] = tc_ne_Tensor(self, self)) && (t[B] = tc_ne_Tensor(other, other)) &&
              (t[C] = tc_bitwise_and__Tensor(t[A], t[B])) && (t[D] = tc_bitwise_or__Tensor(t[CLOSE], t[C]));
         release_n(&t[A], 4);
@@ -74,7 +82,7 @@ static tc_tensor *isclose(tc_tensor *self, tc_tensor *other, double rtol, double
     }
     /* integers: both operands in the default float dtype, so that uint8 differences do not wrap */
     tc_tensor *x = self, *y = other;
-    if (ok && !tc_dtype_is_floating(self->dtype)) {
+    if (ok && !inexact) {
         ok = (t[A] = tc_to_dtype(self, tc_default_dtype(), false, false, -1)) &&
              (t[B] = tc_to_dtype(other, tc_default_dtype(), false, false, -1));
         x = t[A];

@@ -508,7 +508,8 @@ int tc_impl_trace(tc_opcall *c) {
     if (t->ndim != 2)
         return tc_set_error(TC_ERR_RUNTIME, "trace: expected a matrix, but got tensor with dim %d", t->ndim);
     tc_tensor *d = tc_diagonal(t, 0, 0, 1);
-    tc_tensor *r = d ? tc_sum(d, tc_dtype_is_floating(t->dtype) ? t->dtype : TC_INT64) : NULL;
+    tc_tensor *r = d ? tc_sum(d, tc_dtype_is_floating(t->dtype) || tc_dtype_is_complex(t->dtype) ? t->dtype : TC_INT64)
+                     : NULL;
     tc_tensor_release(d);
     return tc_return(c, r);
 }

@@ -175,6 +175,36 @@ int tc_meta_mv(tc_opcall *c, tc_plan *p) {
     return tc_plan_input(p, mat, -1) || vector_input(p, vec, true) || column_output(p, m) ? TC_FAIL : TC_OK;
 }
 
+/* alpha * product + beta * self for complex dtypes, whose products the plugin computes in its mm,
+ * mv and bmm kernels but not in the add* ones: computed here through those (the product taken,
+ * owned), without recording gradients (the op's formula does). A beta of 0 ignores self (its NaNs
+ * too), as PyTorch's. */
+static int add_product_complex(tc_opcall *c, tc_plan *p, tc_tensor *product) {
+    const tc_scalar beta = c->args[3].v.scalar, alpha = c->args[4].v.scalar;
+    const bool beta_zero = beta.kind == TC_SCALAR_COMPLEX ? beta.v.f == 0 && beta.imag == 0
+                           : beta.kind == TC_SCALAR_FLOAT ? beta.v.f == 0 : beta.v.i == 0;
+    const bool grad = tc_grad_enabled();
+    tc_set_grad_enabled(false);
+    const int32_t dtype = product ? product->dtype : TC_COMPLEX64;
+    tc_tensor *a = tc_scalar_tensor(alpha, dtype), *b = tc_scalar_tensor(beta, dtype);
+    tc_tensor *r = product && a ? tc_mul_Tensor(product, a) : NULL;
+    if (r && b && !beta_zero) {
+        tc_tensor *self = tc_kernel_cast(tc_arg_tensor(c, 0), dtype);
+        tc_tensor *bs = self ? tc_mul_Tensor(self, b) : NULL, *sum = bs ? tc_add_Tensor(bs, r, TC_SCALAR_OF_INT(1)) : NULL;
+        tc_tensor_release(self);
+        tc_tensor_release(bs);
+        tc_tensor_release(r);
+        r = sum;
+    }
+    tc_set_grad_enabled(grad);
+    tc_tensor_release(a);
+    tc_tensor_release(b);
+    tc_tensor_release(product);
+    if (!r) return TC_FAIL;
+    tc_plan_result(p, 0, r);
+    return TC_OK;
+}
+
 /* addmm(self, mat1, mat2, *, beta, alpha): beta * self + alpha * mat1 @ mat2, self broadcast. */
 int tc_meta_addmm(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0), *a = tc_arg_tensor(c, 1), *b = tc_arg_tensor(c, 2);
@@ -183,6 +213,7 @@ int tc_meta_addmm(tc_opcall *c, tc_plan *p) {
     if (self->dtype != b->dtype) return tc_set_error(TC_ERR_RUNTIME, "self and mat2 must have the same dtype");
     int64_t sizes[2] = {a->sizes[0], b->sizes[1]};
     if (inplace_sizes(c, self, 2, sizes) || product_output(p, 2, sizes, a->dtype)) return TC_FAIL;
+    if (tc_dtype_is_complex(a->dtype)) return add_product_complex(c, p, tc_mm(a, b));
     return bias_input(p, self, 2, sizes) || tc_plan_input(p, a, -1) || tc_plan_input(p, b, -1) || add_scalars(p, 3)
                ? TC_FAIL
                : TC_OK;
@@ -195,6 +226,7 @@ int tc_meta_addmv(tc_opcall *c, tc_plan *p) {
     if (mv_check(self, mat, vec)) return TC_FAIL;
     const int64_t m = mat->sizes[0];
     if (inplace_sizes(c, self, 1, &m) || product_output(p, 1, &m, mat->dtype)) return TC_FAIL;
+    if (tc_dtype_is_complex(mat->dtype)) return add_product_complex(c, p, tc_mv(mat, vec));
     tc_tensor *bias = tc_expand_to(self, 1, &m);
     int rc = bias ? tc_plan_input(p, bias, mat->dtype) : TC_FAIL;
     tc_tensor_release(bias);
@@ -223,6 +255,13 @@ int tc_meta_addr(tc_opcall *c, tc_plan *p) {
                 return tc_set_error(TC_ERR_RUNTIME, "For integral input tensors, argument %s must not be a floating "
                                                     "point number.", i ? "alpha" : "beta");
     if (tc_plan_output(p, 0, 2, sizes, dtype)) return TC_FAIL;
+    if (tc_dtype_is_complex(dtype)) {
+        tc_tensor *x = tc_kernel_cast(v1, dtype), *y = x ? tc_kernel_cast(v2, dtype) : NULL;
+        tc_tensor *outer = y ? tc_outer(x, y) : NULL;
+        tc_tensor_release(x);
+        tc_tensor_release(y);
+        return outer ? add_product_complex(c, p, outer) : TC_FAIL;
+    }
     tc_tensor *bias = tc_expand_to(self, 2, sizes);
     int rc = bias ? tc_plan_input(p, bias, dtype) : TC_FAIL;
     tc_tensor_release(bias);
@@ -254,6 +293,7 @@ int tc_meta_baddbmm(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0), *a = tc_arg_tensor(c, 1), *b = tc_arg_tensor(c, 2);
     int64_t sizes[3];
     if (bias_first(self, a, b, 3, sizes) || batch_check(a, b) || inplace_sizes(c, self, 3, sizes) || product_output(p, 3, sizes, a->dtype)) return TC_FAIL;
+    if (tc_dtype_is_complex(a->dtype)) return add_product_complex(c, p, tc_bmm(a, b));
     tc_tensor *bias = tc_expand_to(self, 3, sizes);
     int rc = bias ? tc_plan_input(p, bias, a->dtype) : TC_FAIL;
     tc_tensor_release(bias);
@@ -277,6 +317,11 @@ int tc_meta_addbmm(tc_opcall *c, tc_plan *p) {
     if (a->dtype != b->dtype) return tc_set_error(TC_ERR_RUNTIME, "mat1 and mat2 must have the same dtype");
     if (self->dtype != b->dtype) return tc_set_error(TC_ERR_RUNTIME, "self and mat2 must have the same dtype");
     if (inplace_sizes(c, self, 2, sizes) || product_output(p, 2, sizes, a->dtype)) return TC_FAIL;
+    if (tc_dtype_is_complex(a->dtype)) {
+        tc_tensor *batches = tc_bmm(a, b), *sum = batches ? tc_sum_dim_IntList(batches, &TC_INTS(0), false, -1) : NULL;
+        tc_tensor_release(batches);
+        return sum ? add_product_complex(c, p, sum) : TC_FAIL;
+    }
     return bias_input(p, self, 2, sizes) || tc_plan_input(p, a, -1) || tc_plan_input(p, b, -1) || add_scalars(p, 3)
                ? TC_FAIL
                : TC_OK;

@@ -123,6 +123,54 @@ static int check_nonempty(const tc_opcall *c, const reduction *r, bool all, cons
     return TC_OK;
 }
 
+/* prod of complex input: complex products (not part by part), as a pairwise product over the
+ * reduced elements (moved last and flattened) through the complex mul kernel, computed here; an
+ * odd element out is folded into the first product of its round. */
+static int prod_complex(tc_opcall *c, tc_plan *p, const reduction *r, int32_t dtype) {
+    if (dtype == TC_COMPLEX32) return tc_set_error(TC_ERR_RUNTIME, "\"prod_cpu\" not implemented for 'ComplexHalf'");
+    tc_tensor *self = r->self;
+    int64_t sizes[TC_MAX_DIMS], perm[TC_MAX_DIMS], kept[TC_MAX_DIMS + 1], n = 1;
+    const int32_t ndim = reduced_sizes(self, r->mask, r->keepdim, sizes);
+    if (tc_plan_output(p, 0, ndim, sizes, dtype)) return TC_FAIL;
+    int32_t nk = 0, np = 0;
+    for (int32_t d = 0; d < self->ndim; d++)
+        if (!r->mask[d]) perm[np++] = d, kept[nk++] = self->sizes[d];
+    for (int32_t d = 0; d < self->ndim; d++)
+        if (r->mask[d]) perm[np++] = d, n *= self->sizes[d];
+    kept[nk] = n;
+    const bool grad = tc_grad_enabled();
+    tc_set_grad_enabled(false);
+    tc_tensor *x = tc_kernel_cast(self, dtype), *xp = x ? tc_permute(x, (tc_int_list){perm, np}) : NULL;
+    tc_tensor *cur = xp ? tc_reshape(xp, (tc_int_list){kept, nk + 1}) : NULL;
+    tc_tensor_release(x);
+    tc_tensor_release(xp);
+    while (cur && n > 1) {
+        const int64_t h = n / 2;
+        tc_tensor *a = tc_narrow(cur, -1, 0, h), *b = a ? tc_narrow(cur, -1, h, h) : NULL;
+        tc_tensor *y = b ? tc_mul_Tensor(a, b) : NULL;
+        if (y && n % 2) {
+            tc_tensor *odd = tc_narrow(cur, -1, 2 * h, 1), *first = odd ? tc_narrow(y, -1, 0, 1) : NULL;
+            tc_tensor *done = first ? tc_mul__Tensor(first, odd) : NULL;
+            if (!done) tc_tensor_release(y), y = NULL;
+            tc_tensor_release(odd);
+            tc_tensor_release(first);
+            tc_tensor_release(done);
+        }
+        tc_tensor_release(a);
+        tc_tensor_release(b);
+        tc_tensor_release(cur);
+        cur = y;
+        n = h;
+    }
+    tc_tensor *res = !cur ? NULL : n == 0 ? tc_ones((tc_int_list){sizes, ndim}, dtype, -1, NULL, NULL)
+                                          : tc_reshape(cur, (tc_int_list){sizes, ndim});
+    tc_tensor_release(cur);
+    tc_set_grad_enabled(grad);
+    if (!res) return TC_FAIL;
+    tc_plan_result(p, 0, res);
+    return TC_OK;
+}
+
 /* sum, prod, nansum: over a dim list or one dim; the result is dtype=, else the input's floating
  * dtype or int64. An int64 kernel reads integer and bool inputs as they are (widening each element),
  * so mask.sum() never makes an int64 copy of the mask. The kernels of bool (a sum is "any", a
@@ -133,6 +181,7 @@ int tc_meta_sum(tc_opcall *c, tc_plan *p) {
     int32_t dtype = dtype_named(c, "dtype");
     if (dtype < 0)
         dtype = tc_dtype_is_floating(r.self->dtype) || tc_dtype_is_complex(r.self->dtype) ? r.self->dtype : TC_INT64;
+    if (tc_dtype_is_complex(dtype) && c->op->kernel == TC_KERNEL_prod) return prod_complex(c, p, &r, dtype);
     if (tc_dtype_is_complex(dtype)) { /* the kernel sums the parts, as real views with a last dim of 2 */
         int64_t sizes[TC_MAX_DIMS];
         int32_t ndim = reduced_sizes(r.self, r.mask, r.keepdim, sizes);
@@ -146,6 +195,8 @@ int tc_meta_sum(tc_opcall *c, tc_plan *p) {
 /* nansum: integers have no NaN and sum as `sum` does; a float input asked for an integer dtype is
  * refused, as PyTorch's kernel is. */
 int tc_meta_nansum(tc_opcall *c, tc_plan *p) {
+    if (tc_dtype_is_complex(tc_arg_tensor(c, 0)->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "nansum does not support complex inputs");
     int32_t dtype = dtype_named(c, "dtype");
     if (dtype >= 0 && !tc_dtype_is_floating(dtype) && tc_dtype_is_floating(tc_arg_tensor(c, 0)->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "\"nansum_cpu\" not implemented for '%s'", tc_dtype_scalar_name(dtype));
@@ -307,6 +358,9 @@ int tc_meta_norm(tc_opcall *c, tc_plan *p) {
 int tc_meta_logsumexp(tc_opcall *c, tc_plan *p) {
     reduction r;
     if (reduction_of(c, &r)) return TC_FAIL;
+    if (tc_dtype_is_complex(r.self->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "logsumexp(): Expected floating point type for result tensor, but got: %s",
+                            tc_dtype_scalar_name(r.self->dtype));
     const tc_value *dims = arg_named(c, "dim");
     if (dims && dims->tag == TC_VALUE_INT_LIST && dims->v.ints.len == 0 && !r.keepdim && r.self->ndim > 0) {
         char ones[256];

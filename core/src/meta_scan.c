@@ -51,7 +51,9 @@ int tc_meta_cumsum(tc_opcall *c, tc_plan *p) {
     if (c->op->variant == TC_VARIANT_INPLACE && dtype >= 0 && dtype != self->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "Bad in-place call: input tensor dtype %s and output tensor dtype %s "
                                             "should match", cpp_name(self->dtype), cpp_name(dtype));
-    if (dtype < 0) dtype = target ? target->dtype : tc_dtype_is_floating(self->dtype) ? self->dtype : TC_INT64;
+    if (dtype < 0)
+        dtype = target ? target->dtype
+                       : tc_dtype_is_floating(self->dtype) || tc_dtype_is_complex(self->dtype) ? self->dtype : TC_INT64;
     if (dtype == TC_BOOL)
         return tc_set_error(TC_ERR_RUNTIME, "\"%s_out_cpu\" not implemented for 'Bool'", c->op->schema.name);
     return tc_plan_along_dim(p, self, tc_arg_int(c, 1), 1, &dtype, dtype, dtype);

@@ -37,10 +37,10 @@ int la_raise(int status, const char *api) {
 }
 
 int la_dtype_error(const char *kernel, int32_t dtype) {
-    static const char *const names[TC_NUM_DTYPES] = {"Bool", "Byte", "Char", "Short", "Int", "Long",
-                                                     "Half", "BFloat16", "Float", "Double"};
+    static const char *const names[] = {"Bool", "Byte",  "Char",        "Short",        "Int",          "Long", "Half",
+                                        "BFloat16", "Float", "Double", "ComplexHalf", "ComplexFloat", "ComplexDouble"};
     return cpu_core->set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
-                               dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?");
+                               dtype >= 0 && dtype < (int32_t)(sizeof names / sizeof names[0]) ? names[dtype] : "?");
 }
 
 /* ---- batches ---- */

@@ -1,6 +1,6 @@
 /*
- * scan.c - cumulative ops along one dim: cumsum, cumprod, logcumsumexp (output of the input's
- * dtype), cummax, cummin (values and int64 indices). ints[0] is the dim.
+ * scan.c - cumulative ops along one dim: cumsum, cumprod (complex too), logcumsumexp (output of the
+ * input's dtype), cummax, cummin (values and int64 indices). ints[0] is the dim.
  *
  * Each line is scanned in order with the accumulator PyTorch uses (double for float32, float for
  * float16/bfloat16, wrapping 64-bit integers), so results are PyTorch's to the bit: a scan cannot be
@@ -13,6 +13,7 @@
  */
 #include <math.h>
 
+#include "complex.h"
 #include "cpu.h"
 #include "dtype.h"
 #include "iterate.h"
@@ -81,6 +82,31 @@ static inline double log_add_exp(double x, double y) {
                 out[j] = cpu_st_##S((CPU_C_##S)acc[j]);                                            \
             }                                                                                      \
         }                                                                                          \
+    }                                                                                              \
+    static const scan_ops NAME##_ops = {NAME##_line, NAME##_cols};
+
+/* complex64 and complex128 cumsum and cumprod, in complex double as PyTorch's acc_type: each
+ * element widened, combined with complex.h's schoolbook product, and narrowed again. */
+#define CX_WIDE_c64(x) ((cpu_cd){(x).re, (x).im})
+#define CX_WIDE_c128(x) (x)
+#define CX_ADD(a, x) cpu_cx_add_d((a), (x))
+#define CX_MUL(a, x) cpu_cx_mul_d((a), (x))
+#define SCAN_CX_STAMP(NAME, S, INIT, STEP)                                                         \
+    static void NAME##_line(const char *vin, int64_t n, int64_t si, char *vout, int64_t so, int64_t *idx, int64_t sx) { \
+        const CPU_T_##S *in = (const CPU_T_##S *)vin;                                              \
+        CPU_T_##S *out = (CPU_T_##S *)vout;                                                        \
+        cpu_cd acc = {(INIT), 0};                                                                  \
+        (void)idx;                                                                                 \
+        (void)sx;                                                                                  \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            acc = STEP(acc, CX_WIDE_##S(in[i * si]));                                              \
+            out[i * so] = cpu_cx_from_cd_##S(acc);                                                 \
+        }                                                                                          \
+    }                                                                                              \
+    static void NAME##_cols(const char *vin, int64_t n, int64_t ri, int64_t w, char *vout, int64_t ro, int64_t *idx, \
+                            int64_t rx) {                                                          \
+        for (int64_t j = 0; j < w; j++)                                                            \
+            NAME##_line(vin + (size_t)j * sizeof(CPU_T_##S), n, ri, vout + (size_t)j * sizeof(CPU_T_##S), ro, idx, rx); \
     }                                                                                              \
     static const scan_ops NAME##_ops = {NAME##_line, NAME##_cols};
 
@@ -234,6 +260,8 @@ static int scan_run(const tc_kernel_args *args, const scan_ops *ops, int with_in
 #define STAMP_CUMEXT(OP, S) CUMEXT_STAMP(OP, S, CPU_CAT(ISNAN_, CPU_K_##S))
 CPU_DTYPES_NUMERIC(STAMP_CUMSUM, _)
 CPU_DTYPES_NUMERIC(STAMP_CUMPROD, _)
+#define STAMP_CX(_, S) SCAN_CX_STAMP(cumsum_##S, S, 0, CX_ADD) SCAN_CX_STAMP(cumprod_##S, S, 1, CX_MUL)
+CPU_DTYPES_COMPLEX_FULL(STAMP_CX, _)
 CPU_DTYPES_FLOAT(STAMP_LCSE, _)
 CPU_DTYPES_ALL(STAMP_CUMEXT, max)
 CPU_DTYPES_ALL(STAMP_CUMEXT, min)
@@ -244,6 +272,8 @@ CPU_DTYPES_ALL(STAMP_CUMEXT, min)
     static int k_cum##OP##_##S(const tc_kernel_args *args) { return scan_run(args, &cum##OP##_##S##_ops, 1, "cum" #OP); }
 CPU_DTYPES_NUMERIC(KERNEL, cumsum)
 CPU_DTYPES_NUMERIC(KERNEL, cumprod)
+CPU_DTYPES_COMPLEX_FULL(KERNEL, cumsum)
+CPU_DTYPES_COMPLEX_FULL(KERNEL, cumprod)
 CPU_DTYPES_FLOAT(KERNEL, logcumsumexp)
 CPU_DTYPES_ALL(KERNEL_IDX, max)
 CPU_DTYPES_ALL(KERNEL_IDX, min)
@@ -252,5 +282,6 @@ CPU_DTYPES_ALL(KERNEL_IDX, min)
 #define ENTRY_EXT(OP, S) {"cum" #OP, CPU_DT_##S, k_cum##OP##_##S},
 static const cpu_kernel_entry kernels[] = {
     CPU_DTYPES_NUMERIC(ENTRY, cumsum) CPU_DTYPES_NUMERIC(ENTRY, cumprod) CPU_DTYPES_FLOAT(ENTRY, logcumsumexp)
+    CPU_DTYPES_COMPLEX_FULL(ENTRY, cumsum) CPU_DTYPES_COMPLEX_FULL(ENTRY, cumprod)
     CPU_DTYPES_ALL(ENTRY_EXT, max) CPU_DTYPES_ALL(ENTRY_EXT, min)};
 CPU_KERNEL_TABLE(kernels);

@@ -351,13 +351,51 @@ def _moments_and_norms():
     return out
 
 
+def _products_scans_and_checks():
+    out = []
+    for d in CX:
+        m = 'torch.tensor([[1+1j, 2, -0.5j], [3, 4j, 1-1j]], dtype=torch.{d})'.format(d=d)
+        k = 'torch.tensor([[1j, 2], [0.5, -1+1j], [2-1j, 3j]], dtype=torch.{d})'.format(d=d)
+        sq = 'torch.tensor([[1+0j, 2j], [3, -1j]], dtype=torch.{d})'.format(d=d)
+        v = 'torch.tensor([1+2j, -1j, 0.5], dtype=torch.{d})'.format(d=d)
+        w = 'torch.tensor([2-1j, 1j], dtype=torch.{d})'.format(d=d)
+        out += ['torch.addmm(%s, %s, %s)' % (sq, m, k), 'torch.addmm(%s, %s, %s, beta=0.5, alpha=1j)' % (sq, m, k),
+                'torch.addmm(%s[0], %s, %s, beta=2)' % (sq, m, k), '%s.addmm_(%s, %s, alpha=-1) + 0' % (sq, m, k),  # + 0: the sign of a zero is BLAS's
+                "torch.addmm(torch.full((2, 2), complex(float('nan'), 0), dtype=torch.%s), %s, %s, beta=0)" % (d, m, k),
+                'torch.addmv(%s, %s, %s, alpha=2-1j)' % (w, m, v), 'torch.addr(%s, %s, %s, beta=1j)' % (sq, w, w),
+                'torch.addr(%s, %s, torch.tensor([1., 2.]))' % (sq, w), 'torch.addbmm(%s, %s[None], %s[None])' % (sq, m, k),
+                'torch.baddbmm(%s[None], %s[None], %s[None], alpha=0.5j)' % (sq, m, k),
+                'torch.addmm(%s, %s.t(), %s.t())' % (sq, k, m),
+                '(lambda t: torch.autograd.grad(torch.addmm(%s, t, %s, alpha=1j).abs().sum(), [t])[0])(%s.requires_grad_())' % (sq, k, m),
+                '(lambda t: torch.autograd.grad(torch.addmv(%s, %s, t, alpha=2-1j, beta=1j).abs().sum(), [t])[0])(%s.requires_grad_())' % (w, m, v),
+                '(lambda t: torch.autograd.grad(torch.addr(%s, t, %s, alpha=1j).real.sum(), [t])[0])(%s.requires_grad_())' % (sq, w, w),
+                '(lambda t: torch.autograd.grad(torch.baddbmm(%s[None], %s[None], t, beta=1j).abs().sum(), [t])[0])(%s[None].requires_grad_())' % (sq, m, k),
+                '(lambda t: torch.autograd.grad(torch.addbmm(t, %s[None], %s[None], beta=1j).abs().sum(), [t])[0])(%s.requires_grad_())' % (m, k, sq),
+                sq + '.trace()', m + '.cumsum(1)', m + '.cumsum(0)', m + '.t().cumsum(1)', m + '.cumprod(1)',
+                m + '.cumprod(0)', v + '.cumprod(0)', 'torch.cumsum(%s, 0, dtype=torch.complex128)' % v,
+                v + '.prod()', m + '.prod(1)', m + '.prod(0, keepdim=True)', m + '.prod()', m + '.t().prod(0)',
+                'torch.prod(%s, 1, dtype=torch.complex128)' % m, 'torch.ones(0, 3, dtype=torch.%s).prod(0)' % d,
+                '(lambda t: torch.autograd.grad(t.prod(1).real.sum(), [t])[0])(%s.requires_grad_())' % m,
+                '(lambda t: torch.autograd.grad(t.cumprod(1).imag.sum(), [t])[0])(%s.requires_grad_())' % m,
+                v + '.isreal()', 'torch.isreal(torch.tensor([1+0j, 1j, -0j], dtype=torch.%s))' % d,
+                'torch.isclose(%s, %s + 1e-9j)' % (v, v), 'torch.isclose(%s, %s + 1j)' % (v, v),
+                'torch.allclose(%s, %s * (1 + 1e-9j))' % (v, v), 'torch.allclose(%s, %s.conj())' % (v, v),
+                "torch.isclose(torch.tensor([complex(float('nan'), 1), 1j], dtype=torch.%s), "
+                "torch.tensor([complex(1, float('nan')), 1j], dtype=torch.%s), equal_nan=True)" % (d, d),
+                v + '.nansum()', 'torch.logsumexp(%s, 0)' % v]
+    out += ['torch.prod(torch.tensor([1+1j], dtype=torch.complex32))']
+    return out
+
+
 CASES = _facts() + _creation() + _conversions() + _arithmetic() + _unary() + _views() + _reductions_and_products() + \
-    _constructors() + _random() + _autograd() + _misc() + _ternary_and_sign() + _moments_and_norms()
+    _constructors() + _random() + _autograd() + _misc() + _ternary_and_sign() + _moments_and_norms() + \
+    _products_scans_and_checks()
 
 # Results whose error grows with their magnitude (large sums and products; pow and the transcendental
 # functions of several libm calls): compared within their dtype's ulp of the largest value.
 RANGED = ('@', '.sum(', '.mean(', 'sum()', '**', 'torch.pow', '.exp', '.log', '.sqrt', '.sin', '.cos', '.tanh',
-          'sigmoid', 'polar', 'linspace', 'autograd.grad', 'norm', '.var', '.std', 'var_mean', 'std_mean')
+          'sigmoid', 'polar', 'linspace', 'autograd.grad', 'norm', '.var', '.std', 'var_mean', 'std_mean', 'addmm',
+          'addmv', 'addbmm', 'baddbmm', '.prod(', 'cumprod', 'cumsum')
 
 SUITE = Suite('complex', CASES, strided=STRIDED, ranged=lambda expr: any(r in expr for r in RANGED))
 RECORDED, RUNNER, reference_request = SUITE.recorded, SUITE.runner, SUITE.reference_request
