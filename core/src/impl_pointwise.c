@@ -40,6 +40,39 @@ int tc_impl_isreal(tc_opcall *c) {
     return tc_return(c, r);
 }
 
+/* ---- division with a rounding mode ---- */
+
+/* div.Tensor_mode(self, other, *, rounding_mode): None is div; 'trunc' and 'floor' keep the promoted
+ * dtype (integers divide exactly), rounding the quotient toward zero or down. Integer 'trunc' is
+ * floor_divide moved up by one where the remainder is not 0 and the signs differ. */
+int tc_impl_div_Tensor_mode(tc_opcall *c) {
+    tc_tensor *a = tc_arg_tensor(c, 0), *b = tc_arg_tensor(c, 1);
+    const char *mode = tc_arg_none(c, 2) ? NULL : c->args[2].v.s;
+    if (!mode) return tc_return(c, tc_div_Tensor(a, b));
+    const bool trunc = strcmp(mode, "trunc") == 0, floor = strcmp(mode, "floor") == 0;
+    if (!trunc && !floor)
+        return tc_set_error(TC_ERR_RUNTIME, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                                            "found '%s'", mode);
+    tc_tensor *ops[2] = {a, b};
+    const int32_t dtype = tc_result_type(ops, 2);
+    if (dtype == TC_BOOL || tc_dtype_is_complex(dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "\"div_%s_cpu\" not implemented for '%s'", mode, tc_dtype_scalar_name(dtype));
+    if (floor) return tc_return(c, tc_floor_divide(a, b));
+    if (tc_dtype_is_floating(dtype)) {
+        tc_tensor *q = tc_div_Tensor(a, b), *r = q ? tc_trunc(q) : NULL;
+        tc_tensor_release(q);
+        return tc_return(c, r);
+    }
+    tc_tensor *q = tc_floor_divide(a, b), *rem = q ? tc_remainder_Tensor(a, b) : NULL;
+    tc_tensor *inexact = rem ? tc_ne_Scalar(rem, TC_SCALAR_OF_INT(0)) : NULL;
+    tc_tensor *na = inexact ? tc_lt_Scalar(a, TC_SCALAR_OF_INT(0)) : NULL, *nb = na ? tc_lt_Scalar(b, TC_SCALAR_OF_INT(0)) : NULL;
+    tc_tensor *differ = nb ? tc_logical_xor(na, nb) : NULL, *up = differ ? tc_logical_and(inexact, differ) : NULL;
+    tc_tensor *r = up ? tc_add_Tensor(q, up, TC_SCALAR_OF_INT(1)) : NULL;
+    tc_tensor *ts[7] = {q, rem, inexact, na, nb, differ, up};
+    for (int i = 0; i < 7; i++) tc_tensor_release(ts[i]);
+    return tc_return(c, r);
+}
+
 /* ---- closeness ---- */
 
 /* A Python number as an operand (lowest promotion priority). */

@@ -267,6 +267,17 @@ static int bind(const tc_op_schema *s, PyObject *self, PyObject *const *args, Py
         b->values[p] = args[a++];
     }
     if (a < nargs) return -1; /* too many positional arguments */
+    /* torch.meshgrid(): a varargs op called without tensors gets an empty Tensor[] (the op says what
+     * it makes of that, as PyTorch's Python function passes its empty *tensors on) */
+    if (s->flags & TC_OPF_VARARGS)
+        for (int32_t p = 0; p < s->n_args; p++)
+            if (s->args[p].type == TC_VALUE_TENSOR_LIST && !b->values[p] && !(s->args[p].flags & TC_ARG_KWONLY)) {
+                PyObject *t = PyTuple_New(0);
+                if (!t) return -2;
+                Py_XSETREF(b->varargs, t);
+                b->values[p] = t;
+                break;
+            }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);

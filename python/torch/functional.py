@@ -127,7 +127,10 @@ def _sublist_equation(args):
 def einsum(*args, **kwargs):
     """torch.einsum(equation, *operands) or (equation, [operands]), and the sublist form
     einsum(op1, sublist1, op2, sublist2, ..., [sublist_out])."""
-    if len(args) < 2 or isinstance(args[0], str):
+    if len(args) < 2:
+        raise ValueError('einsum(): must specify the equation string and at least one operand, or at least one '
+                         'operand and its subscripts list')
+    if isinstance(args[0], str):
         return _C.einsum(*args, **kwargs)
     equation, operands = _sublist_equation(args)
     return _C.einsum(equation, operands, **kwargs)
