@@ -284,6 +284,7 @@ def parse_attrs(op, words):
     op.inplace_overload = None
     op.out_overload = None
     op.out_args = None
+    op.out_impl = None
     op.as_tuple = None
     op.python_module = None
     for w in words:
@@ -306,6 +307,8 @@ def parse_attrs(op, words):
                     raise TableError('unknown variant %s' % v)
         elif w.startswith('impl='):
             op.impl_name = w[5:]
+        elif w.startswith('out_impl='):  # the C function of a composite's out= variant
+            op.out_impl = w[9:]
         elif w.startswith('inplace=') or w.startswith('out='):
             # PyTorch names some variants irregularly (pow_.Scalar of pow.Tensor_Scalar, eq.Tensor_out)
             key, _, name = w.partition('=')
@@ -385,7 +388,7 @@ def derive_out(base):
     op.returns = [Arg(name=r.name, ty=dict(r.ty, alias=letters[i], write=True)) for i, r in enumerate(base.returns)]
     op.variant = 'out'
     if base.kind == 'impl':
-        op.impl_name = 'out_from_functional'
+        op.impl_name = base.out_impl or 'out_from_functional'
     # out= is a torch function, unless the op is a method only (x.repeat: torch.ops.aten.repeat.out alone)
     # or PyTorch's Python has no out= for it (hidden_out)
     op.flags = set(base.flags) - {'method'}

@@ -407,6 +407,68 @@ int tc_impl_linalg_eigh_backward(tc_opcall *c) {
     return tc_return(c, finish(&b, r));
 }
 
+/* ---- eig ---- */
+
+static tc_tensor *cat2(bw *b, tc_tensor *x, tc_tensor *y, int64_t dim) {
+    return b->failed ? NULL : OP(b, tc_cat((tc_tensor_list){(tc_tensor *[]){x, y}, 2}, dim));
+}
+
+/* A X = B for complex A and B, as the real system [[Re A, -Im A], [Im A, Re A]] [Re X; Im X] =
+ * [Re B; Im B] of twice the size: the LAPACK kernels take real matrices only so far, and the real
+ * solve is differentiable again for create_graph. */
+static tc_tensor *complex_solve(bw *b, tc_tensor *a, tc_tensor *rhs) {
+    const int64_t n = rows(a);
+    tc_tensor *ar = OP(b, tc_real(a)), *ai = OP(b, tc_imag(a)), *br = OP(b, tc_real(rhs)), *bi = OP(b, tc_imag(rhs));
+    tc_tensor *big = b->failed ? NULL : cat2(b, cat2(b, ar, neg(b, ai), -1), cat2(b, ai, ar, -1), -2);
+    tc_tensor *x = b->failed ? NULL : OP(b, tc_linalg_solve(big, cat2(b, br, bi, -2), true));
+    return b->failed ? NULL : OP(b, tc_complex(narrow(b, x, -2, 0, n), narrow(b, x, -2, n, n)));
+}
+
+/* PyTorch's check that the loss does not depend on the eigenvectors' phases: the imaginary part of
+ * diag(V^H gV) is zero (allclose, rtol = atol = 1e-2; not read on the meta device). */
+static int eig_check_gauge(tc_tensor *diag) {
+    const int32_t meta = tc_device_type_id("meta");
+    if ((meta >= 0 && diag->device.type == meta) || tc_tensor_numel(diag) == 0) return TC_OK;
+    tc_tensor *im = tc_imag(diag), *a = im ? tc_abs(im) : NULL, *m = a ? tc_max(a) : NULL;
+    tc_scalar s = {0};
+    const int rc = m ? tc__local_scalar_dense(m, &s) : TC_FAIL;
+    tc_tensor_release(im);
+    tc_tensor_release(a);
+    tc_tensor_release(m);
+    if (rc) return TC_FAIL;
+    if (!(s.v.f > 1e-2)) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+                                        "multiplication by e^{i phi}. The specified loss function depends on this "
+                                        "quantity, so it is ill-defined.");
+}
+
+/* _linalg_eig (PyTorch's linalg_eig_backward, not hermitian): with E_ij = conj(L_j - L_i),
+ * gA = V^-H (diag(gL) + (V^H gV - V^H V diag(re(diag(V^H gV)))) / E) V^H, the quotient's diagonal
+ * replaced by gL; without gV, gA = V^-H diag(gL) V^H. The caller takes the real part for a real A. */
+int tc_impl_linalg_eig_backward(tc_opcall *c) {
+    tc_tensor *gl = tc_arg_tensor(c, 0), *gv = tc_arg_tensor(c, 1), *l = tc_arg_tensor(c, 2), *v = tc_arg_tensor(c, 3);
+    if (v->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "linalg.eig: the derivative needs the eigenvectors: compute them");
+    const bool no_gv = unused_grad(gv), no_gl = unused_grad(gl); /* (these clear the error state) */
+    bw b = {0};
+    tc_tensor *vh = mT(&b, OP(&b, tc_conj_physical(v))), *inner;
+    if (no_gv) {
+        inner = diag_embed(&b, gl);
+    } else {
+        const int64_t n = l->sizes[l->ndim - 1];
+        tc_tensor *vhgv = mm(&b, vh, gv), *d = b.failed ? NULL : OP(&b, tc_diagonal(vhgv, 0, -2, -1));
+        if (!b.failed && eig_check_gauge(d)) b.failed = true;
+        tc_tensor *re = OP(&b, tc_real(d));
+        tc_tensor *proj = b.failed ? NULL : sub(&b, vhgv, mm(&b, vh, mul(&b, v, unsq(&b, re, -2))));
+        tc_tensor *lc = OP(&b, tc_conj_physical(l)), *eye_n = eye(&b, n, n, l);
+        tc_tensor *e = b.failed ? NULL : add(&b, sub(&b, unsq(&b, lc, -2), unsq(&b, lc, -1)), eye_n);
+        inner = b.failed ? NULL : divide(&b, proj, e);
+        if (!no_gl && !b.failed)
+            inner = add(&b, sub(&b, inner, mul(&b, inner, eye_n)), diag_embed(&b, gl));
+    }
+    tc_tensor *r = b.failed ? NULL : complex_solve(&b, vh, mm(&b, inner, vh));
+    return tc_return(c, finish(&b, r));
+}
+
 /* ---- triangular solves ---- */
 
 /* gA of X = op(A)^{-1} B: -gB X^T (transposed when op is), projected on A's triangle */

@@ -242,4 +242,79 @@ int tc_impl_linalg_eigvalsh(tc_opcall *c) {
     return tc_return(c, w);
 }
 
+/* ---- eig ---------------------------------------------------------------------------------------- */
+
+/* The complex dtype of the eigenvalues and vectors of `a` (toComplexType: integers have none). */
+static int32_t eig_dtype(const tc_tensor *a) {
+    const int32_t d = tc_dtype_to_complex(a->dtype);
+    if (d < 0) tc_set_error(TC_ERR_RUNTIME, "Unknown Complex ScalarType for %s", tc_dtype_scalar_name(a->dtype));
+    return d;
+}
+
+/* linalg.eig refuses NaN and infinity up front (read on the host; not on the meta device). */
+static int eig_check_finite(tc_tensor *a) {
+    const int32_t meta = tc_device_type_id("meta");
+    if ((meta >= 0 && a->device.type == meta) || tc_tensor_numel(a) == 0) return TC_OK;
+    tc_tensor *parts = tc_dtype_is_complex(a->dtype) ? tc_complex_as_real(a, 1) : NULL;
+    if (tc_dtype_is_complex(a->dtype) && !parts) return TC_FAIL;
+    tc_tensor *fin = tc_isfinite(parts ? parts : a), *all = fin ? tc_all(fin) : NULL;
+    tc_scalar s = {0};
+    const int rc = all ? tc__local_scalar_dense(all, &s) : TC_FAIL;
+    release(parts, fin, all, NULL);
+    if (rc) return TC_FAIL;
+    return s.v.i ? TC_OK
+                 : tc_set_error(TC_ERR_RUNTIME, "torch.linalg.eig: input tensor should not contain infs or NaNs.");
+}
+
+/* checkLinalgCompatibleDtype: an out= tensor takes the results when they cast to it safely. */
+static int eig_check_out(const char *api, int32_t dtype, const tc_tensor *out, const char *name) {
+    if (tc_can_cast(dtype, out->dtype)) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "%s: Expected %s to be safely castable from %s dtype, but got %s with dtype %s",
+                        api, name, tc_dtype_scalar_name(dtype), name, tc_dtype_scalar_name(out->dtype));
+}
+
+static int eig_run(tc_tensor *a, tc_tensor **w, tc_tensor **v) {
+    if (eig_dtype(a) < 0 || eig_check_finite(a) || tc_linalg_check_square(a, "linalg.eig", "A")) return TC_FAIL;
+    return tc__linalg_eig(a, true, w, v);
+}
+
+int tc_impl_linalg_eig(tc_opcall *c) {
+    tc_tensor *w, *v;
+    if (eig_run(tc_arg_tensor(c, 0), &w, &v)) return TC_FAIL;
+    return return2(c, w, v);
+}
+
+/* linalg_eig.out checks in PyTorch's order (finiteness first) before anything runs. */
+int tc_impl_linalg_eig_out(tc_opcall *c) {
+    tc_tensor *a = tc_arg_tensor(c, 0);
+    if (eig_check_finite(a) || tc_linalg_check_square(a, "linalg.eig", "A")) return TC_FAIL;
+    const int32_t d = eig_dtype(a);
+    if (d < 0 || eig_check_out("torch.linalg.eig", d, tc_arg_tensor(c, 1), "eigenvalues") ||
+        eig_check_out("torch.linalg.eig", d, tc_arg_tensor(c, 2), "eigenvectors"))
+        return TC_FAIL;
+    return tc_impl_out_from_functional(c);
+}
+
+/* Without a gradient to come only the eigenvalues are computed, and NaN is not refused (PyTorch's
+ * eigvals skips linalg.eig's check); with one, linalg.eig runs, for its backward needs the vectors. */
+int tc_impl_linalg_eigvals(tc_opcall *c) {
+    tc_tensor *a = tc_arg_tensor(c, 0), *w, *v;
+    if (eig_dtype(a) < 0) return TC_FAIL;
+    if (may_require_grad(a)) {
+        if (eig_run(a, &w, &v)) return TC_FAIL;
+    } else if (tc_linalg_check_square(a, "linalg.eigvals", "A") || tc__linalg_eig(a, false, &w, &v)) {
+        return TC_FAIL;
+    }
+    tc_tensor_release(v);
+    return tc_return(c, w);
+}
+
+int tc_impl_linalg_eigvals_out(tc_opcall *c) {
+    tc_tensor *a = tc_arg_tensor(c, 0);
+    if (tc_linalg_check_square(a, "linalg.eigvals", "A")) return TC_FAIL;
+    const int32_t d = eig_dtype(a);
+    if (d < 0 || eig_check_out("torch.linalg.eigvals", d, tc_arg_tensor(c, 1), "eigenvalues")) return TC_FAIL;
+    return tc_impl_out_from_functional(c);
+}
+
 int tc_impl_matrix_exp(tc_opcall *c) { return tc_return(c, tc_linalg_matrix_exp(tc_arg_tensor(c, 0))); }

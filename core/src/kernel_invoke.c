@@ -158,6 +158,7 @@ static __attribute__((noinline)) int64_t product_work(const tc_kernel_run *run, 
     case TC_KERNEL_geqrf:
     case TC_KERNEL_householder_product:
     case TC_KERNEL_linalg_det:
+    case TC_KERNEL_linalg_eig:
     case TC_KERNEL_linalg_eigh:
     case TC_KERNEL_linalg_inv_ex:
     case TC_KERNEL_linalg_lstsq:

@@ -412,6 +412,24 @@ int tc_meta__linalg_eigh(tc_opcall *c, tc_plan *p) {
     return TC_OK;
 }
 
+/* _linalg_eig(A, compute_v) -> (eigenvalues, eigenvectors), both of A's complex dtype; eigenvectors
+ * empty without v. float16 and bfloat16 pass here and are refused by the kernel, as PyTorch's
+ * dispatch refuses them ("linalg_eig_out_cpu" not implemented for 'Half'). */
+int tc_meta__linalg_eig(tc_opcall *c, tc_plan *p) {
+    tc_tensor *a = tc_arg_tensor(c, 0);
+    const int32_t cdt = tc_dtype_to_complex(a->dtype);
+    if (cdt < 0)
+        return tc_set_error(TC_ERR_RUNTIME, "Unknown Complex ScalarType for %s", tc_dtype_scalar_name(a->dtype));
+    if (tc_linalg_check_square(a, "linalg.eig", "A")) return TC_FAIL;
+    const int64_t n = rows_of(a);
+    const bool v = tc_arg_bool(c, 1);
+    if (output_like(p, 0, a, 2, 1, &n, cdt) ||
+        (v ? output_like(p, 1, a, 2, 2, (int64_t[]){n, n}, cdt) : output_empty(p, 1, cdt)) || tc_plan_input(p, a, -1))
+        return TC_FAIL;
+    compute_like(p, a);
+    return TC_OK;
+}
+
 /* ---- least squares ----------------------------------------------------------------------------- */
 
 /* The lstsq drivers, in the order of the kernel's ints[0]. */

@@ -2,8 +2,8 @@
  * lapack_glue.h - the tc_lapack members of a BLAS provider (tc_abi.h), over the Fortran LAPACK
  * routines of its library.
  *
- * A provider fills `lapack_glue_fns` with the addresses of its library's s and d routines (linked,
- * or looked up with dlsym) and hands `lapack_glue_api` to the core in its tc_blas_provider. What the
+ * A provider fills `lapack_glue_fns` with the addresses of its library's s and d routines, and c and
+ * z for the complex members (linked, or looked up with dlsym) and hands `lapack_glue_api` to the core in its tc_blas_provider. What the
  * members add to the bare routines:
  *   - int64_t sizes in, LAPACK's 32-bit integers (Debian's LP64 builds) out, with TC_LAPACK_TOO_LARGE
  *     for what does not fit; int64_t pivots and ranks converted both ways;
@@ -78,6 +78,11 @@ typedef void lapack_gelss_fn(const lapack_int *m, const lapack_int *n, const lap
                              const lapack_int *lda, void *b, const lapack_int *ldb, void *s, const void *rcond,
                              lapack_int *rank, void *work, const lapack_int *lwork, lapack_int *info);
 
+/* The complex routines (c, z): eigenvalues w as complex pairs, and a real workspace rwork[2n]. */
+typedef void lapack_cgeev_fn(const char *jobvl, const char *jobvr, const lapack_int *n, void *a, const lapack_int *lda,
+                             void *w, void *vl, const lapack_int *ldvl, void *vr, const lapack_int *ldvr, void *work,
+                             const lapack_int *lwork, void *rwork, lapack_int *info, size_t, size_t);
+
 /* [0]: the float (s) routine, [1]: the double (d) one. */
 typedef struct lapack_glue_table {
     lapack_getrf_fn *getrf[2];
@@ -97,12 +102,16 @@ typedef struct lapack_glue_table {
     lapack_gelsy_fn *gelsy[2];
     lapack_gelsd_fn *gelsd[2];
     lapack_gelss_fn *gelss[2];
+    /* complex routines, [0]: complex64 (c), [1]: complex128 (z) */
+    lapack_cgeev_fn *cgeev[2];
 } lapack_glue_table;
 
 /* The routine names, in the order of lapack_glue_table's members (s then d), for dlsym. */
 #define LAPACK_GLUE_ROUTINES(X)                                                                    \
     X(getrf) X(getrs) X(getri) X(potrf) X(potrs) X(potri) X(trsm) X(geqrf) X(orgqr) X(ormqr) X(gesdd) \
     X(syevd) X(geev) X(gels) X(gelsy) X(gelsd) X(gelss)
+/* The complex routines, by their names without the c/z letter (members c<name>: c then z). */
+#define LAPACK_GLUE_COMPLEX_ROUTINES(X) X(geev)
 
 static lapack_glue_table lapack_glue_fns; /* filled by the provider's init */
 
@@ -115,6 +124,11 @@ static void lapack_glue_ws_release(tc_lapack_ws *ws) {
     ws->bytes = 0;
 }
 
+/* Bytes per element of a LAPACK dtype (a complex one: its pair). */
+static size_t lapack_glue_es(int32_t dtype) {
+    return dtype == TC_FLOAT32 ? 4 : dtype == TC_FLOAT64 || dtype == TC_COMPLEX64 ? 8 : 16;
+}
+
 /* What one call needs from the scratch: `ints` LAPACK integers, then `reals` elements of the dtype
  * (aligned to 64 bytes). */
 typedef struct lapack_glue_need {
@@ -123,7 +137,7 @@ typedef struct lapack_glue_need {
 
 /* Grows ws to hold `need`; sets *ip and *rp. Returns 0 or a TC_LAPACK_* status. */
 static int lapack_glue_reserve(tc_lapack_ws *ws, int32_t dtype, lapack_glue_need need, lapack_int **ip, void **rp) {
-    const size_t es = dtype == TC_FLOAT32 ? sizeof(float) : sizeof(double);
+    const size_t es = lapack_glue_es(dtype);
     if (need.ints < 0 || need.reals < 0 || (uint64_t)need.ints > SIZE_MAX / 8 || (uint64_t)need.reals > SIZE_MAX / 16)
         return TC_LAPACK_TOO_LARGE;
     const size_t ibytes = ((size_t)need.ints * sizeof(lapack_int) + 63) & ~(size_t)63;
@@ -147,8 +161,9 @@ static int lapack_glue_fits(int64_t x) { return x >= 0 && x <= INT_MAX; }
 /* Workspace sizes come back from a query as a real number: read it rounding up, padded for float's
  * rounding (a float cannot hold every integer LAPACK meant). */
 static int lapack_glue_lwork(int32_t dtype, const void *query, lapack_int *lwork) {
-    double w = dtype == TC_FLOAT32 ? (double)*(const float *)query : *(const double *)query;
-    if (dtype == TC_FLOAT32) w = w * (1.0 + 1.0 / 1048576.0) + 1.0;
+    const bool single = dtype == TC_FLOAT32 || dtype == TC_COMPLEX64; /* a complex size is its real part */
+    double w = single ? (double)*(const float *)query : *(const double *)query;
+    if (single) w = w * (1.0 + 1.0 / 1048576.0) + 1.0;
     w = ceil(w);
     if (!(w >= 1.0)) w = 1.0;
     if (w > (double)INT_MAX) return TC_LAPACK_TOO_LARGE;
@@ -435,6 +450,33 @@ static int lapack_glue_geev(int32_t dtype, char jobvl, char jobvr, int64_t n, vo
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
 }
 
+/* Complex: rwork[2n] of the part dtype follows the workspace (reserved as part of it). */
+static int lapack_glue_geev_complex(int32_t dtype, char jobvl, char jobvr, int64_t n, void *a, int64_t lda, void *w,
+                                    void *vl, int64_t ldvl, void *vr, int64_t ldvr, tc_lapack_ws *ws) {
+    const int d = dtype == TC_COMPLEX64 ? 0 : dtype == TC_COMPLEX128 ? 1 : -1;
+    if (d < 0 || !lapack_glue_fns.cgeev[d]) return TC_LAPACK_DTYPE;
+    LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(lda) && lapack_glue_fits(ldvl) && lapack_glue_fits(ldvr));
+    if (lda < lapack_glue_max1(n) || ldvl < (jobvl == 'V' ? lapack_glue_max1(n) : 1) ||
+        ldvr < (jobvr == 'V' ? lapack_glue_max1(n) : 1))
+        return TC_LAPACK_BADARG;
+    if (n == 0) return 0;
+    double query[4] = {0, 0, 0, 0}, rquery[2] = {0, 0};
+    lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, LDVL = (lapack_int)ldvl, LDVR = (lapack_int)ldvr;
+    lapack_int lwork = -1, info = 0;
+    lapack_glue_fns.cgeev[d](&jobvl, &jobvr, &N, a, &LDA, w, vl, &LDVL, vr, &LDVR, query, &lwork, rquery, &info, 1, 1);
+    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
+    if (rc) return rc;
+    /* the workspace's lwork complex elements, then rwork's 2n reals (n complex elements' worth) */
+    LAPACK_GLUE_WS(ws, own);
+    lapack_int *ip;
+    void *work;
+    rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){0, (int64_t)lwork + n + 1}, &ip, &work);
+    if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
+    void *rwork = (char *)work + (size_t)lwork * lapack_glue_es(dtype);
+    lapack_glue_fns.cgeev[d](&jobvl, &jobvr, &N, a, &LDA, w, vl, &LDVL, vr, &LDVR, work, &lwork, rwork, &info, 1, 1);
+    return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
+}
+
 static int lapack_glue_ls_check(int64_t m, int64_t n, int64_t nrhs, int64_t lda, int64_t ldb) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(m) && lapack_glue_fits(n) && lapack_glue_fits(nrhs) && lapack_glue_fits(lda) &&
                       lapack_glue_fits(ldb));
@@ -546,7 +588,7 @@ static int lapack_glue_gelss(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, 
         .trsm = lapack_glue_trsm, .geqrf = lapack_glue_geqrf, .orgqr = lapack_glue_orgqr,         \
         .ormqr = lapack_glue_ormqr, .gesdd = lapack_glue_gesdd, .syevd = lapack_glue_syevd,       \
         .geev = lapack_glue_geev, .gels = lapack_glue_gels, .gelsy = lapack_glue_gelsy,           \
-        .gelsd = lapack_glue_gelsd, .gelss = lapack_glue_gelss,                                   \
+        .gelsd = lapack_glue_gelsd, .gelss = lapack_glue_gelss, .geev_complex = lapack_glue_geev_complex, \
     }
 
 #endif

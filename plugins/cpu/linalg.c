@@ -6,15 +6,17 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "complex.h"
 #include "dtype.h"
 
 const tc_lapack *la_lapack(const char *api) {
     const tc_blas_provider *bp = cpu_core->blas_current ? cpu_core->blas_current() : NULL;
     const tc_lapack *l = bp && TC_STRUCT_HAS(bp, tc_blas_provider, lapack) ? bp->lapack : NULL;
-    if (l && l->struct_size >= sizeof(tc_lapack)) return l;
+    if (l && l->struct_size >= TC_LAPACK_SIZE_1_3) return l; /* members added later: TC_STRUCT_HAS */
     return cpu_core->set_error(TC_ERR_RUNTIME, "%s: the BLAS provider '%s' offers no LAPACK (select another with "
                                                "torch.backends.blas.use or TORCH_BLAS)", api, bp ? bp->name : "none"),
            NULL;
@@ -36,11 +38,25 @@ int la_raise(int status, const char *api) {
     }
 }
 
+int la_raise_item(int st, int64_t failed, const tc_view *a, const char *api, const char *what) {
+    char batch[64] = "";
+    if (a->ndim > 2) snprintf(batch, sizeof batch, ": (Batch element %lld)", (long long)failed);
+    if (st == LA_NONFINITE)
+        return cpu_core->set_error(TC_ERR_LINALG, "%s%s: The algorithm failed to converge because the input matrix "
+                                                  "contained non-finite values.", api, batch);
+    if (st > 0)
+        return cpu_core->set_error(TC_ERR_LINALG, "%s%s: The algorithm failed to converge because the input matrix is "
+                                                  "ill-conditioned or has too many repeated %s (error code: %d).",
+                                   api, batch, what, st);
+    return la_raise(st, api);
+}
+
 int la_dtype_error(const char *kernel, int32_t dtype) {
-    static const char *const names[] = {"Bool", "Byte",  "Char",        "Short",        "Int",          "Long", "Half",
-                                        "BFloat16", "Float", "Double", "ComplexHalf", "ComplexFloat", "ComplexDouble"};
+    static const char *const names[TC_NUM_DTYPES] = {"Bool",  "Byte",   "Char",       "Short",        "Int",
+                                                     "Long",  "Half",   "BFloat16",   "Float",        "Double",
+                                                     "ComplexHalf", "ComplexFloat", "ComplexDouble"};
     return cpu_core->set_error(TC_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
-                               dtype >= 0 && dtype < (int32_t)(sizeof names / sizeof names[0]) ? names[dtype] : "?");
+                               dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?");
 }
 
 /* ---- batches ---- */
@@ -101,19 +117,25 @@ int64_t la_offset_bcast(const tc_view *v, int32_t v_mdims, const tc_view *like, 
     }
 LA_MOVE(float)
 LA_MOVE(double)
+LA_MOVE(cpu_cf)
+LA_MOVE(cpu_cd)
 
 void la_gather(const tc_view *v, int64_t off, void *dst, int64_t ld, bool trans) {
-    if (v->dtype == TC_FLOAT64)
-        gather_double(v, off, dst, ld, trans);
-    else
-        gather_float(v, off, dst, ld, trans);
+    switch (v->dtype) {
+    case TC_FLOAT64: gather_double(v, off, dst, ld, trans); break;
+    case TC_COMPLEX64: gather_cpu_cf(v, off, dst, ld, trans); break;
+    case TC_COMPLEX128: gather_cpu_cd(v, off, dst, ld, trans); break;
+    default: gather_float(v, off, dst, ld, trans);
+    }
 }
 
 void la_scatter(const tc_view *v, int64_t off, const void *src, int64_t ld, bool trans) {
-    if (v->dtype == TC_FLOAT64)
-        scatter_double(v, off, src, ld, trans);
-    else
-        scatter_float(v, off, src, ld, trans);
+    switch (v->dtype) {
+    case TC_FLOAT64: scatter_double(v, off, src, ld, trans); break;
+    case TC_COMPLEX64: scatter_cpu_cf(v, off, src, ld, trans); break;
+    case TC_COMPLEX128: scatter_cpu_cd(v, off, src, ld, trans); break;
+    default: scatter_float(v, off, src, ld, trans);
+    }
 }
 
 void la_gather_vec(const tc_view *v, int64_t off, void *dst) {
@@ -142,9 +164,12 @@ void la_fill(const tc_view *v, int64_t off, double value) {
 }
 
 bool la_finite(int32_t dtype, const void *m, int64_t rows, int64_t cols, int64_t ld) {
+    const bool cplx = dtype == TC_COMPLEX64 || dtype == TC_COMPLEX128, wide = dtype == TC_FLOAT64 || dtype == TC_COMPLEX128;
+    const int64_t parts = cplx ? 2 : 1;
     for (int64_t j = 0; j < cols; j++)
-        for (int64_t i = 0; i < rows; i++) {
-            const double x = dtype == TC_FLOAT64 ? ((const double *)m)[i + j * ld] : ((const float *)m)[i + j * ld];
+        for (int64_t i = 0; i < rows * parts; i++) {
+            const int64_t at = i + j * ld * parts;
+            const double x = wide ? ((const double *)m)[at] : ((const float *)m)[at];
             if (!isfinite(x)) return false;
         }
     return true;

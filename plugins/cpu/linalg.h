@@ -30,6 +30,11 @@ const tc_lapack *la_lapack(const char *api);
 /* Raises what `status` stands for (a negative TC_LAPACK_* or LA_* status) for `api`. */
 int la_raise(int status, const char *api);
 
+/* Raises the failure `st` of batch item `failed` of a's batch: LinAlgError for NaN or infinity
+ * (LA_NONFINITE) and for LAPACK's positive info (no convergence: "too many repeated <what>"),
+ * with PyTorch's "(Batch element k)" when a is a batch; la_raise otherwise. */
+int la_raise_item(int st, int64_t failed, const tc_view *a, const char *api, const char *what);
+
 /* Batch items of a view whose last `mdims` dims are the matrix (or vector). */
 int64_t la_batch_count(const tc_view *v, int32_t mdims);
 /* Element offset of batch item b (row-major over the view's own batch dims). */
@@ -44,7 +49,8 @@ static inline int64_t la_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t la_max1(int64_t a) { return a > 1 ? a : 1; }
 
 /* Matrix of view v at element offset off <-> column-major scratch with leading dimension ld (the
- * view's rows x cols; `trans`: the scratch holds its transpose). Float32 or float64, as v's dtype. */
+ * view's rows x cols; `trans`: the scratch holds its transpose). Float32, float64, complex64 or
+ * complex128, as v's dtype (complex elements as pairs; ld counts elements). */
 void la_gather(const tc_view *v, int64_t off, void *dst, int64_t ld, bool trans);
 void la_scatter(const tc_view *v, int64_t off, const void *src, int64_t ld, bool trans);
 /* Vectors (the view's last dim) to and from scratch. */
@@ -52,7 +58,8 @@ void la_gather_vec(const tc_view *v, int64_t off, void *dst);
 void la_scatter_vec(const tc_view *v, int64_t off, const void *src);
 /* Writes value (converted to v's float dtype) over the matrix at off. */
 void la_fill(const tc_view *v, int64_t off, double value);
-/* Whether every element of a rows x cols column-major scratch matrix is finite. */
+/* Whether every element (both parts of a complex one) of a rows x cols column-major scratch matrix is
+ * finite. */
 bool la_finite(int32_t dtype, const void *m, int64_t rows, int64_t cols, int64_t ld);
 
 /* Scratch of one piece of work: a buffer that grows, and LAPACK's workspace. */
@@ -77,7 +84,9 @@ typedef int (*la_item_fn)(void *ctx, int64_t b, la_scratch *s);
 int la_batches(const tc_lapack *l, int64_t count, int64_t work, la_item_fn fn, void *ctx, int64_t *failed_item);
 
 /* The element size of a LAPACK dtype. */
-static inline size_t la_es(int32_t dtype) { return dtype == TC_FLOAT64 ? 8 : 4; }
+static inline size_t la_es(int32_t dtype) {
+    return dtype == TC_FLOAT32 ? 4 : dtype == TC_FLOAT64 || dtype == TC_COMPLEX64 ? 8 : 16;
+}
 
 /* Raises PyTorch's message for a dtype a LAPACK kernel does not take ("lu_cpu" not implemented for 'Half'). */
 int la_dtype_error(const char *kernel, int32_t dtype);

@@ -9,8 +9,6 @@
  *   linalg_eigh  A[n,n] -> eigenvalues[n] ascending, eigenvectors[n,n] (columns) or [0]
  *                args: UPLO (the triangle read), compute_v.
  */
-#include <stdio.h>
-
 #include "linalg.h"
 
 typedef struct spectral_job {
@@ -40,20 +38,6 @@ static int regions(la_scratch *s, int32_t dtype, int n, const int64_t *counts, v
 static int64_t prod(int64_t a, int64_t b) {
     int64_t r;
     return __builtin_mul_overflow(a, b, &r) ? -1 : r;
-}
-
-/* Raises a failed item: LinAlgError for what PyTorch reports so, else la_raise. */
-static int raise_item(int st, int64_t failed, const tc_view *a, const char *api, const char *what) {
-    char batch[64] = "";
-    if (a->ndim > 2) snprintf(batch, sizeof batch, ": (Batch element %lld)", (long long)failed);
-    if (st == LA_NONFINITE)
-        return cpu_core->set_error(TC_ERR_LINALG, "%s%s: The algorithm failed to converge because the input matrix "
-                                                  "contained non-finite values.", api, batch);
-    if (st > 0)
-        return cpu_core->set_error(TC_ERR_LINALG, "%s%s: The algorithm failed to converge because the input matrix is "
-                                                  "ill-conditioned or has too many repeated %s (error code: %d).",
-                                   api, batch, what, st);
-    return la_raise(st, api);
 }
 
 /* ---- svd ---- */
@@ -109,7 +93,7 @@ static int k_linalg_svd(const tc_kernel_args *args) {
     const int64_t m = la_rows(j.a), n = la_cols(j.a);
     int64_t failed, work = prod(prod(m, n), la_max1(la_min(m, n)));
     const int st = la_batches(l, la_batch_count(j.a, 2), work < 0 ? INT64_MAX : 8 * work, svd_item, &j, &failed);
-    return st ? raise_item(st, failed, j.a, "linalg.svd", "singular values") : TC_OK;
+    return st ? la_raise_item(st, failed, j.a, "linalg.svd", "singular values") : TC_OK;
 }
 
 /* ---- eigh ---- */
@@ -141,7 +125,7 @@ static int k_linalg_eigh(const tc_kernel_args *args) {
     const int64_t n = la_rows(j.a);
     int64_t failed, work = prod(n, prod(n, n));
     const int st = la_batches(l, la_batch_count(j.a, 2), work < 0 ? INT64_MAX : 4 * work, eigh_item, &j, &failed);
-    return st ? raise_item(st, failed, j.a, "linalg.eigh", "eigenvalues") : TC_OK;
+    return st ? la_raise_item(st, failed, j.a, "linalg.eigh", "eigenvalues") : TC_OK;
 }
 
 static const cpu_kernel_entry kernels[] = {

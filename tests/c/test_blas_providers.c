@@ -453,6 +453,61 @@ static void test_gemm_complex(void) {
     }
 }
 
+/* The complex eigendecomposition (ABI 1.4) of both providers' LAPACK: [[2, 1+i], [1-i, 3]] is
+ * hermitian with eigenvalues 1 and 4; A v = lambda v for each vector, of unit norm; and refusals. */
+#define GEEV_COMPLEX_CHECK(NAME, R, DT, TOL)                                                        \
+    static void NAME(const tc_blas_provider *p) {                                                  \
+        const tc_lapack *l = p->lapack;                                                            \
+        R a[8] = {2, 0, 1, -1, 1, 1, 3, 0}, keep[8], w[4], vr[8], dummy[2];                        \
+        memcpy(keep, a, sizeof a);                                                                 \
+        int rc = l->geev_complex(DT, 'N', 'V', 2, a, 2, w, dummy, 1, vr, 2, NULL);                 \
+        CHECK(rc == 0, "%s: " #DT " geev_complex returned %d", p->name, rc);                       \
+        if (rc) return;                                                                            \
+        const double lo = fmin(w[0], w[2]), hi = fmax(w[0], w[2]);                                 \
+        CHECK(fabs(lo - 1) < TOL && fabs(hi - 4) < TOL && fabs(w[1]) < TOL && fabs(w[3]) < TOL,    \
+              "%s: eigenvalues %g%+gi, %g%+gi", p->name, w[0], w[1], w[2], w[3]);                  \
+        for (int j = 0; j < 2; j++) {                                                              \
+            const R *v = vr + 4 * j;                                                               \
+            double norm = 0, err = 0;                                                              \
+            for (int i = 0; i < 2; i++) {                                                          \
+                double re = 0, im = 0;                                                             \
+                for (int k = 0; k < 2; k++) {                                                      \
+                    const R *x = keep + 2 * (i + 2 * k), *y = v + 2 * k;                           \
+                    re += x[0] * y[0] - x[1] * y[1], im += x[0] * y[1] + x[1] * y[0];              \
+                }                                                                                  \
+                re -= w[2 * j] * v[2 * i] - w[2 * j + 1] * v[2 * i + 1];                           \
+                im -= w[2 * j] * v[2 * i + 1] + w[2 * j + 1] * v[2 * i];                           \
+                err = fmax(err, fabs(re) + fabs(im));                                              \
+                norm += v[2 * i] * v[2 * i] + v[2 * i + 1] * v[2 * i + 1];                         \
+            }                                                                                      \
+            CHECK(err < 10 * TOL && fabs(norm - 1) < 10 * TOL, "%s: vector %d: residual %g, norm^2 %g", \
+                  p->name, j, err, norm);                                                          \
+        }                                                                                          \
+        CHECK(l->geev_complex(DT, 'N', 'V', 2, a, 1, w, dummy, 1, vr, 2, NULL) == TC_LAPACK_BADARG, \
+              "%s: lda 1 for n 2 is refused before LAPACK sees it", p->name);                      \
+        CHECK(l->geev_complex(DT, 'N', 'N', 0, a, 1, w, dummy, 1, vr, 1, NULL) == 0, "%s: n 0", p->name); \
+    }
+GEEV_COMPLEX_CHECK(check_cgeev, float, TC_COMPLEX64, 1e-5)
+GEEV_COMPLEX_CHECK(check_zgeev, double, TC_COMPLEX128, 1e-12)
+
+static void test_geev_complex(void) {
+    const loaded *ls[] = {&blis, &openblas};
+    for (int i = 0; i < 2; i++) {
+        const tc_blas_provider *p = ls[i]->provider;
+        const tc_lapack *l = p && TC_BLAS_HAS(p, lapack) ? p->lapack : NULL;
+        if (!l || !TC_STRUCT_HAS(l, tc_lapack, geev_complex) || !l->geev_complex) {
+            CHECK(0, "%s has no geev_complex", ls[i]->file);
+            continue;
+        }
+        CHECK(l->struct_size == sizeof(tc_lapack), "%s: tc_lapack struct_size %u", ls[i]->file, l->struct_size);
+        check_cgeev(p);
+        check_zgeev(p);
+        double x[2] = {1, 0};
+        CHECK(l->geev_complex(TC_FLOAT64, 'N', 'N', 1, x, 1, x, x, 1, x, 1, NULL) == TC_LAPACK_DTYPE,
+              "%s: geev_complex refuses a real dtype", ls[i]->file);
+    }
+}
+
 static void test_threads(void) {
     const loaded *ls[] = {&blis, &openblas};
     for (int i = 0; i < 2; i++) {
@@ -566,6 +621,7 @@ int main(int argc, char **argv) {
     run("gemm openblas", test_gemm_openblas);
     run("gemm with one-row operands", test_gemm_single_rows);
     run("complex gemm (cgemm, zgemm)", test_gemm_complex);
+    run("complex eigendecomposition (geev_complex)", test_geev_complex);
     run("threads", test_threads);
     run("gemm splitting for narrow BLAS integers", test_gemm_split);
     printf("%d passed, %d failed\n", n_passed, n_failed);

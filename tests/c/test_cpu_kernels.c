@@ -546,8 +546,9 @@ static void test_registration(void) {
         {"convolution", 0x3fe}, {"convolution_backward", 0x3fe}, {"dot", 0x1bff}, {"embedding", 0x3ff},
         {"embedding_dense_backward", 0x3c0}, {"embedding_renorm", 0x3c0}, {"geqrf", ANY},
         {"householder_product", ANY}, {"im2col", 0x3c0}, {"linalg_cross", 0x3ff}, {"linalg_det", ANY},
-        {"linalg_eigh", ANY}, {"linalg_inv_ex", ANY}, {"linalg_lstsq", ANY}, {"linalg_lu", ANY}, {"linalg_qr", ANY},
-        {"linalg_slogdet", ANY}, {"linalg_solve_ex", ANY}, {"linalg_svd", ANY}, {"lu_factor", ANY}, {"lu_solve", ANY},
+        {"linalg_eig", ANY}, {"linalg_eigh", ANY}, {"linalg_inv_ex", ANY}, {"linalg_lstsq", ANY}, {"linalg_lu", ANY},
+        {"linalg_qr", ANY}, {"linalg_slogdet", ANY}, {"linalg_solve_ex", ANY}, {"linalg_svd", ANY}, {"lu_factor", ANY},
+        {"lu_solve", ANY},
         {"lu_unpack", ANY}, {"matrix_exp", ANY}, {"max_pool2d_with_indices", 0x3c0}, {"max_pool_gather", 0x3c0},
         {"max_pool_scatter", 0x3c0}, {"nadam_update", 0x3c0}, {"native_batch_norm", 0x380},
         {"native_batch_norm_backward", 0x380}, {"native_group_norm", 0x380}, {"native_group_norm_backward", 0x380},
@@ -1661,6 +1662,83 @@ static void test_complex_mm(void) {
     g_blas = NULL;
 }
 
+/* ---- linalg_eig over fake LAPACKs --------------------------------------------------------------- */
+
+/* A geev for 2x2 real matrices that knows one answer: eigenvalues 1 +- 2i, the pair's vector
+ * (0.6 + 0.8i, 0 + 0i) packed as LAPACK packs it, VR(:,1) the real parts and VR(:,2) the imaginary
+ * ones. Records its calls. */
+static int g_geev_calls;
+static int fake_geev(int32_t dtype, char jobvl, char jobvr, int64_t n, void *a, int64_t lda, void *wr, void *wi,
+                     void *vl, int64_t ldvl, void *vr, int64_t ldvr, tc_lapack_ws *ws) {
+    (void)a, (void)vl, (void)ldvl, (void)ws;
+    g_geev_calls++;
+    if (dtype != TC_FLOAT64 || jobvl != 'N' || n != 2 || lda < 2 || (jobvr == 'V' && ldvr < 2)) return TC_LAPACK_BADARG;
+    double *w_r = wr, *w_i = wi, *v = vr;
+    w_r[0] = w_r[1] = 1, w_i[0] = 2, w_i[1] = -2;
+    if (jobvr == 'V') v[0] = 0.6, v[1] = 0, v[ldvr] = 0.8, v[ldvr + 1] = 0;
+    return 0;
+}
+
+static void fake_ws_release(tc_lapack_ws *ws) { (void)ws; }
+
+/* as a provider built against ABI 1.3 hands it over: no geev_complex */
+static const tc_lapack g_lapack_1_3 = {.struct_size = TC_LAPACK_SIZE_1_3, .describe = "fake LAPACK 1.3",
+                                       .ws_release = fake_ws_release, .geev = fake_geev};
+static const tc_blas_provider g_blas_lapack_1_3 = {.struct_size = sizeof(tc_blas_provider), .name = "lapack-1.3",
+                                                   .sgemm = ref_sgemm, .dgemm = ref_dgemm, .lapack = &g_lapack_1_3};
+
+static int run_eig(tensor *a, tensor *w, tensor *v, bool vectors) {
+    tc_kernel_fn fn = find_kernel("linalg_eig", TC_ANY_DTYPE);
+    CHECK(fn != NULL, "no kernel linalg_eig");
+    if (!fn) return TC_FAIL;
+    tc_view ins[1] = {a->v}, outs[2] = {w->v, v->v};
+    tc_value vals[2] = {{.tag = TC_VALUE_TENSOR}, {.tag = TC_VALUE_BOOL, .v.b = vectors}};
+    tc_kernel_args args = {.struct_size = sizeof args, .op = -1, .n_inputs = 1, .n_outputs = 2, .inputs = ins,
+                           .outputs = outs, .n_args = 2, .args = vals};
+    g_error[0] = 0;
+    return fn(&args);
+}
+
+static void test_linalg_eig_providers(void) {
+    tensor *a = T(TC_FLOAT64, DIMS(2, 2)), *w = T(TC_COMPLEX128, DIMS(2)), *v = T(TC_COMPLEX128, DIMS(2, 2));
+    for (int i = 0; i < 4; i++) set(a, i, i + 1);
+    /* a provider without LAPACK */
+    g_blas = &g_ref_blas;
+    CHECK(run_eig(a, w, v, true) == TC_FAIL && g_error_kind == TC_ERR_RUNTIME && strstr(g_error, "offers no LAPACK"),
+          "eig without LAPACK: %s", g_error);
+    /* a 1.3 LAPACK: real matrices through its geev, the pair unpacked into conjugate columns */
+    g_blas = &g_blas_lapack_1_3;
+    g_geev_calls = 0;
+    CHECK_OK(run_eig(a, w, v, true));
+    CHECK(g_geev_calls == 1, "geev called %d times", g_geev_calls);
+    CHECK_C(w, 0, 1, 2, 0, "eig pair");
+    CHECK_C(w, 1, 1, -2, 0, "eig pair");
+    CHECK_C(v, 0, 0.6, 0.8, 0, "eig vectors");
+    CHECK_C(v, 1, 0.6, -0.8, 0, "eig vectors");
+    CHECK_C(v, 2, 0, 0, 0, "eig vectors");
+    CHECK_C(v, 3, 0, 0, 0, "eig vectors");
+    CHECK(signbit(im(v, 3)), "the conjugate of +0 is -0, as PyTorch unpacks");
+    tensor *none = T(TC_COMPLEX128, DIMS(0));
+    CHECK_OK(run_eig(a, w, none, false));
+    CHECK_C(w, 1, 1, -2, 0, "eigvals pair");
+    /* NaN never reaches LAPACK: NaN results */
+    set(a, 1, NAN);
+    CHECK_OK(run_eig(a, w, v, true));
+    CHECK(g_geev_calls == 2 && isnan(at(w, 0)) && isnan(im(v, 3)), "NaN input: %d calls", g_geev_calls);
+    /* ... but complex matrices need geev_complex, which a 1.3 LAPACK does not have: a RuntimeError */
+    tensor *c = T(TC_COMPLEX128, DIMS(2, 2));
+    for (int i = 0; i < 4; i++) setc(c, i, i, 1);
+    CHECK(run_eig(c, w, v, true) == TC_FAIL && g_error_kind == TC_ERR_RUNTIME && strstr(g_error, "geev_complex") &&
+              strstr(g_error, "lapack-1.3"),
+          "complex eig on a 1.3 LAPACK: %s", g_error);
+    CHECK(g_geev_calls == 2, "the real geev is not called for complex input");
+    /* dtypes LAPACK has no routine for */
+    tensor *h = T(TC_FLOAT16, DIMS(2, 2)), *wh = T(TC_COMPLEX32, DIMS(2)), *vh = T(TC_COMPLEX32, DIMS(2, 2));
+    CHECK(run_eig(h, wh, vh, true) == TC_FAIL && strstr(g_error, "\"linalg_eig_out_cpu\" not implemented for 'Half'"),
+          "half eig: %s", g_error);
+    g_blas = NULL;
+}
+
 static const test_case g_tests[] = {
     {"registration", test_registration},
     {"copy", test_copy},
@@ -1688,6 +1766,7 @@ static const test_case g_tests[] = {
     {"complex_arith", test_complex_arith},
     {"complex_unary", test_complex_unary},
     {"complex_mm", test_complex_mm},
+    {"linalg_eig_providers", test_linalg_eig_providers},
 };
 
 int main(int argc, char **argv) {

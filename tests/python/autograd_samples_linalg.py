@@ -2,7 +2,7 @@
 
 Factorisations get well-conditioned inputs: symmetric positive-definite matrices for Cholesky and
 eigh, diagonally dominant ones for LU and the solves, random ones (distinct singular values) for svd
-and QR. A sample's optional third item says what gradcheck checks, as PyTorch's OpInfos do with
+and QR, ones with well-separated (real or complex) eigenvalues for eig. A sample's optional third item says what gradcheck checks, as PyTorch's OpInfos do with
 their gradcheck wrappers: ops that read one triangle of an argument see that triangle of the input
 (or its symmetric part), ops whose results are unique only up to sign are checked through their
 absolute values, and ops taking lists of tensors are checked over the tensors themselves."""
@@ -101,6 +101,28 @@ def samples(T, mixed):
     def tri(n=3):
         return det(_upper(rnd(n, n).detach() + 3 * torch.eye(n, dtype=f64)))
 
+    def gen(*batch, pairs=False, cplx=False):
+        """A general 3x3 matrix with well-separated eigenvalues: real ones near 0, 2 and 4, or (pairs) a
+        complex conjugate pair near 1 +- 2i beside one near 3; cplx adds an imaginary part."""
+        base = torch.tensor([[1., -2, 0], [2, 1, 0], [0, 0, 3]] if pairs else [[0., 0, 0], [0, 2, 0], [0, 0, 4]],
+                            dtype=f64)
+        a = T(*batch, 3, 3, low=-0.3, high=0.3, requires_grad=False) + base
+        if cplx:
+            a = torch.complex(a, T(*batch, 3, 3, low=-0.3, high=0.3, requires_grad=False))
+        return a.requires_grad_()
+
+    def eig_grads():
+        """linalg_eig_backward's arguments: gradients of L and V (diag(V^H gV) real, the loss not depending
+        on the vectors' phases) and an eigendecomposition."""
+        L, V = torch.linalg.eig(gen(pairs=True).detach())
+        G = torch.complex(rnd(3, 3).detach(), rnd(3, 3).detach())
+        d = (V.conj().transpose(-2, -1) @ G).diagonal(0, -2, -1)
+        gV = G - V * (1j * d.imag).unsqueeze(-2)
+        gL = torch.complex(rnd(3).detach(), rnd(3).detach())
+        return tuple(det(t) for t in (gL, gV, L, V))
+
+    eig_abs = outputs(lambda r: (r[0], r[1].abs()))
+
     lower, upper, sym = structured(1, _lower), structured(0, _upper), structured(0, _sym)
 
     def lu_solve():
@@ -184,6 +206,11 @@ def samples(T, mixed):
         '_linalg_eigh': lambda: [((rnd(3, 3),), {}, both(0, _sym, lambda r: (r[0], r[1].abs())))],
         'linalg_eigh': lambda: [((rnd(3, 3),), {'UPLO': 'U'}, both(0, _sym, lambda r: (r[0], r[1].abs())))],
         'linalg_eigvalsh': lambda: [((rnd(3, 3),), {}, sym)],
+        # eig: eigenvectors up to their phases, checked through their absolute values
+        '_linalg_eig': lambda: [((gen(),), {}, eig_abs), ((gen(pairs=True),), {}, eig_abs),
+                                ((gen(cplx=True),), {}, eig_abs)],
+        'linalg_eig': lambda: [((gen(2, pairs=True),), {}, eig_abs), ((gen(pairs=True, cplx=True),), {}, eig_abs)],
+        'linalg_eigvals': lambda: [((gen(),), {}), ((gen(pairs=True),), {}), ((gen(2, cplx=True),), {})],
         # least squares, triangular solves, exp
         'linalg_lstsq': lambda: [((rnd(4, 3), rnd(4, 2)), {}), ((rnd(4, 3), rnd(4)), {'driver': 'gelsd'})],
         'triangular_solve': lambda: [((rnd(3, 2), tri()), {}, structured(1, _upper)),
@@ -238,6 +265,7 @@ def samples(T, mixed):
                                   + (False,), {})],
         'linalg_eigh_backward': lambda: [((rnd(3), rnd(3, 3)) + tuple(det(t) for t in torch.linalg.eigh(spd(3).detach())),
                                           {})],
+        'linalg_eig_backward': lambda: [(eig_grads(), {})],
         'triangular_solve_backward_self': lambda: [((rnd(3, 2), rnd(3, 3), tri(), rnd(3, 2), True, False, False), {})],
         'triangular_solve_backward_A': lambda: [((rnd(3, 2), rnd(3, 3), tri(), rnd(3, 2), True, False, False), {})],
         'solve_triangular_backward_A': lambda: [((rnd(3, 2), tri(), rnd(3, 2), True, True, False), {})],

@@ -1,5 +1,5 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 3).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 4).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 3
+#define TC_ABI_MINOR 4
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -304,7 +304,8 @@ _Static_assert(sizeof(tc_device_type_desc) == 40, "tc_device_type_desc is ABI");
 /* ---- LAPACK (since 1.3) -----------------------------------------------------------------------
  * The LAPACK routines a BLAS provider offers (tc_blas_provider.lapack), in LAPACK's own terms:
  * column-major matrices (element (i, j) at a[i + j * lda]), LAPACK's character options, `dtype`
- * TC_FLOAT32 or TC_FLOAT64 selecting the s or d routine. Sizes are int64_t; pivots and ranks are
+ * TC_FLOAT32 or TC_FLOAT64 selecting the s or d routine (the complex members: TC_COMPLEX64 or
+ * TC_COMPLEX128, the c or z routine). Sizes are int64_t; pivots and ranks are
  * int64_t and 1-based as LAPACK's. Each routine queries and allocates its own workspace, growing the
  * caller's scratch `ws` (may be NULL: a scratch of the call's own), so that a kernel running many
  * small factorisations allocates once per thread; release it with ws_release.
@@ -371,8 +372,16 @@ typedef struct tc_lapack {
                  void *s, double rcond, int64_t *rank, tc_lapack_ws *ws);
     int (*gelss)(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b, int64_t ldb,
                  void *s, double rcond, int64_t *rank, tc_lapack_ws *ws);
+    /* since 1.4 (may be NULL; read it only when TC_STRUCT_HAS(l, tc_lapack, geev_complex)): the general
+     * eigendecomposition of a complex matrix, cgeev or zgeev as dtype is TC_COMPLEX64 or TC_COMPLEX128.
+     * a, vl, vr and w[n] hold interleaved (real, imaginary) pairs, leading dimensions count complex
+     * elements; a is destroyed; vectors are normalised as LAPACK's (unit norm, largest part real). */
+    int (*geev_complex)(int32_t dtype, char jobvl, char jobvr, int64_t n, void *a, int64_t lda, void *w, void *vl,
+                        int64_t ldvl, void *vr, int64_t ldvr, tc_lapack_ws *ws);
 } tc_lapack;
-_Static_assert(sizeof(tc_lapack) == 160, "tc_lapack 1.3 layout is ABI");
+_Static_assert(offsetof(tc_lapack, geev_complex) == 160, "tc_lapack 1.3 members end at 160");
+_Static_assert(sizeof(tc_lapack) == 168, "tc_lapack 1.4 layout is ABI");
+#define TC_LAPACK_SIZE_1_3 160
 
 /* Row-major GEMM in the manner of cblas: C[m,n] = alpha * op(A) @ op(B) + beta * C, where op
  * transposes when trans is nonzero; lda/ldb/ldc are row strides in elements (the column stride is 1).

@@ -20,6 +20,9 @@
 #define DECLARE(name) extern lapack_##name##_fn s##name##_, d##name##_;
 LAPACK_GLUE_ROUTINES(DECLARE)
 #undef DECLARE
+#define DECLARE(name) extern lapack_c##name##_fn c##name##_, z##name##_;
+LAPACK_GLUE_COMPLEX_ROUTINES(DECLARE)
+#undef DECLARE
 extern void ilaver_(lapack_int *major, lapack_int *minor, lapack_int *patch);
 
 void xerbla_(const char *name, const lapack_int *info, size_t len);
@@ -32,6 +35,9 @@ const tc_lapack *blis_lapack_init(void);
 const tc_lapack *blis_lapack_init(void) {
 #define FILL(name) lapack_glue_fns.name[0] = s##name##_, lapack_glue_fns.name[1] = d##name##_;
     LAPACK_GLUE_ROUTINES(FILL)
+#undef FILL
+#define FILL(name) lapack_glue_fns.c##name[0] = c##name##_, lapack_glue_fns.c##name[1] = z##name##_;
+    LAPACK_GLUE_COMPLEX_ROUTINES(FILL)
 #undef FILL
     lapack_int major = 0, minor = 0, patch = 0;
     ilaver_(&major, &minor, &patch);

@@ -149,6 +149,12 @@ static const tc_lapack *openblas_lapack_init(const char *version) {
     if (!lapack_glue_fns.name[0] || !lapack_glue_fns.name[1]) return NULL;
     LAPACK_GLUE_ROUTINES(LOOKUP)
 #undef LOOKUP
+#define LOOKUP(name)                                                                               \
+    lapack_glue_fns.c##name[0] = (lapack_c##name##_fn *)dlsym(openblas_lib, "c" #name "_");        \
+    lapack_glue_fns.c##name[1] = (lapack_c##name##_fn *)dlsym(openblas_lib, "z" #name "_");        \
+    if (!lapack_glue_fns.c##name[0] || !lapack_glue_fns.c##name[1]) return NULL;
+    LAPACK_GLUE_COMPLEX_ROUTINES(LOOKUP)
+#undef LOOKUP
     snprintf(openblas_lapack_description, sizeof openblas_lapack_description, "OpenBLAS's LAPACK%s%s",
              version[0] ? " " : "", version);
     return &openblas_lapack_api;
