@@ -176,6 +176,12 @@ int tc_meta_index_fill(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0), *index = tc_arg_tensor(c, 2);
     int32_t dim;
     tc_tensor *value;
+    const tc_value *given = &c->args[3];
+    bool complex_value = given->tag == TC_VALUE_TENSOR ? tc_dtype_is_complex(given->v.tensor->dtype)
+                                                       : given->v.scalar.kind == TC_SCALAR_COMPLEX;
+    if (complex_value && !tc_dtype_is_complex(self->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "index_fill_(): Converting complex Scalar to non-complex type is not "
+                                            "supported");
     if (tc_index_fill_value(c, 3, self->dtype, "index_fill_", &value)) return TC_FAIL;
     int rc = TC_FAIL;
     if (tc_shape_wrap_dim(tc_arg_int(c, 1), self->ndim, &dim)) goto done;

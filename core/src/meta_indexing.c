@@ -13,8 +13,9 @@
 
 /* PyTorch names C++ types in conversion errors ("value cannot be converted to type float"). */
 static const char *cpp_type_name(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {"bool",    "uint8_t",   "int8_t",        "int16_t", "int",
-                                               "int64_t", "c10::Half", "c10::BFloat16", "float",   "double"};
+    static const char *names[TC_NUM_DTYPES] = {
+        "bool",  "uint8_t", "int8_t", "int16_t", "int", "int64_t", "c10::Half", "c10::BFloat16",
+        "float", "double",  "c10::complex<c10::Half>", "c10::complex<float>", "c10::complex<double>"};
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?";
 }
 

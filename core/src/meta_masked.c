@@ -102,7 +102,10 @@ int tc_meta_where(tc_opcall *c, tc_plan *p) {
             continue;
         }
         tc_scalar s = v->v.scalar;
-        int32_t dtype = s.kind == TC_SCALAR_FLOAT ? TC_FLOAT64 : s.kind == TC_SCALAR_BOOL ? TC_BOOL : TC_INT64;
+        int32_t dtype = s.kind == TC_SCALAR_FLOAT     ? TC_FLOAT64
+                        : s.kind == TC_SCALAR_COMPLEX ? TC_COMPLEX128
+                        : s.kind == TC_SCALAR_BOOL    ? TC_BOOL
+                                                      : TC_INT64;
         if (!(owned[i] = ts[1 + i] = tc_index_value_tensor(c, s, dtype)))
             rc = TC_FAIL;
         else

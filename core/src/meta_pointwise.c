@@ -105,6 +105,8 @@ int tc_meta_nan_to_num(tc_opcall *c, tc_plan *p) {
 /* signbit, isposinf, isneginf: a bool result, and out= must be bool too. */
 int tc_meta_bool_test(tc_opcall *c, tc_plan *p) {
     const tc_op_schema *s = &c->op->schema;
+    if (tc_dtype_is_complex(tc_arg_tensor(c, 0)->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "%s does not support complex inputs.", s->name);
     if (c->op->variant == TC_VARIANT_OUT && c->args[s->returns[0].alias_arg].v.tensor->dtype != TC_BOOL)
         return tc_set_error(TC_ERR_RUNTIME, "%s does not support non-boolean outputs.", s->name);
     return tc_meta_unary(c, p);

@@ -1,9 +1,11 @@
 /*
  * classify.c - tests of values, bool out: isnan, isinf, isfinite, isposinf, isneginf. Integers and
- * bool are always finite.
+ * bool are always finite. A complex64/complex128 value is NaN (inf) when either part is, finite when
+ * both are, as in PyTorch; isposinf/isneginf refuse complex tensors in the core.
  */
 #include <math.h>
 
+#include "complex.h"
 #include "cpu.h"
 #include "dtype.h"
 #include "loops.h"
@@ -18,6 +20,9 @@
 #define BODY_isfinite_KI(C, U, x) ((void)(x), 1)
 #define BODY_isposinf_KI(C, U, x) ((void)(x), 0)
 #define BODY_isneginf_KI(C, U, x) ((void)(x), 0)
+#define BODY_isnan_KC(C, U, x) ((x).re != (x).re || (x).im != (x).im)
+#define BODY_isinf_KC(C, U, x) (fabs((double)(x).re) == INFINITY || fabs((double)(x).im) == INFINITY)
+#define BODY_isfinite_KC(C, U, x) (fabs((double)(x).re) < INFINITY && fabs((double)(x).im) < INFINITY)
 #define TO_BOOL(v) ((uint8_t)(v))
 
 /* integers and bool share the integer bodies */
@@ -26,6 +31,7 @@
 #define KIND_KU KI
 #define KIND_KI KI
 #define KIND_KF KF
+#define KIND_KC KC
 
 #define STAMP(OP, S)                                                                               \
     CPU_UNARY_LOOP(loop_##OP##_##S, uint8_t, CPU_T_##S, CPU_C_##S, CPU_U_##S, cpu_ld_##S, TO_BOOL,  \
@@ -34,10 +40,14 @@
         return cpu_unary_apply_as(args, loop_##OP##_##S, #OP, CPU_DT_##S);                         \
     }
 #define OPS(X) X(isnan) X(isinf) X(isfinite) X(isposinf) X(isneginf)
+#define CX_OPS(X) X(isnan) X(isinf) X(isfinite)
 #define STAMP_OP(OP) CPU_DTYPES_ALL(STAMP, OP)
+#define STAMP_CX_OP(OP) CPU_DTYPES_COMPLEX_FULL(STAMP, OP)
 OPS(STAMP_OP)
+CX_OPS(STAMP_CX_OP)
 
 #define ENTRY(OP, S) {#OP, CPU_DT_##S, k_##OP##_##S},
 #define ENTRY_OP(OP) CPU_DTYPES_ALL(ENTRY, OP)
-static const cpu_kernel_entry kernels[] = {OPS(ENTRY_OP)};
+#define ENTRY_CX_OP(OP) CPU_DTYPES_COMPLEX_FULL(ENTRY, OP)
+static const cpu_kernel_entry kernels[] = {OPS(ENTRY_OP) CX_OPS(ENTRY_CX_OP)};
 CPU_CONVERTING_KERNEL_TABLE(kernels);

@@ -46,6 +46,11 @@ _Static_assert(sizeof(cpu_ch) == 4 && sizeof(cpu_cf) == 8 && sizeof(cpu_cd) == 1
 #define CPU_CV_c64 cf
 #define CPU_CV_c128 cd
 
+/* The kind (dtype.h's CPU_K_S) of every complex suffix: op bodies picked per kind take a _KC one. */
+#define CPU_K_c32 KC
+#define CPU_K_c64 KC
+#define CPU_K_c128 KC
+
 #define CPU_SFX_c32 f
 #define CPU_SFX_c64 f
 #define CPU_SFX_c128 d

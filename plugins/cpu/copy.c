@@ -23,12 +23,14 @@ STAMP_BITS(uint8_t)
 STAMP_BITS(uint16_t)
 STAMP_BITS(uint32_t)
 STAMP_BITS(uint64_t)
+STAMP_BITS(cpu_bits16)
 
 cpu_loop_fn cpu_bits_loop(size_t elsize) {
     switch (elsize) {
     case 1: return loop_bits_uint8_t;
     case 2: return loop_bits_uint16_t;
     case 4: return loop_bits_uint32_t;
+    case 16: return loop_bits_cpu_bits16;
     default: return loop_bits_uint64_t;
     }
 }

@@ -122,6 +122,15 @@ static inline size_t cpu_dtype_size(int32_t dtype) {
     return (dtype >= 0 && dtype < TC_NUM_DTYPES) ? sizes[dtype] : 0;
 }
 
+/* How a 16-byte element (complex128) moves when only its bits matter (gathers, where, cat, flip):
+ * as two doubles, whose loads and stores copy bits exactly; a struct assignment is one move of
+ * both. Kernels that move elements by their size pick it for size 16, as uint64_t for size 8
+ * (complex64 moves as 8 bytes). */
+typedef struct cpu_bits16 {
+    double part[2];
+} cpu_bits16;
+_Static_assert(sizeof(cpu_bits16) == 16, "a complex128 element");
+
 /* Float to int64 as PyTorch on x86 (tc_convert.h): NaN and out-of-range values give INT64_MIN. */
 static inline int64_t cpu_f2i64(double x) { return tc_cvtt_i64(x); }
 

@@ -33,5 +33,6 @@ static int k_flip(const tc_kernel_args *args) {
 }
 
 #define ENTRY(_, S) {"flip", CPU_DT_##S, k_flip},
-static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
+/* complex64/complex128 move as 8- and 16-byte elements */
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) CPU_DTYPES_COMPLEX_FULL(ENTRY, _)};
 CPU_KERNEL_TABLE(kernels);

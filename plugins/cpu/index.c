@@ -12,6 +12,7 @@
  * accumulates in order); reads run on the pool. Bad indices are recorded in the context and raised
  * once the loop is over, never from a worker.
  */
+#include "complex.h"
 #include "cpu.h"
 #include "dtype.h"
 #include "iterate.h"
@@ -32,8 +33,9 @@ typedef struct index_ctx {
     int64_t which;   /* the index the current pass reads */
     /* index_put */
     int mode;
-    double alpha_f;
+    double alpha_f, alpha_im; /* alpha_im: a complex alpha's imaginary part */
     int64_t alpha_i;
+    int scaled; /* index_add gave an alpha: complex values are multiplied by it even when it is 1 */
     int include_self;
     int64_t *counts;   /* mean: values landed per element, by element offset from counts_base */
     void *counts_base;
@@ -303,6 +305,7 @@ GATHER_LOOP(1, uint8_t)
 GATHER_LOOP(2, uint16_t)
 GATHER_LOOP(4, float)
 GATHER_LOOP(8, double)
+GATHER_LOOP(16, cpu_bits16)
 
 /* Rows of `row_bytes` copied from src rows the index picks: embedding lookups, x[idx] and
  * index_select of dim 0. Upcoming rows are prefetched, since each is a random place in memory. */
@@ -362,7 +365,8 @@ static int k_index(const tc_kernel_args *a) {
     int rc = TC_OK;
     const size_t es = cpu_dtype_size(a->outputs[0].dtype);
     if (!ctx.failed && !try_gather_rows(&a->outputs[0], &a->inputs[0], idx, &ctx, es)) {
-        cpu_loop_fn loop = es == 1 ? loop_gather_1 : es == 2 ? loop_gather_2 : es == 4 ? loop_gather_4 : loop_gather_8;
+        cpu_loop_fn loop = es == 1 ? loop_gather_1 : es == 2 ? loop_gather_2 : es == 4 ? loop_gather_4
+                         : es == 8 ? loop_gather_8 : loop_gather_16;
         const tc_view *views[3] = {&a->outputs[0], &a->inputs[0], idx};
         rc = cpu_iterate(views, 3, loop, &ctx);
     }
@@ -456,6 +460,34 @@ static int k_index(const tc_kernel_args *a) {
         .divide = loop_put_divide_##S};                                                            \
     static int k_index_put_##S(const tc_kernel_args *a) { return index_put_run(a, &put_##S); }
 
+/* complex64/complex128: add is cur + x, or cur + x * alpha with PyTorch's schoolbook product when
+ * index_add gave an alpha (its add_ multiplies even by 1, which turns inf + 0j into a NaN imaginary
+ * part there too); prod is the schoolbook product; mean the sum divided by the count as a complex
+ * quotient (PyTorch divides by a complex count tensor). PyTorch has no amax or amin of complex values:
+ * those loops stay NULL, and index_put_run raises its error. */
+#define PUT_CX_PART(S) CPU_CAT(CPU_R_, CPU_SFX_##S)
+#define PUT_CX_REAL(S, v) ((CPU_C_##S){(PUT_CX_PART(S))(v), 0}) /* a real value */
+#define PUT_CX_ALPHA(S) ((CPU_C_##S){(PUT_CX_PART(S))alpha_f, (PUT_CX_PART(S))ctx->alpha_im})
+#define PUT_CX_ADD(S) CPU_CX(add, S)(cur, ctx->scaled ? CPU_CX(mul, S)(x, PUT_CX_ALPHA(S)) : x)
+#define PUT_CX_STAMP(_, S)                                                                         \
+    PUT_LOOP(S, assign, *at = val[i * s[1]])                                                       \
+    PUT_LOOP(S, add, *at = cpu_st_##S(PUT_CX_ADD(S)))                                              \
+    PUT_LOOP(S, mul, *at = cpu_st_##S(CPU_CX(mul, S)(cur, x)))                                     \
+    PUT_LOOP(S, mean, *at = cpu_st_##S(PUT_CX_ADD(S)); PUT_COUNT(S)++)                             \
+    PUT_LOOP(S, zero, *at = cpu_st_##S(PUT_CX_REAL(S, 0)))                                         \
+    PUT_LOOP(S, one, *at = cpu_st_##S(PUT_CX_REAL(S, 1)))                                          \
+    PUT_LOOP(S, divide, if (PUT_COUNT(S) > 0) {                                                    \
+        *at = cpu_st_##S(CPU_CX(div, S)(cur, PUT_CX_REAL(S, PUT_COUNT(S) + ctx->include_self))); \
+        PUT_COUNT(S) = 0;                                                                          \
+    })                                                                                             \
+    static const put_loops put_##S = {                                                             \
+        .apply = {[TC_PUT_ASSIGN] = loop_put_assign_##S, [TC_PUT_ADD] = loop_put_add_##S,          \
+                  [TC_PUT_MUL] = loop_put_mul_##S, [TC_PUT_MEAN] = loop_put_mean_##S},             \
+        .init = {[TC_PUT_ADD] = loop_put_zero_##S, [TC_PUT_MUL] = loop_put_one_##S,                \
+                 [TC_PUT_MEAN] = loop_put_zero_##S},                                               \
+        .divide = loop_put_divide_##S};                                                            \
+    static int k_index_put_##S(const tc_kernel_args *args) { return index_put_run(args, &put_##S); }
+
 typedef struct put_loops {
     cpu_loop_fn apply[TC_PUT_AMIN + 1]; /* per mode */
     cpu_loop_fn init[TC_PUT_AMIN + 1];  /* include_self=False: what an element starts from */
@@ -479,12 +511,18 @@ static int index_put_run(const tc_kernel_args *a, const put_loops *loops) {
         return cpu_core->set_error(TC_ERR_RUNTIME, "cpu index_put: bad mode %lld", (long long)mode);
     for (int32_t d = 0; d < a->outputs[0].ndim; d++)
         if (a->outputs[0].sizes[d] == 0) return TC_OK;
+    if (!loops->apply[mode]) /* amax and amin of complex values; only scatter_reduce asks for them */
+        return cpu_core->set_error(TC_ERR_RUNTIME, "\"scatter_gather_tensor_cpu_reduce_%s\" not implemented for '%s'",
+                                   mode == TC_PUT_AMAX ? "amax" : "amin",
+                                   a->outputs[0].dtype == TC_COMPLEX64 ? "ComplexFloat" : "ComplexDouble");
     index_ctx ctx = {.mode = (int)mode, .include_self = a->ints[1] != 0, .alpha_f = 1, .alpha_i = 1};
     if (mode == TC_PUT_ADD && a->n_scalars > 0) {
         const tc_scalar *al = &a->scalars[0];
         const int floating = al->kind == TC_SCALAR_FLOAT || al->kind == TC_SCALAR_COMPLEX;
         ctx.alpha_f = floating ? al->v.f : (double)al->v.i;
+        ctx.alpha_im = al->kind == TC_SCALAR_COMPLEX ? al->imag : 0.0;
         ctx.alpha_i = floating ? cpu_f2i64(al->v.f) : al->v.i;
+        ctx.scaled = 1;
     }
     offsets o;
     const tc_view *idx;
@@ -512,7 +550,8 @@ static int index_put_run(const tc_kernel_args *a, const put_loops *loops) {
 }
 
 CPU_DTYPES_ALL(PUT_STAMP, _)
+CPU_DTYPES_COMPLEX_FULL(PUT_CX_STAMP, _)
 
 #define ENTRY(_, S) {"index", CPU_DT_##S, k_index}, {"index_put", CPU_DT_##S, k_index_put_##S},
-static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) CPU_DTYPES_COMPLEX_FULL(ENTRY, _)};
 CPU_KERNEL_TABLE(kernels);

@@ -120,7 +120,7 @@ typedef struct cpu_binary_ctx {
  * Turns the loop's error bits into the op's error. */
 int cpu_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char *op);
 
-/* The loop that copies elements of `elsize` bytes (1, 2, 4 or 8) unchanged: out = in (copy.c). */
+/* The loop that copies elements of `elsize` bytes (1, 2, 4, 8 or 16) unchanged: out = in (copy.c). */
 cpu_loop_fn cpu_bits_loop(size_t elsize);
 
 /* Runs a unary (or conversion) loop: outputs[0] = f(inputs[0]). */

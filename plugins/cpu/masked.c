@@ -8,6 +8,7 @@
  * merged where every operand allows but never reordered. masked_select splits the mask into pieces
  * counted first, so each thread knows where its rows land.
  */
+#include "complex.h"
 #include "cpu.h"
 #include "dtype.h"
 #include "iterate.h"
@@ -35,6 +36,7 @@ WHERE_LOOP(uint8_t)
 WHERE_LOOP(uint16_t)
 WHERE_LOOP(uint32_t)
 WHERE_LOOP(uint64_t)
+WHERE_LOOP(cpu_bits16)
 
 /* inputs: condition (bool or uint8), a, b (T), all at out's sizes. */
 static int k_where(const tc_kernel_args *args) {
@@ -43,18 +45,20 @@ static int k_where(const tc_kernel_args *args) {
         return cpu_core->set_error(TC_ERR_RUNTIME, "cpu where: the condition must be bool or uint8");
     const size_t es = cpu_dtype_size(args->outputs[0].dtype);
     cpu_loop_fn loop = es == 1 ? loop_where_uint8_t : es == 2 ? loop_where_uint16_t : es == 4 ? loop_where_uint32_t
-                                                                                          : loop_where_uint64_t;
+                     : es == 8 ? loop_where_uint64_t : loop_where_cpu_bits16;
     const tc_view *views[4] = {&args->outputs[0], &args->inputs[0], &args->inputs[1], &args->inputs[2]};
     return cpu_iterate(views, 4, loop, NULL);
 }
 
 /* ---- counting ------------------------------------------------------------------------------------- */
 
-/* Whether an element is nonzero, per kind: floats compare as values (-0.0 is zero, NaN is not). */
+/* Whether an element is nonzero, per kind: floats compare as values (-0.0 is zero, NaN is not), a
+ * complex value is nonzero when either part is. */
 #define NZ_KB(S, x) ((x) != 0)
 #define NZ_KU NZ_KB
 #define NZ_KI NZ_KB
 #define NZ_KF(S, x) (cpu_ld_##S(x) != 0)
+#define NZ_KC(S, x) ((x).re != 0 || (x).im != 0)
 #define NONZERO(S, x) CPU_CAT(NZ_, CPU_K_##S)(S, x)
 
 #define COUNT_STAMP(_, S)                                                                          \
@@ -76,6 +80,7 @@ static int k_where(const tc_kernel_args *args) {
         return TC_OK;                                                                              \
     }
 CPU_DTYPES_ALL(COUNT_STAMP, _)
+CPU_DTYPES_COMPLEX_FULL(COUNT_STAMP, _)
 
 /* ---- nonzero -------------------------------------------------------------------------------------- */
 
@@ -114,6 +119,7 @@ CPU_DTYPES_ALL(COUNT_STAMP, _)
         return TC_OK;                                                                              \
     }
 CPU_DTYPES_ALL(NONZERO_STAMP, _)
+CPU_DTYPES_COMPLEX_FULL(NONZERO_STAMP, _)
 
 /* ---- row-major layouts ------------------------------------------------------------------------------ */
 
@@ -214,6 +220,7 @@ COMPRESS(uint8_t)
 COMPRESS(uint16_t)
 COMPRESS(uint32_t)
 COMPRESS(uint64_t)
+COMPRESS(cpu_bits16)
 
 static void loop_select_copy(int64_t n, char *const *p, const int64_t *s, void *vctx) {
     select_run *r = vctx;
@@ -227,7 +234,8 @@ static void loop_select_copy(int64_t n, char *const *p, const int64_t *s, void *
         case 1: r->out_row = compress_uint8_t(n, m, s[0], (const uint8_t *)src, s[1], r->out_row); return;
         case 2: r->out_row = compress_uint16_t(n, m, s[0], (const uint16_t *)src, s[1], r->out_row); return;
         case 4: r->out_row = compress_uint32_t(n, m, s[0], (const uint32_t *)src, s[1], r->out_row); return;
-        default: r->out_row = compress_uint64_t(n, m, s[0], (const uint64_t *)src, s[1], r->out_row); return;
+        case 8: r->out_row = compress_uint64_t(n, m, s[0], (const uint64_t *)src, s[1], r->out_row); return;
+        default: r->out_row = compress_cpu_bits16(n, m, s[0], (const cpu_bits16 *)src, s[1], r->out_row); return;
         }
     }
     if (j->block == 1) {
@@ -361,5 +369,7 @@ static int k_masked_scatter(const tc_kernel_args *args) {
     {"where", CPU_DT_##S, k_where}, {"nonzero_count", CPU_DT_##S, k_nonzero_count_##S},             \
     {"nonzero", CPU_DT_##S, k_nonzero_##S}, {"masked_select", CPU_DT_##S, k_masked_select},         \
     {"masked_scatter", CPU_DT_##S, k_masked_scatter},
-static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _)};
+/* complex64/complex128: where, masked_select and masked_scatter move them by size; counts and
+ * nonzero test both parts */
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) CPU_DTYPES_COMPLEX_FULL(ENTRY, _)};
 CPU_KERNEL_TABLE(kernels);

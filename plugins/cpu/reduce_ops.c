@@ -8,6 +8,7 @@
  * propagate NaN. all/any read any dtype and write one byte per output (bool, or uint8 for uint8
  * inputs as PyTorch does). count_nonzero reads any dtype into an int64 count.
  */
+#include "complex.h"
 #include "reduce.h"
 
 #define SUM_A_u8 uint64_t
@@ -28,6 +29,20 @@
 #define MAP_SUM(x, c) (x)
 #define MAP_NANSUM(x, c) ((x) != (x) ? 0 : (x))
 #define MAP_TRUTH(x, c) ((uint8_t)((x) != 0))
+/* The truth of an element per kind, for all/any (TRUTH) and count_nonzero (NONZERO). Of a complex
+ * value, all and any read the real part alone, as PyTorch 1.13 does (it casts the input to bool,
+ * which drops the imaginary part, and warns: meta_reduce.c); count_nonzero counts it when either
+ * part is nonzero. */
+#define TRUTH_KB MAP_TRUTH
+#define TRUTH_KU MAP_TRUTH
+#define TRUTH_KI MAP_TRUTH
+#define TRUTH_KF MAP_TRUTH
+#define TRUTH_KC(x, c) ((uint8_t)((x).re != 0))
+#define NONZERO_KB MAP_TRUTH
+#define NONZERO_KU MAP_TRUTH
+#define NONZERO_KI MAP_TRUTH
+#define NONZERO_KF MAP_TRUTH
+#define NONZERO_KC(x, c) ((uint8_t)((x).re != 0 || (x).im != 0))
 #define MUL(a, v) ((a) * (v))
 #define AND(a, v) ((a) & (v))
 #define OR(a, v) ((a) | (v))
@@ -106,14 +121,16 @@
                      cpu_st_##S)
 #define STAMP_max(_, S) CPU_CAT(STAMP_extreme_, EXTREME_STAMP_##S)(max, MAX, S)
 #define STAMP_min(_, S) CPU_CAT(STAMP_extreme_, EXTREME_STAMP_##S)(min, MIN, S)
-#define STAMP_all(_, S) RED_STAMP(all_##S, S, uint8_t, uint8_t, 1, MAP_TRUTH, AND, RED_FIN_SELF, ST_BYTE)
-#define STAMP_any(_, S) RED_STAMP(any_##S, S, uint8_t, uint8_t, 0, MAP_TRUTH, OR, RED_FIN_SELF, ST_BYTE)
+#define TRUTH(S) CPU_CAT(TRUTH_, CPU_K_##S)
+#define STAMP_all(_, S) RED_STAMP(all_##S, S, uint8_t, uint8_t, 1, TRUTH(S), AND, RED_FIN_SELF, ST_BYTE)
+#define STAMP_any(_, S) RED_STAMP(any_##S, S, uint8_t, uint8_t, 0, TRUTH(S), OR, RED_FIN_SELF, ST_BYTE)
 
 /* Integer sums and products into int64 read narrower integers and bool as they are. */
 #define ST_I64(v) ((int64_t)(v))
 #define STAMP_sum_wide(_, S) RED_STAMP(wsum_##S, S, uint64_t, int64_t, 0, MAP_SUM, RED_ADD, RED_FIN_SELF, ST_I64)
 #define STAMP_prod_wide(_, S) RED_STAMP(wprod_##S, S, uint64_t, int64_t, 1, MAP_SUM, MUL, RED_FIN_SELF, ST_I64)
-#define STAMP_count(_, S) RED_STAMP(count_##S, S, uint64_t, int64_t, 0, MAP_TRUTH, RED_ADD, RED_FIN_SELF, ST_I64)
+#define STAMP_count(_, S)                                                                          \
+    RED_STAMP(count_##S, S, uint64_t, int64_t, 0, CPU_CAT(NONZERO_, CPU_K_##S), RED_ADD, RED_FIN_SELF, ST_I64)
 
 CPU_DTYPES_NUMERIC(STAMP_sum, _)
 CPU_DTYPES_FLOAT(STAMP_nansum, _)
@@ -123,6 +140,9 @@ CPU_DTYPES_ALL(STAMP_min, _)
 CPU_DTYPES_ALL(STAMP_all, _)
 CPU_DTYPES_ALL(STAMP_any, _)
 CPU_DTYPES_ALL(STAMP_count, _)
+CPU_DTYPES_COMPLEX_FULL(STAMP_all, _)
+CPU_DTYPES_COMPLEX_FULL(STAMP_any, _)
+CPU_DTYPES_COMPLEX_FULL(STAMP_count, _)
 CPU_DTYPES_BOOL(STAMP_sum_wide, _)
 CPU_DTYPES_INT(STAMP_sum_wide, _)
 CPU_DTYPES_BOOL(STAMP_prod_wide, _)
@@ -187,6 +207,9 @@ CPU_DTYPES_ALL(KERNEL, min)
 CPU_DTYPES_ALL(KERNEL, all)
 CPU_DTYPES_ALL(KERNEL, any)
 CPU_DTYPES_ALL(KERNEL, count)
+CPU_DTYPES_COMPLEX_FULL(KERNEL, all)
+CPU_DTYPES_COMPLEX_FULL(KERNEL, any)
+CPU_DTYPES_COMPLEX_FULL(KERNEL, count)
 
 /* aminmax: min into outputs[0] and max into outputs[1], the input read once where it can be. A
  * contiguous span runs one loop keeping both, in two groups of lanes (two vectors each), as the
@@ -257,5 +280,6 @@ static const cpu_kernel_entry kernels[] = {
     CPU_DTYPES_NUMERIC(ENTRY, sum) CPU_DTYPES_FLOAT(ENTRY, nansum) CPU_DTYPES_INT(NANSUM_INT, _)
     CPU_DTYPES_NUMERIC(ENTRY, prod) CPU_DTYPES_ALL(ENTRY, max) CPU_DTYPES_ALL(ENTRY, min)
     CPU_DTYPES_ALL(ENTRY, all) CPU_DTYPES_ALL(ENTRY, any) CPU_DTYPES_ALL(COUNT, _) CPU_DTYPES_ALL(ENTRY, aminmax)
+    CPU_DTYPES_COMPLEX_FULL(ENTRY, all) CPU_DTYPES_COMPLEX_FULL(ENTRY, any) CPU_DTYPES_COMPLEX_FULL(COUNT, _)
     ENTRY_AS(sum, b8, any) ENTRY_AS(prod, b8, all) ENTRY_AS(nansum, b8, any)};
 CPU_KERNEL_TABLE(kernels);

@@ -96,5 +96,7 @@ INDICES_STAMP(_, i64)
 #define ENTRY(_, S) {"tril", CPU_DT_##S, k_tril}, {"triu", CPU_DT_##S, k_triu},
 #define INDICES_ENTRY(_, S)                                                                        \
     {"tril_indices", CPU_DT_##S, k_tril_indices_##S}, {"triu_indices", CPU_DT_##S, k_triu_indices_##S},
-static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) INDICES_ENTRY(_, i32) INDICES_ENTRY(_, i64)};
+/* tril/triu copy and zero elements by their size, complex64/complex128 too */
+static const cpu_kernel_entry kernels[] = {CPU_DTYPES_ALL(ENTRY, _) CPU_DTYPES_COMPLEX_FULL(ENTRY, _)
+                                               INDICES_ENTRY(_, i32) INDICES_ENTRY(_, i64)};
 CPU_KERNEL_TABLE(kernels);

@@ -481,18 +481,18 @@ static void test_registration(void) {
                 {"cauchy", floats}, {"log_normal", floats}, {"geometric", nobool}, {"bernoulli_float", 0x3bf},
                 {"bernoulli_tensor", 0x3bf}, {"randperm", nobool}, {"poisson", 0x380}, {"multinomial", 0x380},
                 /* reductions, scans, sorting and selection */
-                {"prod", all},      {"nansum", all},     {"all", all},     {"any", all},
-                {"count_nonzero", all}, {"norm", floats}, {"var", floats}, {"std", floats},
+                {"prod", all},      {"nansum", all},     {"all", all | cxf}, {"any", all | cxf},
+                {"count_nonzero", all | cxf}, {"norm", floats}, {"var", floats}, {"std", floats},
                 {"logsumexp", floats}, {"cumsum", nobool}, {"cumprod", nobool}, {"logcumsumexp", floats},
                 {"cummax", all},    {"cummin", all},     {"sort", all},    {"topk", all},
                 {"kthvalue", all},  {"median_dim", all}, {"nanmedian_dim", all}, {"mode", all},
                 {"median_all", all}, {"nanmedian_all", all}, {"quantile", 0x300}, {"nanquantile", 0x300},
                 {"unique", 0x3bf},  {"unique_consecutive", all}, {"unique_dim", all},
                 {"searchsorted", nobool}, {"histc", floats}, {"bincount", 0x3e},
-                /* the indexing family */
-                {"index", all},     {"index_put", all},  {"where", all},   {"nonzero_count", all},
-                {"nonzero", all},   {"masked_select", all}, {"masked_scatter", all}, {"cat", all},
-                {"flip", all},      {"tril", all},       {"triu", all},    {"tril_indices", 0x30},
+                /* the indexing family (complex64/complex128 too) */
+                {"index", all | cxf}, {"index_put", all | cxf}, {"where", all | cxf}, {"nonzero_count", all | cxf},
+                {"nonzero", all | cxf}, {"masked_select", all | cxf}, {"masked_scatter", all | cxf}, {"cat", all | cxf},
+                {"flip", all | cxf}, {"tril", all | cxf}, {"triu", all | cxf}, {"tril_indices", 0x30},
                 {"triu_indices", 0x30},
                 /* nn: the activations take bfloat16/float32/float64, threshold and hardtanh integers too */
                 {"threshold", act_int}, {"hardtanh", act_int}, {"threshold_backward", act},
@@ -526,8 +526,9 @@ static void test_registration(void) {
         {"hypot", floats}, {"copysign", floats}, {"xlogy", floats}, {"nextafter", floats}, {"heaviside", all},
         {"fmax", all}, {"fmin", all}, {"fmod", nobool}, {"bitwise_and", ints_bool}, {"bitwise_or", ints_bool},
         {"bitwise_xor", ints_bool}, {"bitwise_not", ints_bool}, {"lshift", ints}, {"rshift", ints},
-        {"logical_and", all}, {"logical_or", all}, {"logical_xor", all}, {"logical_not", all}, {"isnan", all},
-        {"isinf", all}, {"isfinite", all}, {"isposinf", all}, {"isneginf", all}, {"clamp", all}, {"lerp", floats},
+        {"logical_and", all}, {"logical_or", all}, {"logical_xor", all}, {"logical_not", all}, {"isnan", all | cxf},
+        {"isinf", all | cxf}, {"isfinite", all | cxf}, {"isposinf", all}, {"isneginf", all}, {"clamp", all},
+        {"lerp", floats},
         {"addcmul", nobool}, {"addcdiv", floats}};
     /* linear algebra (ANY: one kernel for every dtype, which checks the dtype itself), the nn spatial
      * family and the optimizers */
@@ -545,7 +546,7 @@ static void test_registration(void) {
         {"cholesky_ex", ANY}, {"cholesky_inverse", ANY}, {"cholesky_solve", ANY}, {"col2im", 0x3c0},
         {"convolution", 0x3fe}, {"convolution_backward", 0x3fe}, {"dot", 0x1bff}, {"embedding", 0x3ff},
         {"embedding_dense_backward", 0x3c0}, {"embedding_renorm", 0x3c0}, {"geqrf", ANY},
-        {"householder_product", ANY}, {"im2col", 0x3c0}, {"linalg_cross", 0x3ff}, {"linalg_det", ANY},
+        {"householder_product", ANY}, {"im2col", 0x3c0}, {"linalg_cross", 0x1bff}, {"linalg_det", ANY},
         {"linalg_eig", ANY}, {"linalg_eigh", ANY}, {"linalg_inv_ex", ANY}, {"linalg_lstsq", ANY}, {"linalg_lu", ANY},
         {"linalg_qr", ANY}, {"linalg_slogdet", ANY}, {"linalg_solve_ex", ANY}, {"linalg_svd", ANY}, {"lu_factor", ANY},
         {"lu_solve", ANY},
@@ -1739,6 +1740,83 @@ static void test_linalg_eig_providers(void) {
     g_blas = NULL;
 }
 
+/* complex64/complex128 through the kernels that move elements (complex128 as 16 bytes), the truth
+ * tests (nonzero when either part is; any/all read the real part, as PyTorch 1.13), index_put's
+ * complex arithmetic and its refusal of amax, and cross products. */
+static void test_complex_movement(void) {
+    for (int dt = TC_COMPLEX64; dt <= TC_COMPLEX128; dt++) {
+        tensor *x = CV(dt, 4, (double[]){1, 2, 0, 3, 0, 0, -4, 0}); /* [1+2j, 3j, 0, -4] */
+        /* an element gather (not the rows path), a negative index wrapped by the checked loop */
+        tensor *idx = T(TC_INT64, DIMS(3)), *g = T(dt, DIMS(3));
+        seti(idx, 0, 3), seti(idx, 1, 1), seti(idx, 2, -4);
+        const int64_t gints[] = {0, 0, 4, 1};
+        tensor *xs = V(x, 0, DIMS(3), (int64_t[]){0}); /* x at the gather's shape, stride 0 */
+        CHECK_OK(run("index", dt, 2, (tensor *[]){xs, idx}, 1, (tensor *[]){g}, 0, NULL, 4, gints));
+        CHECK_C(g, 0, -4, 0, 0, "complex gather");
+        CHECK_C(g, 1, 0, 3, 0, "complex gather");
+        CHECK_C(g, 2, 1, 2, 0, "complex gather");
+        /* index_put: values 1+1j, 2 land on element 0 and 1j on element 3, per mode */
+        const struct {
+            int64_t mode;
+            int alpha;
+            double want0[2], want3[2];
+        } cases[] = {{1, 0, {4, 3}, {-4, 1}}, {1, 1, {8, 1}, {-3, 2}}, {2, 0, {-2, 6}, {0, -4}},
+                     {3, 0, {4.0 / 3, 1}, {-2, 0.5}}};
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            tensor *dst = CV(dt, 4, (double[]){1, 2, 0, 3, 0, 0, -4, 0});
+            tensor *vals = CV(dt, 3, (double[]){1, 1, 2, 0, 0, 1}), *dv = V(dst, 0, DIMS(3), (int64_t[]){0});
+            seti(idx, 0, 0), seti(idx, 1, 0), seti(idx, 2, 3);
+            const int64_t ints[] = {cases[c].mode, 1, 0, 0, 4, 1};
+            const tc_scalar alpha = SC(2, -1);
+            CHECK_OK(run("index_put", dt, 2, (tensor *[]){vals, idx}, 1, (tensor *[]){dv}, cases[c].alpha, &alpha, 6,
+                         ints));
+            CHECK_C(dst, 0, cases[c].want0[0], cases[c].want0[1], 1e-6, "complex index_put");
+            CHECK_C(dst, 1, 0, 3, 0, "complex index_put (untouched)");
+            CHECK_C(dst, 3, cases[c].want3[0], cases[c].want3[1], 1e-6, "complex index_put");
+        }
+        const int64_t amax[] = {4, 1, 1, 0, 4, 1};
+        tensor *xv = V(x, 0, DIMS(3), (int64_t[]){0});
+        CHECK(run("index_put", dt, 2, (tensor *[]){g, idx}, 1, (tensor *[]){xv}, 0, NULL, 6, amax) == TC_FAIL &&
+                  strstr(g_error, "\"scatter_gather_tensor_cpu_reduce_amax\" not implemented for 'Complex") != NULL,
+              "complex amax: %s", g_error);
+        /* where with a broadcast value, flip, cat */
+        tensor *cond = TV(TC_BOOL, DIMS(4), (const double[]){1, 0, 0, 1}), *w = T(dt, DIMS(4));
+        CHECK_OK(run("where", dt, 3, (tensor *[]){cond, V(g, 2, DIMS(4), (int64_t[]){0}), x}, 1, (tensor *[]){w}, 0,
+                     NULL, 0, NULL));
+        CHECK_C(w, 0, 1, 2, 0, "complex where");
+        CHECK_C(w, 1, 0, 3, 0, "complex where");
+        CHECK_C(w, 3, 1, 2, 0, "complex where");
+        tensor *f = T(dt, DIMS(4)), *cc = T(dt, DIMS(8));
+        CHECK_OK(run("flip", dt, 1, (tensor *[]){x}, 1, (tensor *[]){f}, 0, NULL, 1, (int64_t[]){0}));
+        CHECK_C(f, 0, -4, 0, 0, "complex flip");
+        CHECK_C(f, 2, 0, 3, 0, "complex flip");
+        CHECK_OK(run("cat", dt, 2, (tensor *[]){x, f}, 1, (tensor *[]){cc}, 0, NULL, 1, (int64_t[]){0}));
+        CHECK_C(cc, 1, 0, 3, 0, "complex cat");
+        CHECK_C(cc, 7, 1, 2, 0, "complex cat");
+        /* truth: 3j is nonzero, but any() of [3j, 0] is false (the real part alone) */
+        tensor *cnt = T(TC_INT64, DIMS(1)), *any = T(TC_BOOL, DIMS(1)), *nan = T(TC_BOOL, DIMS(3));
+        tensor *c0 = V(cnt, 0, 0, (int64_t[]){0}, (int64_t[]){0}); /* 0-dim */
+        CHECK_OK(run("nonzero_count", dt, 1, (tensor *[]){x}, 1, (tensor *[]){c0}, 0, NULL, 0, NULL));
+        CHECK(ati(cnt, 0) == 3, "complex nonzero_count %lld", (long long)ati(cnt, 0));
+        CHECK_OK(run("any", dt, 1, (tensor *[]){V(x, 1, DIMS(2), (int64_t[]){1})}, 1, (tensor *[]){any}, 0, NULL, 0,
+                     NULL));
+        CHECK(ati(any, 0) == 0, "complex any reads the real part");
+        tensor *sp = CV(dt, 3, (double[]){1, NAN, INFINITY, 0, 1, 1});
+        CHECK_OK(run("isnan", dt, 1, (tensor *[]){sp}, 1, (tensor *[]){nan}, 0, NULL, 0, NULL));
+        CHECK_VALUES(nan, 0, "complex isnan", 1, 0, 0);
+        CHECK_OK(run("isinf", dt, 1, (tensor *[]){sp}, 1, (tensor *[]){nan}, 0, NULL, 0, NULL));
+        CHECK_VALUES(nan, 0, "complex isinf", 0, 1, 0);
+        /* cross([1+2j, 3j, 0], [-4, 3j, 1+2j]) = [3j (1+2j), -(1+2j)^2, (1+2j) 3j + 12j] */
+        tensor *cr = T(dt, DIMS(3));
+        tensor *x3 = V(x, 0, DIMS(3), (int64_t[]){1});
+        CHECK_OK(run("linalg_cross", dt, 2, (tensor *[]){x3, g}, 1, (tensor *[]){cr}, 0, NULL, 1, (int64_t[]){0}));
+        CHECK_C(cr, 0, -6, 3, 0, "complex cross");
+        CHECK_C(cr, 1, 3, -4, 0, "complex cross");
+        CHECK_C(cr, 2, -6, 15, 0, "complex cross");
+    }
+    CHECK(g_live_allocs == 0, "%ld scratch allocations leaked", g_live_allocs);
+}
+
 static const test_case g_tests[] = {
     {"registration", test_registration},
     {"copy", test_copy},
@@ -1767,6 +1845,7 @@ static const test_case g_tests[] = {
     {"complex_unary", test_complex_unary},
     {"complex_mm", test_complex_mm},
     {"linalg_eig_providers", test_linalg_eig_providers},
+    {"complex_movement", test_complex_movement},
 };
 
 int main(int argc, char **argv) {
