@@ -378,6 +378,10 @@ int tc_impl_cumprod_backward(tc_opcall *c) {
     if (tc_shape_wrap_dim(tc_arg_int(c, 2), x->ndim, &d)) return TC_FAIL;
     if (tc_tensor_numel(x) <= 1 || x->ndim == 0 || x->sizes[d] == 1) return tc_return(c, tc_clone(g, -1));
     TRY(x, as_dtype(x, g->dtype));
+    if (tc_dtype_is_complex(x->dtype)) { /* grad times conjugates, as prod_backward */
+        TRY(x, tc_conj_physical(x));
+        TRY(y, tc_conj_physical(y));
+    }
     TRY(w, tc_mul_Tensor(y, g));
     TRY(m, is_zero(x));
     bool zeros;

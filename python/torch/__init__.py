@@ -71,3 +71,6 @@ _export_ops()
 del _export_ops
 
 from torch.functional import tensordot, cdist, einsum, adjoint  # noqa: E402,F401  (PyTorch's Python signatures of these ops)
+from torch._composites import *  # noqa: E402,F401,F403  (diff, trapezoid, cov, the windows, ...)
+from torch._dtype_info import finfo, iinfo, promote_types, result_type, can_cast  # noqa: E402,F401
+from torch._tensor_str import set_printoptions  # noqa: E402,F401

@@ -109,6 +109,78 @@ class Tensor(_C._TensorBase):
         return torch.tensor(data, dtype=self.dtype if dtype is None else dtype,
                             device=self.device if device is None else device, requires_grad=requires_grad)
 
+    # methods of the functions composed in torch._composites
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return torch.diff(self, n, dim, prepend, append)
+
+    def ravel(self):
+        return self.reshape(-1)
+
+    def inner(self, other):
+        return torch.inner(self, other)
+
+    def logaddexp(self, other):
+        return torch.logaddexp(self, other)
+
+    def logaddexp2(self, other):
+        return torch.logaddexp2(self, other)
+
+    def sinc(self):
+        return torch.sinc(self)
+
+    def dist(self, other, p=2):
+        return torch.dist(self, other, p)
+
+    def cov(self, *, correction=1, fweights=None, aweights=None):
+        return torch.cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
+    def corrcoef(self):
+        return torch.corrcoef(self)
+
+    def hsplit(self, indices_or_sections):
+        return torch.hsplit(self, indices_or_sections)
+
+    def vsplit(self, indices_or_sections):
+        return torch.vsplit(self, indices_or_sections)
+
+    def dsplit(self, indices_or_sections):
+        return torch.dsplit(self, indices_or_sections)
+
+    def is_nonzero(self):
+        return torch.is_nonzero(self)
+
+    def is_same_size(self, other):
+        return self.shape == other.shape
+
+    def is_signed(self):
+        return self.dtype.is_signed
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kwargs):
+        return torch.empty_strided(size, stride, dtype=self.dtype if dtype is None else dtype,
+                                   device=self.device if device is None else device, requires_grad=requires_grad)
+
+    def fill_diagonal_(self, fill_value, wrap=False):
+        """The main diagonal (of a matrix, or of a tensor whose dims are all equal) set to fill_value;
+        with wrap, a tall matrix's diagonal starts again below each square block."""
+        if self.dim() < 2:
+            raise RuntimeError('dimensions must larger than 1')
+        if self.dim() > 2 and len(set(self.shape)) != 1:
+            raise RuntimeError('all dimensions of input must be of equal length')
+        size = min(self.shape)
+        step = sum(self.stride())
+        with torch.no_grad():
+            self.as_strided((size,), (step,), self.storage_offset()).fill_(fill_value)
+            height, width = self.shape[0], self.shape[1]
+            if wrap and self.dim() == 2 and height > width + 1:
+                rest = (self.numel() + width) // (width + 1) - size
+                if rest > 0:
+                    self.as_strided((rest,), (step,), self.storage_offset() + self.stride(0) * (width + 1)).fill_(
+                        fill_value)
+        return self
+
     @property
     def layout(self):
         return torch.strided

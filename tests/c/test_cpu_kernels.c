@@ -473,7 +473,7 @@ static void test_registration(void) {
                 {"log", floats | cxf}, {"sqrt", floats | cxf}, {"sin", floats | cxf}, {"cos", floats | cxf},
                 {"tanh", floats | cxf}, {"sigmoid", floats | cxf}, {"sum", all}, {"max", all},
                 {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all | cxf},
-                {"arange", nobool}, {"linspace", nobool | cxf}, {"bmm", all | cxf}, {"fill", all | cx},
+                {"arange", nobool}, {"linspace", nobool | cxf}, {"logspace", nobool}, {"bmm", all | cxf}, {"fill", all | cx},
                 {"conj_physical", cx}, {"complex", cx}, {"polar", cxf}, {"angle", floats | cxf},
                 /* random numbers: bernoulli has no float16 kernels, poisson and multinomial only
                  * bfloat16, float32 and float64 (as PyTorch's CPU kernels) */
@@ -483,7 +483,7 @@ static void test_registration(void) {
                 /* reductions, scans, sorting and selection */
                 {"prod", all},      {"nansum", all},     {"all", all | cxf}, {"any", all | cxf},
                 {"count_nonzero", all | cxf}, {"norm", floats}, {"var", floats}, {"std", floats},
-                {"logsumexp", floats}, {"cumsum", nobool}, {"cumprod", nobool}, {"logcumsumexp", floats},
+                {"logsumexp", floats}, {"cumsum", nobool | cxf}, {"cumprod", nobool | cxf}, {"logcumsumexp", floats},
                 {"cummax", all},    {"cummin", all},     {"sort", all},    {"topk", all},
                 {"kthvalue", all},  {"median_dim", all}, {"nanmedian_dim", all}, {"mode", all},
                 {"median_all", all}, {"nanmedian_all", all}, {"quantile", 0x300}, {"nanquantile", 0x300},
@@ -516,20 +516,21 @@ static void test_registration(void) {
         const char *op;
         unsigned dtypes;
     } pointwise[] = {
-        {"tan", floats}, {"asin", floats}, {"acos", floats}, {"atan", floats}, {"sinh", floats}, {"cosh", floats},
-        {"asinh", floats}, {"acosh", floats}, {"atanh", floats}, {"exp2", floats}, {"expm1", floats},
-        {"log2", floats}, {"log10", floats}, {"log1p", floats}, {"rsqrt", floats}, {"reciprocal", floats},
+        {"tan", floats | cxf}, {"asin", floats | cxf}, {"acos", floats | cxf}, {"atan", floats | cxf},
+        {"sinh", floats | cxf}, {"cosh", floats | cxf}, {"asinh", floats | cxf}, {"acosh", floats | cxf},
+        {"atanh", floats | cxf}, {"exp2", floats}, {"expm1", floats}, {"log2", floats | cxf}, {"log10", floats | cxf},
+        {"log1p", floats}, {"rsqrt", floats | cxf}, {"reciprocal", floats | cxf},
         {"erf", floats}, {"erfc", floats}, {"erfinv", floats}, {"lgamma", floats}, {"digamma", floats},
         {"deg2rad", floats}, {"rad2deg", floats}, {"logit", floats}, {"polygamma", floats}, {"mvlgamma", floats},
         {"round_decimals", floats}, {"frac", floats}, {"floor", nobool}, {"ceil", nobool}, {"round", nobool},
-        {"trunc", nobool}, {"nan_to_num", all}, {"sign", all}, {"signbit", all}, {"atan2", floats},
+        {"trunc", nobool}, {"nan_to_num", all}, {"sign", all | cxf}, {"signbit", all}, {"atan2", floats},
         {"hypot", floats}, {"copysign", floats}, {"xlogy", floats}, {"nextafter", floats}, {"heaviside", all},
         {"fmax", all}, {"fmin", all}, {"fmod", nobool}, {"bitwise_and", ints_bool}, {"bitwise_or", ints_bool},
         {"bitwise_xor", ints_bool}, {"bitwise_not", ints_bool}, {"lshift", ints}, {"rshift", ints},
         {"logical_and", all}, {"logical_or", all}, {"logical_xor", all}, {"logical_not", all}, {"isnan", all | cxf},
         {"isinf", all | cxf}, {"isfinite", all | cxf}, {"isposinf", all}, {"isneginf", all}, {"clamp", all},
-        {"lerp", floats},
-        {"addcmul", nobool}, {"addcdiv", floats}};
+        {"lerp", floats | cxf},
+        {"addcmul", nobool | cxf}, {"addcdiv", floats | cxf}};
     /* linear algebra (ANY: one kernel for every dtype, which checks the dtype itself), the nn spatial
      * family and the optimizers */
     const unsigned ANY = 0x80000000u;

@@ -67,6 +67,12 @@ SAMPLES = {
     'mul.Tensor': lambda: [((T(2, 3), T(3)), {}), ((T(2, 3), T(2, 3)), {}), ((C(2, 3), C(3)), {}),
                            ((C(2, 3), T(2, 3)), {})],
     'div.Tensor': lambda: [((T(2, 3), T(2, 1)), {}), ((C(2, 3), C(2, 1)), {}), ((T(2, 3), C(3)), {})],
+    # a rounding mode makes the derivative zero; without one it is div's
+    'div.Tensor_mode': lambda: [((T(2, 3), T(2, 1)), {'rounding_mode': None}),
+                                ((T(2, 3), T(2, 1)), {'rounding_mode': 'floor'}),
+                                ((T(2, 3), T(3)), {'rounding_mode': 'trunc'})],
+    'divide.Tensor_mode': lambda: [((T(2, 3), T(2, 1)), {'rounding_mode': None}),
+                                   ((T(2, 3), T(2, 1)), {'rounding_mode': 'floor'})],
     # in place, a complex result cannot go into a real tensor
     'add_.Tensor': lambda: [((T(2, 3), T(3)), {}), ((C(2, 3), C(3)), {'alpha': 0.5 - 2j}), ((C(2, 3), T(3)), {})],
     'div_.Tensor': lambda: [((T(2, 3), T(2, 1)), {}), ((C(2, 3), C(2, 1)), {})],
