@@ -44,6 +44,29 @@ int tc_impl_sum_to_size(tc_opcall *c) {
     return tc_return(c, v);
 }
 
+/* repeat_backward(grad, repeats, self_sizes): repeat's gradient, the sum of grad's blocks: grad seen
+ * as [r0, (r1, s1), ...] (each kept dim split into its repeats and its size, the leading repeats
+ * alone) and summed over the repeats. */
+int tc_impl_repeat_backward(tc_opcall *c) {
+    tc_tensor *grad = tc_arg_tensor(c, 0);
+    const tc_int_list reps = tc_arg_ints(c, 1), sizes = tc_arg_ints(c, 2);
+    if (reps.len < sizes.len || reps.len > TC_MAX_DIMS)
+        return tc_set_error(TC_ERR_RUNTIME, "repeat_backward: %lld repeats for %lld dims", (long long)reps.len,
+                            (long long)sizes.len);
+    const int64_t lead = reps.len - sizes.len;
+    int64_t split[2 * TC_MAX_DIMS], summed[TC_MAX_DIMS];
+    int64_t ns = 0, nsum = 0;
+    for (int64_t i = 0; i < reps.len; i++) {
+        summed[nsum++] = ns;
+        split[ns++] = reps.items[i];
+        if (i >= lead) split[ns++] = sizes.items[i - lead];
+    }
+    tc_tensor *g = tc_reshape(grad, (tc_int_list){split, ns});
+    tc_tensor *r = g ? tc_sum_dim_IntList(g, &(tc_int_list){summed, nsum}, false, -1) : NULL;
+    tc_tensor_release(g);
+    return tc_return(c, r);
+}
+
 /* _sum_backward(grad, sizes, dim, keepdim): grad of a sum over dim, spread back over `sizes`. */
 int tc_impl__sum_backward(tc_opcall *c) {
     tc_tensor *grad = tc_arg_tensor(c, 0);

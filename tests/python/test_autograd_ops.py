@@ -111,6 +111,7 @@ SAMPLES = {
     'expand_as': lambda: [((T(1, 3), T(2, 3, requires_grad=False)), {})],
     'reshape_as': lambda: [((T(2, 3), T(6, requires_grad=False)), {})],
     'sum_to_size': lambda: [((T(2, 3), [1, 3]), {}), ((T(2, 3), [3]), {})],
+    'repeat_backward': lambda: [((T(4, 3), [2, 1], [2, 3]), {}), ((T(2, 4, 3), [2, 2, 1], [2, 3]), {})],
     '_sum_backward': lambda: [((T(3), [2, 3], [0], False), {}), ((T(1, 3), [2, 3], [0], True), {}),
                               ((T(), [2, 3], None, False), {})],
     'select_backward': lambda: [((T(4), [3, 4], 0, 1), {})],
@@ -461,6 +462,8 @@ FIRST_ORDER_ONLY = FIRST_ORDER_ONLY | {'_lstm_layer_backward'}
 DETERMINISTIC_SAMPLES = {'rrelu', 'rrelu_', 'rrelu_with_noise', 'rrelu_with_noise_'}
 
 # Differentiable in PyTorch's sense but declared without a derivative (PyTorch raises too).
+# composites whose floating results are constants for some samples (norm_backward's p = 0: zeros)
+CONSTANT_RESULTS = {'norm_backward'}
 NOT_IMPLEMENTED = {'floor_divide'} | autograd_samples_linalg.NOT_IMPLEMENTED
 SAMPLES.update(autograd_samples_reductions.samples(T, mixed))
 NOT_IMPLEMENTED |= autograd_samples_reductions.NOT_IMPLEMENTED
@@ -561,6 +564,9 @@ def test_gradients(name, sample_name):
             continue  # integer or bool results: nothing to differentiate
         if not any(o.requires_grad for o in float_outs):
             assert kind == 'composite', '%s: a floating result that does not require grad' % name
+            # a composite's parts must carry the graph (one writing into a fresh tensor had dropped it)
+            assert not requiring(args) or name in CONSTANT_RESULTS, \
+                '%s: its inputs require grad, its floating results do not' % name
             continue
         for o in float_outs:
             assert o.grad_fn is None or o.grad_fn.name() != 'NotImplemented', \
