@@ -36,6 +36,11 @@ int cpu_cx_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char
 #define BODY_div(X, x, y) cpu_cx_div_##X((x), (y))
 #define BODY_pow(X, x, y) cpu_cx_pow_##X((x), (y))
 #define BODY_eq(X, x, y) ((x).re == (y).re && (x).im == (y).im)
+/* a complex value is true when either part is nonzero */
+#define CX_TRUE(x) ((x).re != 0 || (x).im != 0)
+#define BODY_logical_and(X, x, y) (CX_TRUE(x) && CX_TRUE(y))
+#define BODY_logical_or(X, x, y) (CX_TRUE(x) || CX_TRUE(y))
+#define BODY_logical_xor(X, x, y) (CX_TRUE(x) != CX_TRUE(y))
 #define BODY_ne(X, x, y) ((x).re != (y).re || (x).im != (y).im)
 
 #define TO_BOOL(v) ((uint8_t)(v))
@@ -57,6 +62,9 @@ CPU_DTYPES_COMPLEX(STAMP_ARITH, mul)
 CPU_DTYPES_COMPLEX_FULL(STAMP_ARITH, div)
 CPU_DTYPES_COMPLEX(STAMP_COMPARE, eq)
 CPU_DTYPES_COMPLEX(STAMP_COMPARE, ne)
+CPU_DTYPES_COMPLEX_FULL(STAMP_COMPARE, logical_and)
+CPU_DTYPES_COMPLEX_FULL(STAMP_COMPARE, logical_or)
+CPU_DTYPES_COMPLEX_FULL(STAMP_COMPARE, logical_xor)
 
 /* ---- pow ---- */
 
@@ -131,5 +139,7 @@ CONSTRUCT(polar, c128, f64, d, KEEP)
 static const cpu_kernel_entry kernels[] = {
     CPU_DTYPES_COMPLEX(ENTRY, add) CPU_DTYPES_COMPLEX(ENTRY, sub) CPU_DTYPES_COMPLEX(ENTRY, mul)
     CPU_DTYPES_COMPLEX_FULL(ENTRY, div) CPU_DTYPES_COMPLEX(ENTRY, eq) CPU_DTYPES_COMPLEX(ENTRY, ne)
+    CPU_DTYPES_COMPLEX_FULL(ENTRY, logical_and) CPU_DTYPES_COMPLEX_FULL(ENTRY, logical_or)
+    CPU_DTYPES_COMPLEX_FULL(ENTRY, logical_xor)
     CPU_DTYPES_COMPLEX_FULL(POW_ENTRY, _) CPU_DTYPES_COMPLEX(ENTRY, complex) CPU_DTYPES_COMPLEX_FULL(ENTRY, polar)};
 CPU_KERNEL_TABLE(kernels);

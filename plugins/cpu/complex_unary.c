@@ -35,6 +35,8 @@
 #define BODY_rsqrt(C, X, x) cpu_cx_rsqrt_##X(x)
 #define BODY_sign(C, X, x) cpu_cx_sgn_##X(x) /* sgn's kernel; the meta keeps sign itself from complex */
 #define BODY_abs(C, X, x) cpu_cx_abs_##X(x)
+#define BODY_logical_not(C, X, x) ((uint8_t)((x).re == 0 && (x).im == 0)) /* true: both parts zero */
+#define TO_BOOL(v) (v)
 #define BODY_angle(C, X, x) cpu_cx_angle_##X(x)
 
 /* The real dtype of each complex suffix's results (abs, angle). */
@@ -54,6 +56,7 @@
     }                                                                                              \
     static int k_##OP##_##S(const tc_kernel_args *args) { return cpu_unary_apply(args, loop_##OP##_##S, #OP); }
 #define STAMP_REAL(OP, S) STAMP_TO(OP, S, CPU_CAT(CPU_T_, REAL_##S), CPU_CAT(cpu_st_, REAL_##S))
+#define STAMP_BOOL(OP, S) STAMP_TO(OP, S, uint8_t, TO_BOOL)
 
 #define COMPLEX_UNARY_OPS(X)                                                                       \
     X(neg, CPU_DTYPES_COMPLEX, STAMP)                                                              \
@@ -79,6 +82,7 @@
     X(reciprocal, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                  \
     X(rsqrt, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                       \
     X(sign, CPU_DTYPES_COMPLEX_FULL, STAMP)                                                        \
+    X(logical_not, CPU_DTYPES_COMPLEX_FULL, STAMP_BOOL)                                            \
     X(abs, CPU_DTYPES_COMPLEX, STAMP_REAL)                                                         \
     X(angle, CPU_DTYPES_COMPLEX_FULL, STAMP_REAL)
 

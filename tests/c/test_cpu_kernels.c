@@ -527,7 +527,7 @@ static void test_registration(void) {
         {"hypot", floats}, {"copysign", floats}, {"xlogy", floats}, {"nextafter", floats}, {"heaviside", all},
         {"fmax", all}, {"fmin", all}, {"fmod", nobool}, {"bitwise_and", ints_bool}, {"bitwise_or", ints_bool},
         {"bitwise_xor", ints_bool}, {"bitwise_not", ints_bool}, {"lshift", ints}, {"rshift", ints},
-        {"logical_and", all}, {"logical_or", all}, {"logical_xor", all}, {"logical_not", all}, {"isnan", all | cxf},
+        {"logical_and", all | cxf}, {"logical_or", all | cxf}, {"logical_xor", all | cxf}, {"logical_not", all | cxf}, {"isnan", all | cxf},
         {"isinf", all | cxf}, {"isfinite", all | cxf}, {"isposinf", all}, {"isneginf", all}, {"clamp", all},
         {"lerp", floats | cxf},
         {"addcmul", nobool | cxf}, {"addcdiv", floats | cxf}};

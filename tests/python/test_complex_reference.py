@@ -382,7 +382,10 @@ def _products_scans_and_checks():
                 'torch.allclose(%s, %s * (1 + 1e-9j))' % (v, v), 'torch.allclose(%s, %s.conj())' % (v, v),
                 "torch.isclose(torch.tensor([complex(float('nan'), 1), 1j], dtype=torch.%s), "
                 "torch.tensor([complex(1, float('nan')), 1j], dtype=torch.%s), equal_nan=True)" % (d, d),
-                v + '.nansum()', 'torch.logsumexp(%s, 0)' % v]
+                v + '.nansum()', 'torch.logsumexp(%s, 0)' % v, 'torch.logical_not(%s)' % v,
+                'torch.logical_and(%s, %s.conj() * 0)' % (v, v), 'torch.logical_or(%s, torch.zeros(3))' % v,
+                "torch.logical_xor(%s, torch.tensor([0j, 1j, 0], dtype=torch.%s))" % (v, d),
+                '%s.logical_not_()' % v]
     out += ['torch.prod(torch.tensor([1+1j], dtype=torch.complex32))']
     return out
 

@@ -589,3 +589,18 @@ def test_integer_power_with_negative_tensor_exponents():
     # only a negative Python-number exponent is an error in PyTorch (see test_errors.py)
     assert (torch.tensor([1, 2, -1, -1, 0]) ** torch.tensor([-1, -1, -3, -2, 2])).tolist() == [1, 0, -1, 1, 0]
     assert (2 ** torch.tensor([-1, 2])).tolist() == [0, 4]
+
+
+def test_torch_level_in_place_functions_write_their_argument():
+    # PyTorch's torch.exp_(x) etc.: the same result as the method, in x itself
+    names = ['abs_', 'acos_', 'arccos_', 'asin_', 'atan_', 'ceil_', 'cos_', 'cosh_', 'deg2rad_', 'erf_', 'erfc_',
+             'exp2_', 'exp_', 'expm1_', 'fix_', 'floor_', 'frac_', 'log10_', 'log1p_', 'log2_', 'log_', 'neg_',
+             'negative_', 'rad2deg_', 'reciprocal_', 'round_', 'rsqrt_', 'sigmoid_', 'sin_', 'sinh_', 'sqrt_', 'tan_',
+             'tanh_', 'trunc_', 'relu_']
+    for name in names:
+        x = torch.tensor([0.25, 0.5, 0.75])
+        expected = getattr(x.clone(), name)()
+        assert getattr(torch, name)(x) is x and torch.equal(x, expected), name
+    x = torch.tensor([-2., 0.5, 3.])
+    assert torch.clamp_(x, 0, 2) is x and x.tolist() == [0, 0.5, 2]
+    assert torch.equal(torch.xlogy_(torch.tensor([2.]), torch.tensor([3.])), torch.tensor([2.]).xlogy(3.))
