@@ -133,6 +133,25 @@ static int32_t arange_acc_dtype(int32_t dtype) {
     return dtype == TC_FLOAT16 || dtype == TC_BFLOAT16 ? TC_FLOAT32 : TC_FLOAT64;
 }
 
+/* arange's and range's checks of their bounds, converted to `acc` (x*): each fits it, the step is
+ * neither 0 nor NaN, the bounds are finite and lie in the step's direction. PyTorch words the last
+ * error differently for the two ("larger" and "lower" bound). */
+static int range_bounds(tc_scalar start, tc_scalar end, tc_scalar step, int32_t acc, const char *which,
+                        tc_scalar *xstart, tc_scalar *xend, tc_scalar *xstep) {
+    const tc_scalar in[3] = {start, end, step};
+    for (int i = 0; i < 3; i++)
+        if (!tc_scalar_fits(in[i], acc))
+            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                                tc_dtype_name(acc));
+    *xstart = tc_scalar_cast(start, acc), *xend = tc_scalar_cast(end, acc), *xstep = tc_scalar_cast(step, acc);
+    const double s = tc_scalar_to_double(*xstart), e = tc_scalar_to_double(*xend), st = tc_scalar_to_double(*xstep);
+    if (!(st > 0 || st < 0)) return tc_set_error(TC_ERR_RUNTIME, "step must be nonzero");
+    if (!isfinite(s) || !isfinite(e)) return tc_set_error(TC_ERR_RUNTIME, "unsupported range: %g -> %g", s, e);
+    if ((st > 0 && e < s) || (st < 0 && e > s))
+        return tc_set_error(TC_ERR_RUNTIME, "upper bound and %s bound inconsistent with step sign", which);
+    return TC_OK;
+}
+
 /* arange(end), arange.start(start, end), arange.start_step(start, end, step), each then *, dtype,
  * layout, device, pin_memory. */
 int tc_meta_arange(tc_opcall *c, tc_plan *p) {
@@ -153,17 +172,9 @@ int tc_meta_arange(tc_opcall *c, tc_plan *p) {
     if (tc_factory_options(c, n_scalars, inferred, &dtype)) return TC_FAIL;
     if (dtype == TC_BOOL) return tc_set_error(TC_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
     int32_t acc = arange_acc_dtype(dtype);
-    tc_scalar in[3] = {start, end, step};
-    for (int i = 0; i < 3; i++)
-        if (!tc_scalar_fits(in[i], acc))
-            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
-                                tc_dtype_name(acc));
-    tc_scalar xstart = tc_scalar_cast(start, acc), xend = tc_scalar_cast(end, acc), xstep = tc_scalar_cast(step, acc);
-    double s = tc_scalar_to_double(xstart), e = tc_scalar_to_double(xend), st = tc_scalar_to_double(xstep);
-    if (!(st > 0 || st < 0)) return tc_set_error(TC_ERR_RUNTIME, "step must be nonzero"); /* or NaN */
-    if (!isfinite(s) || !isfinite(e)) return tc_set_error(TC_ERR_RUNTIME, "unsupported range: %g -> %g", s, e);
-    if ((st > 0 && e < s) || (st < 0 && e > s))
-        return tc_set_error(TC_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
+    tc_scalar xstart, xend, xstep;
+    if (range_bounds(start, end, step, acc, "larger", &xstart, &xend, &xstep)) return TC_FAIL;
+    const double st = tc_scalar_to_double(xstep);
     /* The length comes from the unconverted bounds in double, as in PyTorch, except for int64, which
      * uses the converted bounds' exact difference when it fits (doubles lose integers above 2^53). */
     int64_t diff = 0;
@@ -192,17 +203,9 @@ int tc_meta_range(tc_opcall *c, tc_plan *p) {
     if (dtype == TC_BOOL || dtype == TC_FLOAT16 || tc_dtype_is_complex(dtype))
         return tc_set_error(TC_ERR_RUNTIME, "\"range_cpu\" not implemented for '%s'", tc_dtype_scalar_name(dtype));
     int32_t acc = arange_acc_dtype(dtype);
-    tc_scalar in[3] = {start, end, step};
-    for (int i = 0; i < 3; i++)
-        if (!tc_scalar_fits(in[i], acc))
-            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
-                                tc_dtype_name(acc));
-    tc_scalar xstart = tc_scalar_cast(start, acc), xend = tc_scalar_cast(end, acc), xstep = tc_scalar_cast(step, acc);
-    double s = tc_scalar_to_double(xstart), e = tc_scalar_to_double(xend), st = tc_scalar_to_double(xstep);
-    if (!(st > 0 || st < 0)) return tc_set_error(TC_ERR_RUNTIME, "step must be nonzero");
-    if (!isfinite(s) || !isfinite(e)) return tc_set_error(TC_ERR_RUNTIME, "unsupported range: %g -> %g", s, e);
-    if ((st > 0 && e < s) || (st < 0 && e > s))
-        return tc_set_error(TC_ERR_RUNTIME, "upper bound and lower bound inconsistent with step sign");
+    tc_scalar xstart, xend, xstep;
+    if (range_bounds(start, end, step, acc, "lower", &xstart, &xend, &xstep)) return TC_FAIL;
+    const double s = tc_scalar_to_double(xstart), e = tc_scalar_to_double(xend), st = tc_scalar_to_double(xstep);
     int64_t n;
     if (acc == TC_INT64) {
         int64_t diff;

@@ -21,7 +21,17 @@ def _name(dtype):
     return str(dtype).replace('torch.', '')
 
 
-class finfo:
+class _Info:
+    """finfo and iinfo compare equal, and hash alike, when they describe the same dtype."""
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.dtype == self.dtype
+
+    def __hash__(self):
+        return hash((type(self).__name__, self.dtype))
+
+
+class finfo(_Info):
     """The limits of a floating point dtype (of its parts for a complex one); the default dtype's
     without an argument."""
 
@@ -36,18 +46,12 @@ class finfo:
         self.smallest_normal = self.tiny
         self.dtype = name
 
-    def __eq__(self, other):
-        return isinstance(other, finfo) and other.dtype == self.dtype
-
-    def __hash__(self):
-        return hash(('finfo', self.dtype))
-
     def __repr__(self):
         return ('finfo(resolution=%g, min=%g, max=%g, eps=%g, smallest_normal=%g, tiny=%g, dtype=%s)'
                 % (self.resolution, self.min, self.max, self.eps, self.smallest_normal, self.tiny, self.dtype))
 
 
-class iinfo:
+class iinfo(_Info):
     """The limits of an integer dtype."""
 
     def __init__(self, type):
@@ -58,12 +62,6 @@ class iinfo:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
         self.bits, self.min, self.max = _INTS[name]
         self.dtype = name
-
-    def __eq__(self, other):
-        return isinstance(other, iinfo) and other.dtype == self.dtype
-
-    def __hash__(self):
-        return hash(('iinfo', self.dtype))
 
     def __repr__(self):
         return 'iinfo(min=%g, max=%g, dtype=%s)' % (self.min, self.max, self.dtype)
