@@ -524,7 +524,7 @@ static void test_registration(void) {
         {"deg2rad", floats}, {"rad2deg", floats}, {"logit", floats}, {"polygamma", floats}, {"mvlgamma", floats},
         {"round_decimals", floats}, {"frac", floats}, {"floor", nobool}, {"ceil", nobool}, {"round", nobool},
         {"trunc", nobool}, {"nan_to_num", all}, {"sign", all | cxf}, {"signbit", all}, {"atan2", floats},
-        {"hypot", floats}, {"copysign", floats}, {"xlogy", floats}, {"nextafter", floats}, {"heaviside", all},
+        {"hypot", floats}, {"copysign", floats}, {"xlogy", floats}, {"nextafter", floats}, {"heaviside", all}, {"gcd", ints}, {"lcm", ints},
         {"fmax", all}, {"fmin", all}, {"fmod", nobool}, {"bitwise_and", ints_bool}, {"bitwise_or", ints_bool},
         {"bitwise_xor", ints_bool}, {"bitwise_not", ints_bool}, {"lshift", ints}, {"rshift", ints},
         {"logical_and", all | cxf}, {"logical_or", all | cxf}, {"logical_xor", all | cxf}, {"logical_not", all | cxf}, {"isnan", all | cxf},

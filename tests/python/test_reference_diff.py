@@ -271,6 +271,14 @@ def _misc():
                                   d == 'float16' and m in ('exp_()', 'sqrt_()', 'relu_()')))
         out.append('(lambda t: (t[::2].add_(10), t)[1])(%s)' % a)
         out.append('(lambda t: (t.t().mul_(2), t)[1])(%s)' % AT.format(d).replace('.t()', ''))
+    g = 'torch.tensor([12, -18, 0, 7, 0, -9223372036854775808])'
+    h = 'torch.tensor([8, 12, 5, 0, 0, 6])'
+    out += ['torch.gcd(%s, %s)' % (g, h), 'torch.lcm(%s, %s)' % (g, h), 'torch.gcd(%s, torch.tensor(4))' % g,
+            'torch.lcm(torch.tensor([2 ** 40]), torch.tensor([2 ** 40 + 1]))', 'torch.gcd(%s.float(), %s.float())' % (g, h),
+            'torch.gcd(torch.tensor([True]), torch.tensor([True]))', '%s.gcd_(%s)' % (h, g), 'torch.lcm_(%s, %s)' % (h, h)]
+    for d in INTS:
+        out += ['torch.gcd(torch.tensor([-128, 100, 0, 35]).to(torch.%s), torch.tensor([6, 75, 9, -14]).to(torch.%s))' % (d, d),
+                'torch.lcm(torch.tensor([-128, 100, 0, 35]).to(torch.%s), torch.tensor([3, 7, 9, -14]).to(torch.%s))' % (d, d)]
     m = 'torch.arange(6.).view(2, 3)'
     out += [m + '.mT', m + '.mH', m + '.H', m + '.adjoint()', 'torch.adjoint(%s)' % m, m + '[None].expand(2, 2, 3).mT',
             m + '.mT.stride()', m + '[0].mT', m + '[0].mH', m + '[0].adjoint()', m + '[0].H',
