@@ -6,3 +6,48 @@ from torch._C import (  # noqa: F401
     special_log1p as log1p, special_logit as logit, special_multigammaln as multigammaln,
     special_polygamma as polygamma, special_psi as psi, special_round as round, special_xlogy as xlogy,
 )
+
+import math as _math
+
+import torch as _torch
+
+from torch._composites import sinc  # noqa: E402,F401
+
+
+def softmax(input, dim, *, dtype=None):
+    return _torch.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    return _torch.log_softmax(input, dim, dtype=dtype)
+
+
+def logsumexp(input, dim, keepdim=False):
+    return _torch.logsumexp(input, dim, keepdim)
+
+
+def _floating(x):
+    return x if x.is_floating_point() else x.to(_torch.get_default_dtype())
+
+
+def ndtr(input):
+    """The standard normal distribution's CDF: (1 + erf(x / sqrt(2))) / 2."""
+    return (1 + _torch.erf(_floating(input) * _math.sqrt(0.5))) * 0.5
+
+
+def entr(input):
+    """-x log x elementwise: 0 at 0, -inf below 0 (NaN stays)."""
+    x = _floating(input)
+    value = -x * _torch.log(x)
+    value = _torch.where(x == 0, _torch.zeros_like(x), value)
+    return _torch.where(x < 0, _torch.full_like(x, -_math.inf), value)
+
+
+def xlog1py(input, other):
+    """x * log1p(y), 0 where x is 0 (unless y is NaN)."""
+    x, y = _torch.broadcast_tensors(_torch.as_tensor(input), _torch.as_tensor(other))
+    dtype = _torch.result_type(input, other)
+    dtype = dtype if dtype.is_floating_point else _torch.get_default_dtype()
+    x, y = x.to(dtype), y.to(dtype)
+    value = x * _torch.log1p(y)
+    return _torch.where((x == 0) & ~_torch.isnan(y), _torch.zeros_like(value), value)

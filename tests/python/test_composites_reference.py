@@ -4,7 +4,8 @@ AGAINST THE REFERENCE PYTORCH (1.13.1).
 diff, trapezoid/trapz/cumulative_trapezoid, combinations, cov/corrcoef, logaddexp(2), sinc, vander,
 inner, dist, the windows, isin, block_diag, cartesian_prod, atleast_*d, hsplit/vsplit/dsplit,
 is_nonzero/is_same_size/is_signed, scalar_tensor, ravel, fill_diagonal_, finfo/iinfo,
-promote_types/result_type/can_cast and their Tensor methods, with the errors each raises. The
+promote_types/result_type/can_cast, torch.special's ndtr/entr/xlog1py/sinc/softmax/log_softmax/logsumexp
+and their Tensor methods, with the errors each raises. The
 reference's results are recorded in tests/data/reference/composites.json by tools/record_reference.
 Nothing at module level may import this project's torch.
 """
@@ -73,6 +74,13 @@ CASES = [
     'torch.result_type(1, 2)', 'torch.result_type(torch.tensor(1., dtype=torch.float64), torch.tensor([1], dtype=torch.int32))',
     'torch.result_type(torch.tensor([1], dtype=torch.uint8), -1)', 'torch.result_type(True, 2.5)',
     'torch.result_type(torch.tensor([True]), 1j)',
+    "torch.special.ndtr(torch.tensor([-3., -0.5, 0, 0.5, 2, float('inf'), float('nan')]))",
+    "torch.special.entr(torch.tensor([-1., 0, 0.5, 1, float('inf')]))", 'torch.special.entr(torch.tensor([1, 2]))',
+    "torch.special.xlog1py(torch.tensor([0., 2, 3, 0]), torch.tensor([-1., 1, float('nan'), float('nan')]))",
+    'torch.special.ndtr(torch.tensor([1, 2]))', "torch.special.sinc(torch.tensor([-3., 0, 0.5]))",
+    'torch.special.softmax(torch.tensor([1., 2, 3]), 0)',
+    'torch.special.log_softmax(torch.tensor([1., 2, 3]), 0, dtype=torch.float64)',
+    'torch.special.logsumexp(torch.tensor([1., 2, 3]), 0)',
 ]
 for a in ('float32', 'int32', 'bool', 'complex64', 'float64', 'uint8'):
     for b in ('int32', 'float32', 'bool', 'int8', 'complex64', 'float64'):
