@@ -291,6 +291,9 @@ struct tc_plan {
 /* Output i: allocated (functional op), or the written argument checked against the sizes and
  * dtype (in-place: same sizes, dtype castable; out=: resized, dtype castable), with a temporary of
  * `dtype` for the kernel when the written tensor has another dtype. */
+/* Gives t these sizes and strides over the same storage and offset (the in-place view ops: t_,
+ * squeeze_, unsqueeze_); the caller checks they stay within the storage. */
+TC_INTERNAL int tc_tensor_set_geometry(tc_tensor *t, int32_t ndim, const int64_t *sizes, const int64_t *strides);
 TC_INTERNAL int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, int32_t dtype);
 /* Output i (planned by tc_plan_output) will hold `result` (a new reference, taken): the runner copies
  * it into the output, and no kernel runs. For ops a meta function computes through other ops (the

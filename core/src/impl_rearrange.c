@@ -218,6 +218,45 @@ int tc_impl_swapaxes_(tc_opcall *c) {
     return tc_return(c, t);
 }
 
+/* t_(self): a matrix's two dims swapped in place (a vector or 0-dim tensor unchanged). */
+int tc_impl_t_(tc_opcall *c) {
+    tc_tensor *t = tc_arg_tensor(c, 0);
+    if (t->ndim > 2)
+        return tc_set_error(TC_ERR_RUNTIME, "t_() expects a tensor with <= 2 dimensions, but self is %dD", t->ndim);
+    if (t->ndim == 2) {
+        const int64_t sizes[2] = {t->sizes[1], t->sizes[0]}, strides[2] = {t->strides[1], t->strides[0]};
+        if (tc_tensor_set_geometry(t, 2, sizes, strides)) return TC_FAIL;
+    }
+    tc_tensor_retain(t);
+    return tc_return(c, t);
+}
+
+/* Gives self the geometry of `view` (a view of it), for the in-place forms of view ops. */
+static int take_geometry(tc_opcall *c, tc_tensor *t, tc_tensor *view) {
+    if (!view) return TC_FAIL;
+    const int rc = tc_tensor_set_geometry(t, view->ndim, view->sizes, view->strides);
+    tc_tensor_release(view);
+    if (rc) return TC_FAIL;
+    tc_tensor_retain(t);
+    return tc_return(c, t);
+}
+
+/* squeeze_(self), squeeze_.dim(self, dim), unsqueeze_(self, dim): the view ops' geometry, in place. */
+int tc_impl_squeeze_(tc_opcall *c) {
+    tc_tensor *t = tc_arg_tensor(c, 0);
+    return take_geometry(c, t, tc_squeeze(t));
+}
+
+int tc_impl_squeeze__dim(tc_opcall *c) {
+    tc_tensor *t = tc_arg_tensor(c, 0);
+    return take_geometry(c, t, tc_squeeze_dim(t, tc_arg_int(c, 1)));
+}
+
+int tc_impl_unsqueeze_(tc_opcall *c) {
+    tc_tensor *t = tc_arg_tensor(c, 0);
+    return take_geometry(c, t, tc_unsqueeze(t, tc_arg_int(c, 1)));
+}
+
 /* broadcast_to(self, size): expand. */
 int tc_impl_broadcast_to(tc_opcall *c) {
     return tc_return(c, tc_expand(tc_arg_tensor(c, 0), tc_arg_ints(c, 1), false));

@@ -136,6 +136,24 @@ tc_tensor *tc_scalar_tensor(tc_scalar value, int32_t dtype) {
     return t;
 }
 
+int tc_tensor_set_geometry(tc_tensor *t, int32_t ndim, const int64_t *sizes, const int64_t *strides) {
+    if (ndim < 0 || ndim > TC_MAX_DIMS)
+        return tc_set_error(TC_ERR_RUNTIME, "tensors may have at most %d dimensions, got %d", TC_MAX_DIMS, ndim);
+    int64_t shape[2 * TC_MAX_DIMS]; /* sizes may alias t's own arrays */
+    memcpy(shape, sizes, sizeof(int64_t) * (size_t)ndim);
+    memcpy(shape + ndim, strides, sizeof(int64_t) * (size_t)ndim);
+    if (ndim > t->ndim) { /* the current arrays have no room: move them out */
+        int64_t *room = malloc(2 * sizeof(int64_t) * (size_t)ndim);
+        if (!room) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory reshaping a tensor");
+        if (t->sizes != (int64_t *)(t + 1)) free(t->sizes);
+        t->sizes = room;
+    }
+    t->ndim = ndim;
+    memcpy(t->sizes, shape, sizeof(int64_t) * 2 * (size_t)ndim);
+    t->strides = t->sizes + ndim;
+    return TC_OK;
+}
+
 int tc_tensor_resize(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
     if (ndim < 0 || ndim > TC_MAX_DIMS)
         return tc_set_error(TC_ERR_RUNTIME, "tensors may have at most %d dimensions, got %d", TC_MAX_DIMS, ndim);

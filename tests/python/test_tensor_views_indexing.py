@@ -365,3 +365,28 @@ def test_setitem_every_dtype(dtype):
     x[0, 1] = torch.tensor(1, dtype=torch.int8)
     one, zero = (True, False) if dtype == torch.bool else (1, 0)
     assert x.tolist() == [[zero, one, zero], [one, zero, one]]
+
+
+def test_in_place_view_ops_change_the_tensor_itself():
+    # t_, transpose_, squeeze_, unsqueeze_: the same object, the view op's sizes and strides, the
+    # same storage; gradients flow back through the changed geometry
+    x = torch.arange(6.).view(2, 3)
+    y = x.t_()
+    assert y is x and x.shape == (3, 2) and x.stride() == (1, 3) and x[2, 1].item() == 5
+    z = torch.ones(1, 3, 1)
+    assert z.squeeze_() is z and z.shape == (3,)
+    z = torch.ones(1, 3, 1)
+    assert z.squeeze_(2).shape == (1, 3) and z.unsqueeze_(0).shape == (1, 1, 3)
+    assert torch.ones(2, 3).transpose_(0, 1).shape == (3, 2)
+    with pytest.raises(RuntimeError, match=r't_\(\) expects a tensor with <= 2 dimensions'):
+        torch.ones(2, 2, 2).t_()
+    a = torch.ones(2, 1, 3, requires_grad=True)
+    b = a * torch.arange(6.).view(2, 1, 3)
+    b.squeeze_()
+    (b * torch.arange(6.).view(2, 3)).sum().backward()
+    assert a.grad.shape == (2, 1, 3) and a.grad.view(-1).tolist() == [v * v for v in range(6)]
+    a = torch.ones(2, 3, requires_grad=True)
+    b = a * torch.arange(6.).view(2, 3)
+    b.t_()
+    (b * torch.arange(6.).view(3, 2)).sum().backward()
+    assert a.grad.tolist() == [[0., 2., 8.], [3., 12., 25.]]
