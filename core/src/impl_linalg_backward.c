@@ -283,28 +283,35 @@ int tc_impl_linalg_lu_solve_LU(tc_opcall *c) {
 
 /* ---- Cholesky ---- */
 
-/* A = L L^T: gA = L^{-T} phi(L^T gL) L^{-1}, symmetrised: 0.5 (tril(X) + tril(X, -1)^T) for
- * X = L^T gL, between the triangular solves (Murray 2016, as PyTorch 1.13). */
+/* A = L L^H: gA = L^{-H} phi(L^H gL) L^{-1}, made Hermitian: 0.5 (tril(X) + tril(X, -1)^H) for
+ * X = L^H gL, between the triangular solves (Murray 2016, as PyTorch 1.13). The triangular solve
+ * kernel is real: complex factors go through linalg_solve. */
 int tc_impl_cholesky_backward(tc_opcall *c) {
     tc_tensor *gl = tc_arg_tensor(c, 0), *l = tc_arg_tensor(c, 2);
-    const bool upper = tc_arg_bool(c, 1);
+    const bool upper = tc_arg_bool(c, 1), cplx = tc_dtype_is_complex(l->dtype);
     bw b = {0};
-    if (upper) l = mT(&b, l), gl = mT(&b, gl);
-    tc_tensor *x = b.failed ? NULL : mm(&b, mT(&b, l), gl);
-    tc_tensor *phi = b.failed ? NULL : scale(&b, add(&b, tril(&b, x, 0), mT(&b, tril(&b, x, -1))), 0.5);
-    tc_tensor *ga = OP(&b, tc_linalg_solve_triangular(mT(&b, l), phi, true, true, false));
-    ga = OP(&b, tc_linalg_solve_triangular(l, ga, false, false, false));
+    if (upper) l = mH(&b, l), gl = mH(&b, gl);
+    tc_tensor *x = b.failed ? NULL : mm(&b, mH(&b, l), gl);
+    tc_tensor *phi = b.failed ? NULL : scale(&b, add(&b, tril(&b, x, 0), mH(&b, tril(&b, x, -1))), 0.5);
+    tc_tensor *ga, *lh = b.failed ? NULL : mH(&b, l);
+    if (cplx) {
+        ga = OP(&b, tc_linalg_solve(lh, phi, true));
+        ga = OP(&b, tc_linalg_solve(l, ga, false));
+    } else {
+        ga = OP(&b, tc_linalg_solve_triangular(lh, phi, true, true, false));
+        ga = OP(&b, tc_linalg_solve_triangular(l, ga, false, false, false));
+    }
     return tc_return(c, finish(&b, ga));
 }
 
-/* cholesky_solve(B, L): L's gradient, -(C + C^T) L (or -U (C + C^T)) with C = gB X^T, gB = A^{-1} gX */
+/* cholesky_solve(B, L): L's gradient, -(C + C^H) L (or -U (C + C^H)) with C = gB X^H, gB = A^{-1} gX */
 int tc_impl_cholesky_solve_backward_L(tc_opcall *c) {
     tc_tensor *gx = tc_arg_tensor(c, 0), *l = tc_arg_tensor(c, 2), *x = tc_arg_tensor(c, 3);
     const bool upper = tc_arg_bool(c, 4);
     bw b = {0};
     tc_tensor *gb = OP(&b, tc_cholesky_solve(gx, l, upper));
-    tc_tensor *ct = b.failed ? NULL : mm(&b, gb, mT(&b, x));
-    ct = b.failed ? NULL : add(&b, ct, mT(&b, ct));
+    tc_tensor *ct = b.failed ? NULL : mm(&b, gb, mH(&b, x));
+    ct = b.failed ? NULL : add(&b, ct, mH(&b, ct));
     tc_tensor *r = b.failed ? NULL : neg(&b, upper ? mm(&b, l, ct) : mm(&b, ct, l));
     return tc_return(c, finish(&b, r));
 }

@@ -310,7 +310,7 @@ int tc_meta_cholesky_solve(tc_opcall *c, tc_plan *p) {
 /* cholesky_inverse(self: L, upper) -> the inverse of L L^T (U^T U) */
 int tc_meta_cholesky_inverse(tc_opcall *c, tc_plan *p) {
     tc_tensor *l = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(l, "cholesky_inverse", "A") || tc_linalg_check_floating(l, "cholesky_inverse", true))
+    if (tc_linalg_check_square(l, "cholesky_inverse", "A") || tc_linalg_check_inexact(l, "cholesky_inverse", true))
         return TC_FAIL;
     const int64_t n = rows_of(l);
     if (output_like(p, 0, l, 2, 2, (int64_t[]){n, n}, l->dtype) || tc_plan_input(p, l, -1)) return TC_FAIL;

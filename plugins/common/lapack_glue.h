@@ -86,6 +86,9 @@ typedef void lapack_cgeev_fn(const char *jobvl, const char *jobvr, const lapack_
 typedef lapack_getrf_fn lapack_cgetrf_fn;
 typedef lapack_getrs_fn lapack_cgetrs_fn;
 typedef lapack_getri_fn lapack_cgetri_fn;
+typedef lapack_potrf_fn lapack_cpotrf_fn;
+typedef lapack_potrs_fn lapack_cpotrs_fn;
+typedef lapack_potri_fn lapack_cpotri_fn;
 
 /* [0]: the float (s) routine, [1]: the double (d) one. */
 typedef struct lapack_glue_table {
@@ -111,6 +114,9 @@ typedef struct lapack_glue_table {
     lapack_cgetrf_fn *cgetrf[2];
     lapack_cgetrs_fn *cgetrs[2];
     lapack_cgetri_fn *cgetri[2];
+    lapack_cpotrf_fn *cpotrf[2];
+    lapack_cpotrs_fn *cpotrs[2];
+    lapack_cpotri_fn *cpotri[2];
 } lapack_glue_table;
 
 /* The routine names, in the order of lapack_glue_table's members (s then d), for dlsym. */
@@ -118,7 +124,7 @@ typedef struct lapack_glue_table {
     X(getrf) X(getrs) X(getri) X(potrf) X(potrs) X(potri) X(trsm) X(geqrf) X(orgqr) X(ormqr) X(gesdd) \
     X(syevd) X(geev) X(gels) X(gelsy) X(gelsd) X(gelss)
 /* The complex routines, by their names without the c/z letter (members c<name>: c then z). */
-#define LAPACK_GLUE_COMPLEX_ROUTINES(X) X(geev) X(getrf) X(getrs) X(getri)
+#define LAPACK_GLUE_COMPLEX_ROUTINES(X) X(geev) X(getrf) X(getrs) X(getri) X(potrf) X(potrs) X(potri)
 
 static lapack_glue_table lapack_glue_fns; /* filled by the provider's init */
 
@@ -318,41 +324,78 @@ static int lapack_glue_getri_complex(int32_t dtype, int64_t n, void *a, int64_t 
     return lapack_glue_getri_by(lapack_glue_fns.cgetri[d], dtype, n, a, lda, ipiv, ws);
 }
 
-static int lapack_glue_potrf(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
-    (void)ws;
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+/* potrf, potrs and potri by the routine `fn` (real or complex: the arguments are the same). */
+static int lapack_glue_potrf_by(lapack_potrf_fn *fn, char uplo, int64_t n, void *a, int64_t lda) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(lda));
     if (lda < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
     if (n == 0) return 0;
     lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, info = 0;
-    lapack_glue_fns.potrf[d](&uplo, &N, a, &LDA, &info, 1);
+    fn(&uplo, &N, a, &LDA, &info, 1);
     return lapack_glue_info(info);
 }
 
-static int lapack_glue_potrs(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda, void *b,
-                             int64_t ldb, tc_lapack_ws *ws) {
-    (void)ws;
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+static int lapack_glue_potrs_by(lapack_potrs_fn *fn, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda,
+                                void *b, int64_t ldb) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(nrhs) && lapack_glue_fits(lda) && lapack_glue_fits(ldb));
     if (lda < lapack_glue_max1(n) || ldb < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
     if (n == 0 || nrhs == 0) return 0;
     lapack_int N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda, LDB = (lapack_int)ldb, info = 0;
-    lapack_glue_fns.potrs[d](&uplo, &N, &NRHS, a, &LDA, b, &LDB, &info, 1);
+    fn(&uplo, &N, &NRHS, a, &LDA, b, &LDB, &info, 1);
     return lapack_glue_info(info);
 }
 
-static int lapack_glue_potri(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
-    (void)ws;
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+static int lapack_glue_potri_by(lapack_potri_fn *fn, char uplo, int64_t n, void *a, int64_t lda) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(lda));
     if (lda < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
     if (n == 0) return 0;
     lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, info = 0;
-    lapack_glue_fns.potri[d](&uplo, &N, a, &LDA, &info, 1);
+    fn(&uplo, &N, a, &LDA, &info, 1);
     return lapack_glue_info(info);
+}
+
+/* The real potrf/potrs/potri members for float32/float64, the complex ones (1.4) for complex64/128. */
+#define LAPACK_GLUE_FN(name, d, cplx) ((d) < 0 ? NULL : (cplx) ? lapack_glue_fns.c##name[d] : lapack_glue_fns.name[d])
+static int lapack_glue_potrf_of(bool cplx, int32_t dtype, char uplo, int64_t n, void *a, int64_t lda) {
+    const int d = cplx ? lapack_glue_cdt(dtype) : lapack_glue_dt(dtype);
+    lapack_potrf_fn *fn = LAPACK_GLUE_FN(potrf, d, cplx);
+    return fn ? lapack_glue_potrf_by(fn, uplo, n, a, lda) : TC_LAPACK_DTYPE;
+}
+static int lapack_glue_potrs_of(bool cplx, int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a,
+                                int64_t lda, void *b, int64_t ldb) {
+    const int d = cplx ? lapack_glue_cdt(dtype) : lapack_glue_dt(dtype);
+    lapack_potrs_fn *fn = LAPACK_GLUE_FN(potrs, d, cplx);
+    return fn ? lapack_glue_potrs_by(fn, uplo, n, nrhs, a, lda, b, ldb) : TC_LAPACK_DTYPE;
+}
+static int lapack_glue_potri_of(bool cplx, int32_t dtype, char uplo, int64_t n, void *a, int64_t lda) {
+    const int d = cplx ? lapack_glue_cdt(dtype) : lapack_glue_dt(dtype);
+    lapack_potri_fn *fn = LAPACK_GLUE_FN(potri, d, cplx);
+    return fn ? lapack_glue_potri_by(fn, uplo, n, a, lda) : TC_LAPACK_DTYPE;
+}
+static int lapack_glue_potrf(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potrf_of(false, dtype, uplo, n, a, lda);
+}
+static int lapack_glue_potrs(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda, void *b,
+                             int64_t ldb, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potrs_of(false, dtype, uplo, n, nrhs, a, lda, b, ldb);
+}
+static int lapack_glue_potri(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potri_of(false, dtype, uplo, n, a, lda);
+}
+static int lapack_glue_potrf_complex(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potrf_of(true, dtype, uplo, n, a, lda);
+}
+static int lapack_glue_potrs_complex(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda,
+                                     void *b, int64_t ldb, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potrs_of(true, dtype, uplo, n, nrhs, a, lda, b, ldb);
+}
+static int lapack_glue_potri_complex(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potri_of(true, dtype, uplo, n, a, lda);
 }
 
 static int lapack_glue_trsm(int32_t dtype, char side, char uplo, char transa, char diag, int64_t m, int64_t n,
@@ -637,7 +680,8 @@ static int lapack_glue_gelss(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, 
         .geev = lapack_glue_geev, .gels = lapack_glue_gels, .gelsy = lapack_glue_gelsy,           \
         .gelsd = lapack_glue_gelsd, .gelss = lapack_glue_gelss, .geev_complex = lapack_glue_geev_complex, \
         .getrf_complex = lapack_glue_getrf_complex, .getrs_complex = lapack_glue_getrs_complex,                \
-        .getri_complex = lapack_glue_getri_complex,                                                \
+        .getri_complex = lapack_glue_getri_complex, .potrf_complex = lapack_glue_potrf_complex,    \
+        .potrs_complex = lapack_glue_potrs_complex, .potri_complex = lapack_glue_potri_complex,    \
     }
 
 #endif

@@ -495,8 +495,8 @@ GEEV_COMPLEX_CHECK(check_zgeev, double, TC_COMPLEX128, 1e-12)
 static const tc_lapack *lapack_1_4(const loaded *ld) {
     const tc_blas_provider *p = ld->provider;
     const tc_lapack *l = p && TC_BLAS_HAS(p, lapack) ? p->lapack : NULL;
-    if (l && TC_STRUCT_HAS(l, tc_lapack, getri_complex) && l->geev_complex && l->getrf_complex &&
-        l->getrs_complex && l->getri_complex)
+    if (l && TC_STRUCT_HAS(l, tc_lapack, potri_complex) && l->geev_complex && l->getrf_complex &&
+        l->getrs_complex && l->getri_complex && l->potrf_complex && l->potrs_complex && l->potri_complex)
         return l;
     CHECK(0, "%s lacks a member of tc_lapack 1.4", ld->file);
     return NULL;
@@ -572,6 +572,50 @@ static void test_geev_complex(void) {
 LU_COMPLEX_CHECK(check_clu, float, TC_COMPLEX64, 1e-5)
 LU_COMPLEX_CHECK(check_zlu, double, TC_COMPLEX128, 1e-12)
 
+/* The complex Cholesky members (ABI 1.4): A = [[4, 1+i], [1-i, 3]] is Hermitian positive definite;
+ * potrf ('L') gives L with L L^H = A, potrs solves A x = b, potri's lower triangle is that of
+ * A^-1 = [[3, -1-i], [-1+i, 4]] / 10; a matrix that is not positive definite gives info 1. */
+#define CHOLESKY_COMPLEX_CHECK(NAME, R, DT, TOL)                                                    \
+    static void NAME(const tc_blas_provider *p) {                                                  \
+        const tc_lapack *l = p->lapack;                                                            \
+        const R a0[8] = {4, 0, 1, -1, 1, 1, 3, 0};                                                 \
+        R a[8], b[4] = {0}, x[4] = {1, 2, -1, 0.5};                                                \
+        memcpy(a, a0, sizeof a);                                                                   \
+        int rc = l->potrf_complex(DT, 'L', 2, a, 2, NULL);                                         \
+        CHECK(rc == 0, "%s: " #DT " potrf_complex returned %d", p->name, rc);                      \
+        if (rc) return;                                                                            \
+        /* (L L^H)[i][j] = sum_k L[i][k] conj(L[j][k]) over k <= min(i, j) */                      \
+        double err = 0;                                                                            \
+        for (int i = 0; i < 2; i++)                                                                \
+            for (int j = 0; j <= i; j++) {                                                         \
+                double re = 0, im = 0;                                                             \
+                for (int k = 0; k <= j; k++) {                                                     \
+                    const R *u = a + 2 * (i + 2 * k), *v = a + 2 * (j + 2 * k);                    \
+                    re += u[0] * v[0] + u[1] * v[1], im += u[1] * v[0] - u[0] * v[1];              \
+                }                                                                                  \
+                err = fmax(err, fabs(re - a0[2 * (i + 2 * j)]) + fabs(im - a0[2 * (i + 2 * j) + 1])); \
+            }                                                                                      \
+        CHECK(err < 10 * TOL, "%s: L L^H - A: %g", p->name, err);                                  \
+        for (int i = 0; i < 2; i++) /* b = A x */                                                  \
+            for (int k = 0; k < 2; k++) {                                                          \
+                const R *e = a0 + 2 * (i + 2 * k);                                                 \
+                b[2 * i] += e[0] * x[2 * k] - e[1] * x[2 * k + 1];                                 \
+                b[2 * i + 1] += e[0] * x[2 * k + 1] + e[1] * x[2 * k];                             \
+            }                                                                                      \
+        rc = l->potrs_complex(DT, 'L', 2, 1, a, 2, b, 2, NULL);                                    \
+        double e = 0;                                                                              \
+        for (int i = 0; i < 4; i++) e = fmax(e, fabs(b[i] - x[i]));                                \
+        CHECK(rc == 0 && e < 10 * TOL, "%s: potrs_complex: status %d, error %g", p->name, rc, e);  \
+        rc = l->potri_complex(DT, 'L', 2, a, 2, NULL);                                             \
+        CHECK(rc == 0 && fabs(a[0] - 0.3) < TOL && fabs(a[1]) < TOL && fabs(a[2] + 0.1) < TOL &&   \
+                  fabs(a[3] - 0.1) < TOL && fabs(a[6] - 0.4) < TOL,                                \
+              "%s: potri_complex: status %d, %g %g%+gi %g", p->name, rc, a[0], a[2], a[3], a[6]);  \
+        R neg[8] = {-1, 0, 0, 0, 0, 0, 1, 0};                                                      \
+        CHECK(l->potrf_complex(DT, 'L', 2, neg, 2, NULL) == 1, "%s: not positive definite", p->name); \
+    }
+CHOLESKY_COMPLEX_CHECK(check_cpotrf, float, TC_COMPLEX64, 1e-5)
+CHOLESKY_COMPLEX_CHECK(check_zpotrf, double, TC_COMPLEX128, 1e-12)
+
 static void test_lu_complex(void) {
     const loaded *ls[] = {&blis, &openblas};
     for (int i = 0; i < 2; i++) {
@@ -579,6 +623,8 @@ static void test_lu_complex(void) {
         if (!l) continue;
         check_clu(ls[i]->provider);
         check_zlu(ls[i]->provider);
+        check_cpotrf(ls[i]->provider);
+        check_zpotrf(ls[i]->provider);
         double x[2] = {1, 0};
         int64_t piv[1];
         CHECK(l->getrf_complex(TC_FLOAT64, 1, 1, x, 1, piv, NULL) == TC_LAPACK_DTYPE &&
@@ -701,7 +747,7 @@ int main(int argc, char **argv) {
     run("gemm with one-row operands", test_gemm_single_rows);
     run("complex gemm (cgemm, zgemm)", test_gemm_complex);
     run("complex eigendecomposition (geev_complex)", test_geev_complex);
-    run("complex LU (getrf_complex, getrs_complex, getri_complex)", test_lu_complex);
+    run("complex LU and Cholesky (getrf/getrs/getri/potrf/potrs/potri_complex)", test_lu_complex);
     run("threads", test_threads);
     run("gemm splitting for narrow BLAS integers", test_gemm_split);
     printf("%d passed, %d failed\n", n_passed, n_failed);

@@ -386,10 +386,17 @@ typedef struct tc_lapack {
     int (*getrs_complex)(int32_t dtype, char trans, int64_t n, int64_t nrhs, const void *a, int64_t lda,
                          const int64_t *ipiv, void *b, int64_t ldb, tc_lapack_ws *ws);
     int (*getri_complex)(int32_t dtype, int64_t n, void *a, int64_t lda, const int64_t *ipiv, tc_lapack_ws *ws);
+    /* since 1.4 (may be NULL, as above): Cholesky of Hermitian positive-definite complex matrices
+     * (cpotrf/zpotrf, ...), as the real potrf, potrs and potri: a = L L^H ('L') or U^H U ('U'). */
+    int (*potrf_complex)(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws);
+    int (*potrs_complex)(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda, void *b,
+                         int64_t ldb, tc_lapack_ws *ws);
+    int (*potri_complex)(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws);
 } tc_lapack;
 _Static_assert(offsetof(tc_lapack, geev_complex) == 160, "tc_lapack 1.3 members end at 160");
 _Static_assert(offsetof(tc_lapack, getri_complex) == 184, "tc_lapack 1.4 members are ABI");
-_Static_assert(sizeof(tc_lapack) == 192, "tc_lapack 1.4 layout is ABI");
+_Static_assert(offsetof(tc_lapack, potri_complex) == 208, "tc_lapack 1.4 members are ABI");
+_Static_assert(sizeof(tc_lapack) == 216, "tc_lapack 1.4 layout is ABI");
 #define TC_LAPACK_SIZE_1_3 160
 
 /* Row-major GEMM in the manner of cblas: C[m,n] = alpha * op(A) @ op(B) + beta * C, where op
