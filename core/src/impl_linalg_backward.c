@@ -57,6 +57,11 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 /* ---- building blocks ---- */
 
 static tc_tensor *mT(bw *b, tc_tensor *x) { return OP(b, tc_transpose_int(x, -2, -1)); }
+/* The conjugate of a complex x; a real x itself, so that real gradients keep their ops. */
+static tc_tensor *conjugate(bw *b, tc_tensor *x) {
+    return !x || !tc_dtype_is_complex(x->dtype) ? x : OP(b, tc_conj_physical(x));
+}
+static tc_tensor *mH(bw *b, tc_tensor *x) { return b->failed ? NULL : conjugate(b, mT(b, x)); }
 static tc_tensor *mm(bw *b, tc_tensor *x, tc_tensor *y) { return OP(b, tc_matmul(x, y)); }
 static tc_tensor *add(bw *b, tc_tensor *x, tc_tensor *y) { return OP(b, tc_add_Tensor(x, y, TC_SCALAR_OF_INT(1))); }
 static tc_tensor *sub(bw *b, tc_tensor *x, tc_tensor *y) { return OP(b, tc_sub_Tensor(x, y, TC_SCALAR_OF_INT(1))); }
@@ -120,34 +125,42 @@ static bool unused_grad(tc_tensor *g) {
 
 /* ---- determinants ---- */
 
-/* grad det(A) = det * A^{-T}: a solve with A^T against (grad det) I */
+/* grad det(A) = conj(det) * A^{-H}: a solve with A^H against (grad conj(det)) I */
 int tc_impl_linalg_det_backward(tc_opcall *c) {
     tc_tensor *g = tc_arg_tensor(c, 0), *det = tc_arg_tensor(c, 1), *a = tc_arg_tensor(c, 2);
     bw b = {0};
     const int64_t n = rows(a);
-    tc_tensor *d = mul(&b, g, det), *rhs = b.failed ? NULL : mul(&b, unsq(&b, unsq(&b, d, -1), -1), eye(&b, n, n, a));
-    tc_tensor *r = b.failed ? NULL : OP(&b, tc_linalg_solve(mT(&b, a), rhs, true));
+    tc_tensor *d = mul(&b, g, conjugate(&b, det));
+    tc_tensor *rhs = b.failed ? NULL : mul(&b, unsq(&b, unsq(&b, d, -1), -1), eye(&b, n, n, a));
+    tc_tensor *r = b.failed ? NULL : OP(&b, tc_linalg_solve(mH(&b, a), rhs, true));
     return tc_return(c, finish(&b, r));
 }
 
-/* grad logabsdet = A^{-T} (the sign of a real determinant has no derivative) */
+/* grad logabsdet = g A^{-H}, g the logabsdet's gradient (the sign of a real determinant has no
+ * derivative); for a complex A, g - i imag(conj(grad_sign) sign) as PyTorch's */
 int tc_impl_slogdet_backward(tc_opcall *c) {
     tc_tensor *g = tc_arg_tensor(c, 1), *a = tc_arg_tensor(c, 2);
     bw b = {0};
     const int64_t n = rows(a);
+    if (tc_dtype_is_complex(a->dtype)) {
+        tc_tensor *t = mul(&b, tc_arg_tensor(c, 0), conjugate(&b, tc_arg_tensor(c, 3)));
+        tc_tensor *im = b.failed ? NULL : OP(&b, tc_imag(t));
+        g = b.failed ? NULL : OP(&b, tc_complex(g, im));
+    }
     tc_tensor *rhs = b.failed ? NULL : mul(&b, unsq(&b, unsq(&b, g, -1), -1), eye(&b, n, n, a));
-    tc_tensor *r = b.failed ? NULL : OP(&b, tc_linalg_solve(mT(&b, a), rhs, true));
+    tc_tensor *r = b.failed ? NULL : OP(&b, tc_linalg_solve(mH(&b, a), rhs, true));
     return tc_return(c, finish(&b, r));
 }
 
 /* ---- solve ---- */
 
-/* X = A^{-1} B (left) or B A^{-1}: gB = A^{-T} gX (or gX A^{-T}); gA = -gB X^T (or -X^T gB). With
- * create_graph the solve is recomputed from A, so that it is differentiable; else the saved LU. */
+/* X = A^{-1} B (left) or B A^{-1}: gB = A^{-H} gX (or gX A^{-H}); gA = -gB X^H (or -X^H gB). With
+ * create_graph (or a complex A: lu_solve's kernel is real) the solve is recomputed from A, so that it
+ * is differentiable; else the saved LU. */
 static tc_tensor *solve_gB(bw *b, tc_tensor *gx, tc_tensor *x, tc_tensor *a, tc_tensor *lu, tc_tensor *piv, bool left,
                            bool *vector) {
     *vector = x->ndim == 1 || x->ndim == a->ndim - 1;
-    if (tc_grad_enabled()) return OP(b, tc_linalg_solve(mT(b, a), gx, left));
+    if (tc_grad_enabled() || tc_dtype_is_complex(a->dtype)) return OP(b, tc_linalg_solve(mH(b, a), gx, left));
     tc_tensor *g = *vector ? unsq(b, gx, -1) : gx;
     tc_tensor *r = b->failed ? NULL : OP(b, tc_linalg_lu_solve(lu, piv, g, left, true));
     return *vector && r ? OP(b, tc_squeeze_dim(r, -1)) : r;
@@ -169,10 +182,10 @@ int tc_impl_linalg_solve_backward_A(tc_opcall *c) {
     tc_tensor *gb = solve_gB(&b, tc_arg_tensor(c, 0), x, tc_arg_tensor(c, 2), tc_arg_tensor(c, 3), tc_arg_tensor(c, 4),
                              left, &vector);
     tc_tensor *ga;
-    if (vector) /* -gB x^T, an outer product per batch */
-        ga = b.failed ? NULL : neg(&b, mul(&b, unsq(&b, gb, -1), unsq(&b, x, -2)));
+    if (vector) /* -gB x^H, an outer product per batch */
+        ga = b.failed ? NULL : neg(&b, mul(&b, unsq(&b, gb, -1), unsq(&b, conjugate(&b, x), -2)));
     else
-        ga = b.failed ? NULL : neg(&b, left ? mm(&b, gb, mT(&b, x)) : mm(&b, mT(&b, x), gb));
+        ga = b.failed ? NULL : neg(&b, left ? mm(&b, gb, mH(&b, x)) : mm(&b, mH(&b, x), gb));
     return tc_return(c, finish(&b, ga));
 }
 
@@ -270,28 +283,35 @@ int tc_impl_linalg_lu_solve_LU(tc_opcall *c) {
 
 /* ---- Cholesky ---- */
 
-/* A = L L^T: gA = L^{-T} phi(L^T gL) L^{-1}, symmetrised: 0.5 (tril(X) + tril(X, -1)^T) for
- * X = L^T gL, between the triangular solves (Murray 2016, as PyTorch 1.13). */
+/* A = L L^H: gA = L^{-H} phi(L^H gL) L^{-1}, made Hermitian: 0.5 (tril(X) + tril(X, -1)^H) for
+ * X = L^H gL, between the triangular solves (Murray 2016, as PyTorch 1.13). The triangular solve
+ * kernel is real: complex factors go through linalg_solve. */
 int tc_impl_cholesky_backward(tc_opcall *c) {
     tc_tensor *gl = tc_arg_tensor(c, 0), *l = tc_arg_tensor(c, 2);
-    const bool upper = tc_arg_bool(c, 1);
+    const bool upper = tc_arg_bool(c, 1), cplx = tc_dtype_is_complex(l->dtype);
     bw b = {0};
-    if (upper) l = mT(&b, l), gl = mT(&b, gl);
-    tc_tensor *x = b.failed ? NULL : mm(&b, mT(&b, l), gl);
-    tc_tensor *phi = b.failed ? NULL : scale(&b, add(&b, tril(&b, x, 0), mT(&b, tril(&b, x, -1))), 0.5);
-    tc_tensor *ga = OP(&b, tc_linalg_solve_triangular(mT(&b, l), phi, true, true, false));
-    ga = OP(&b, tc_linalg_solve_triangular(l, ga, false, false, false));
+    if (upper) l = mH(&b, l), gl = mH(&b, gl);
+    tc_tensor *x = b.failed ? NULL : mm(&b, mH(&b, l), gl);
+    tc_tensor *phi = b.failed ? NULL : scale(&b, add(&b, tril(&b, x, 0), mH(&b, tril(&b, x, -1))), 0.5);
+    tc_tensor *ga, *lh = b.failed ? NULL : mH(&b, l);
+    if (cplx) {
+        ga = OP(&b, tc_linalg_solve(lh, phi, true));
+        ga = OP(&b, tc_linalg_solve(l, ga, false));
+    } else {
+        ga = OP(&b, tc_linalg_solve_triangular(lh, phi, true, true, false));
+        ga = OP(&b, tc_linalg_solve_triangular(l, ga, false, false, false));
+    }
     return tc_return(c, finish(&b, ga));
 }
 
-/* cholesky_solve(B, L): L's gradient, -(C + C^T) L (or -U (C + C^T)) with C = gB X^T, gB = A^{-1} gX */
+/* cholesky_solve(B, L): L's gradient, -(C + C^H) L (or -U (C + C^H)) with C = gB X^H, gB = A^{-1} gX */
 int tc_impl_cholesky_solve_backward_L(tc_opcall *c) {
     tc_tensor *gx = tc_arg_tensor(c, 0), *l = tc_arg_tensor(c, 2), *x = tc_arg_tensor(c, 3);
     const bool upper = tc_arg_bool(c, 4);
     bw b = {0};
     tc_tensor *gb = OP(&b, tc_cholesky_solve(gx, l, upper));
-    tc_tensor *ct = b.failed ? NULL : mm(&b, gb, mT(&b, x));
-    ct = b.failed ? NULL : add(&b, ct, mT(&b, ct));
+    tc_tensor *ct = b.failed ? NULL : mm(&b, gb, mH(&b, x));
+    ct = b.failed ? NULL : add(&b, ct, mH(&b, ct));
     tc_tensor *r = b.failed ? NULL : neg(&b, upper ? mm(&b, l, ct) : mm(&b, ct, l));
     return tc_return(c, finish(&b, r));
 }

@@ -85,7 +85,7 @@ int tc_impl_slogdet(tc_opcall *c) {
  * log(sign), which is 0, NaN or -inf exactly so. */
 int tc_impl_logdet(tc_opcall *c) {
     tc_tensor *a = tc_arg_tensor(c, 0), *s, *l;
-    if (tc_linalg_check_square(a, "logdet", "A") || tc_linalg_check_floating(a, "logdet", false)) return TC_FAIL;
+    if (tc_linalg_check_square(a, "logdet", "A") || tc_linalg_check_inexact(a, "logdet", false)) return TC_FAIL;
     if (slogdet(a, &s, &l)) return TC_FAIL;
     tc_tensor *ls = tc_log(s), *r = ls ? tc_add_Tensor(l, ls, TC_SCALAR_OF_INT(1)) : NULL;
     release(s, l, ls, NULL);

@@ -39,6 +39,14 @@ int tc_linalg_check_floating(const tc_tensor *t, const char *api, bool low_preci
     return TC_OK;
 }
 
+int tc_linalg_check_inexact(const tc_tensor *t, const char *api, bool low_precision) {
+    if (t->dtype == TC_COMPLEX64 || t->dtype == TC_COMPLEX128) return TC_OK;
+    if (t->dtype == TC_COMPLEX32)
+        return tc_set_error(TC_ERR_RUNTIME, "%s: Low precision dtypes not supported. Got %s", api,
+                            tc_dtype_scalar_name(t->dtype));
+    return tc_linalg_check_floating(t, api, low_precision);
+}
+
 int tc_linalg_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, int32_t dtype) {
     const tc_opcall *c = p->call;
     if (c->op->variant == TC_VARIANT_OUT) {

@@ -188,13 +188,14 @@ int tc_meta_lu_solve(tc_opcall *c, tc_plan *p) {
     return TC_OK;
 }
 
-/* _linalg_det(A) -> (result, LU, pivots) and _linalg_slogdet(A) -> (sign, logabsdet, LU, pivots) */
+/* _linalg_det(A) -> (result, LU, pivots) and _linalg_slogdet(A) -> (sign, logabsdet, LU, pivots);
+ * a complex A has a complex det and sign, and a real logabsdet. */
 static int det_like(tc_opcall *c, tc_plan *p, const char *api, int32_t nvalues) {
     tc_tensor *a = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(a, api, "A") || tc_linalg_check_floating(a, api, true)) return TC_FAIL;
+    if (tc_linalg_check_square(a, api, "A") || tc_linalg_check_inexact(a, api, true)) return TC_FAIL;
     const int64_t n = rows_of(a);
     for (int32_t i = 0; i < nvalues; i++)
-        if (output_like(p, i, a, 2, 0, NULL, a->dtype)) return TC_FAIL;
+        if (output_like(p, i, a, 2, 0, NULL, i == 1 ? tc_dtype_to_real(a->dtype) : a->dtype)) return TC_FAIL;
     if (output_like(p, nvalues, a, 2, 2, (int64_t[]){n, n}, a->dtype) ||
         output_like(p, nvalues + 1, a, 2, 1, &n, TC_INT32) || tc_plan_input(p, a, -1))
         return TC_FAIL;
@@ -210,7 +211,7 @@ int tc_meta__linalg_slogdet(tc_opcall *c, tc_plan *p) { return det_like(c, p, "l
 static int square_ex(tc_opcall *c, tc_plan *p, const char *api, bool low_precision, int check_arg,
                      int (*after)(tc_plan *)) {
     tc_tensor *a = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(a, api, "A") || tc_linalg_check_floating(a, api, low_precision)) return TC_FAIL;
+    if (tc_linalg_check_square(a, api, "A") || tc_linalg_check_inexact(a, api, low_precision)) return TC_FAIL;
     const int64_t n = rows_of(a);
     if (output_like(p, 0, a, 2, 2, (int64_t[]){n, n}, a->dtype) || output_like(p, 1, a, 2, 0, NULL, TC_INT32) ||
         tc_plan_input(p, a, -1))
@@ -252,7 +253,7 @@ static bool vector_rhs(const tc_tensor *a, const tc_tensor *b) {
 int tc_meta__linalg_solve_ex(tc_opcall *c, tc_plan *p) {
     tc_tensor *a = tc_arg_tensor(c, 0), *b = tc_arg_tensor(c, 1);
     const bool left = tc_arg_bool(c, 2);
-    if (tc_linalg_check_floating(a, "linalg.solve", false)) return TC_FAIL;
+    if (tc_linalg_check_inexact(a, "linalg.solve", false)) return TC_FAIL;
     if (a->dtype != b->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "linalg.solve: Expected A and B to have the same dtype, but found A of "
                                             "type %s and B of type %s instead", tc_dtype_scalar_name(a->dtype),
@@ -309,7 +310,7 @@ int tc_meta_cholesky_solve(tc_opcall *c, tc_plan *p) {
 /* cholesky_inverse(self: L, upper) -> the inverse of L L^T (U^T U) */
 int tc_meta_cholesky_inverse(tc_opcall *c, tc_plan *p) {
     tc_tensor *l = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(l, "cholesky_inverse", "A") || tc_linalg_check_floating(l, "cholesky_inverse", true))
+    if (tc_linalg_check_square(l, "cholesky_inverse", "A") || tc_linalg_check_inexact(l, "cholesky_inverse", true))
         return TC_FAIL;
     const int64_t n = rows_of(l);
     if (output_like(p, 0, l, 2, 2, (int64_t[]){n, n}, l->dtype) || tc_plan_input(p, l, -1)) return TC_FAIL;

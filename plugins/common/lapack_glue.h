@@ -82,6 +82,13 @@ typedef void lapack_gelss_fn(const lapack_int *m, const lapack_int *n, const lap
 typedef void lapack_cgeev_fn(const char *jobvl, const char *jobvr, const lapack_int *n, void *a, const lapack_int *lda,
                              void *w, void *vl, const lapack_int *ldvl, void *vr, const lapack_int *ldvr, void *work,
                              const lapack_int *lwork, void *rwork, lapack_int *info, size_t, size_t);
+/* cgetrf, cgetrs and cgetri take the arguments of their real counterparts. */
+typedef lapack_getrf_fn lapack_cgetrf_fn;
+typedef lapack_getrs_fn lapack_cgetrs_fn;
+typedef lapack_getri_fn lapack_cgetri_fn;
+typedef lapack_potrf_fn lapack_cpotrf_fn;
+typedef lapack_potrs_fn lapack_cpotrs_fn;
+typedef lapack_potri_fn lapack_cpotri_fn;
 
 /* [0]: the float (s) routine, [1]: the double (d) one. */
 typedef struct lapack_glue_table {
@@ -104,6 +111,12 @@ typedef struct lapack_glue_table {
     lapack_gelss_fn *gelss[2];
     /* complex routines, [0]: complex64 (c), [1]: complex128 (z) */
     lapack_cgeev_fn *cgeev[2];
+    lapack_cgetrf_fn *cgetrf[2];
+    lapack_cgetrs_fn *cgetrs[2];
+    lapack_cgetri_fn *cgetri[2];
+    lapack_cpotrf_fn *cpotrf[2];
+    lapack_cpotrs_fn *cpotrs[2];
+    lapack_cpotri_fn *cpotri[2];
 } lapack_glue_table;
 
 /* The routine names, in the order of lapack_glue_table's members (s then d), for dlsym. */
@@ -111,7 +124,7 @@ typedef struct lapack_glue_table {
     X(getrf) X(getrs) X(getri) X(potrf) X(potrs) X(potri) X(trsm) X(geqrf) X(orgqr) X(ormqr) X(gesdd) \
     X(syevd) X(geev) X(gels) X(gelsy) X(gelsd) X(gelss)
 /* The complex routines, by their names without the c/z letter (members c<name>: c then z). */
-#define LAPACK_GLUE_COMPLEX_ROUTINES(X) X(geev)
+#define LAPACK_GLUE_COMPLEX_ROUTINES(X) X(geev) X(getrf) X(getrs) X(getri) X(potrf) X(potrs) X(potri)
 
 static lapack_glue_table lapack_glue_fns; /* filled by the provider's init */
 
@@ -175,6 +188,8 @@ static int lapack_glue_lwork(int32_t dtype, const void *query, lapack_int *lwork
 static int lapack_glue_info(lapack_int info) { return info < 0 ? TC_LAPACK_BADARG : (int)info; }
 
 static int lapack_glue_dt(int32_t dtype) { return dtype == TC_FLOAT32 ? 0 : dtype == TC_FLOAT64 ? 1 : -1; }
+/* The index of a complex routine (c: 0, z: 1), -1 for another dtype. */
+static int lapack_glue_cdt(int32_t dtype) { return dtype == TC_COMPLEX64 ? 0 : dtype == TC_COMPLEX128 ? 1 : -1; }
 
 static int64_t lapack_glue_max1(int64_t x) { return x > 1 ? x : 1; }
 static int64_t lapack_glue_min(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -205,10 +220,9 @@ static const void *lapack_glue_real(int d, const double *x, float *f) {
 
 /* ---- the members --------------------------------------------------------------------------------- */
 
-static int lapack_glue_getrf(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, int64_t *ipiv,
-                             tc_lapack_ws *ws) {
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+/* getrf, getrs and getri by the routine `fn` of dtype (real or complex: the arguments are the same). */
+static int lapack_glue_getrf_by(lapack_getrf_fn *fn, int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda,
+                                int64_t *ipiv, tc_lapack_ws *ws) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(m) && lapack_glue_fits(n) && lapack_glue_fits(lda));
     if (lda < lapack_glue_max1(m)) return TC_LAPACK_BADARG;
     const int64_t k = lapack_glue_min(m, n);
@@ -219,7 +233,7 @@ static int lapack_glue_getrf(int32_t dtype, int64_t m, int64_t n, void *a, int64
     int rc = lapack_glue_reserve(ws_, dtype, (lapack_glue_need){k, 0}, &ip, &rp);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_int M = (lapack_int)m, N = (lapack_int)n, LDA = (lapack_int)lda, info = 0;
-    lapack_glue_fns.getrf[d](&M, &N, a, &LDA, ip, &info);
+    fn(&M, &N, a, &LDA, ip, &info);
     for (int64_t i = 0; i < k; i++) ipiv[i] = ip[i];
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
 }
@@ -233,10 +247,9 @@ static int lapack_glue_pivots_in(const int64_t *ipiv, int64_t n, lapack_int *ip)
     return 0;
 }
 
-static int lapack_glue_getrs(int32_t dtype, char trans, int64_t n, int64_t nrhs, const void *a, int64_t lda,
-                             const int64_t *ipiv, void *b, int64_t ldb, tc_lapack_ws *ws) {
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+static int lapack_glue_getrs_by(lapack_getrs_fn *fn, int32_t dtype, char trans, int64_t n, int64_t nrhs,
+                                const void *a, int64_t lda, const int64_t *ipiv, void *b, int64_t ldb,
+                                tc_lapack_ws *ws) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(nrhs) && lapack_glue_fits(lda) && lapack_glue_fits(ldb));
     if (lda < lapack_glue_max1(n) || ldb < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
     if (n == 0 || nrhs == 0) return 0;
@@ -247,65 +260,142 @@ static int lapack_glue_getrs(int32_t dtype, char trans, int64_t n, int64_t nrhs,
     if (!rc) rc = lapack_glue_pivots_in(ipiv, n, ip);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
     lapack_int N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda, LDB = (lapack_int)ldb, info = 0;
-    lapack_glue_fns.getrs[d](&trans, &N, &NRHS, a, &LDA, ip, b, &LDB, &info, 1);
+    fn(&trans, &N, &NRHS, a, &LDA, ip, b, &LDB, &info, 1);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
 }
 
-static int lapack_glue_getri(int32_t dtype, int64_t n, void *a, int64_t lda, const int64_t *ipiv, tc_lapack_ws *ws) {
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+static int lapack_glue_getri_by(lapack_getri_fn *fn, int32_t dtype, int64_t n, void *a, int64_t lda,
+                                const int64_t *ipiv, tc_lapack_ws *ws) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(lda));
     if (lda < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
     if (n == 0) return 0;
     double query[2] = {0, 0};
     lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, lwork = -1, info = 0;
     lapack_int dummy_ipiv = 1;
-    lapack_glue_fns.getri[d](&N, a, &LDA, &dummy_ipiv, query, &lwork, &info);
+    fn(&N, a, &LDA, &dummy_ipiv, query, &lwork, &info);
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
     int rc = lapack_glue_workspace(ws_, dtype, info, query, n, &lwork, &ip, &work);
     if (!rc) rc = lapack_glue_pivots_in(ipiv, n, ip);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
-    lapack_glue_fns.getri[d](&N, a, &LDA, ip, work, &lwork, &info);
+    fn(&N, a, &LDA, ip, work, &lwork, &info);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
 }
 
-static int lapack_glue_potrf(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
-    (void)ws;
+/* The members: the real routines for float32/float64, the complex ones (1.4) for complex64/complex128. */
+static int lapack_glue_getrf(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, int64_t *ipiv,
+                             tc_lapack_ws *ws) {
+    const int d = lapack_glue_dt(dtype);
+    return d < 0 ? TC_LAPACK_DTYPE : lapack_glue_getrf_by(lapack_glue_fns.getrf[d], dtype, m, n, a, lda, ipiv, ws);
+}
+
+static int lapack_glue_getrs(int32_t dtype, char trans, int64_t n, int64_t nrhs, const void *a, int64_t lda,
+                             const int64_t *ipiv, void *b, int64_t ldb, tc_lapack_ws *ws) {
     const int d = lapack_glue_dt(dtype);
     if (d < 0) return TC_LAPACK_DTYPE;
+    return lapack_glue_getrs_by(lapack_glue_fns.getrs[d], dtype, trans, n, nrhs, a, lda, ipiv, b, ldb, ws);
+}
+
+static int lapack_glue_getri(int32_t dtype, int64_t n, void *a, int64_t lda, const int64_t *ipiv, tc_lapack_ws *ws) {
+    const int d = lapack_glue_dt(dtype);
+    return d < 0 ? TC_LAPACK_DTYPE : lapack_glue_getri_by(lapack_glue_fns.getri[d], dtype, n, a, lda, ipiv, ws);
+}
+
+static int lapack_glue_getrf_complex(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, int64_t *ipiv,
+                                     tc_lapack_ws *ws) {
+    const int d = lapack_glue_cdt(dtype);
+    if (d < 0 || !lapack_glue_fns.cgetrf[d]) return TC_LAPACK_DTYPE;
+    return lapack_glue_getrf_by(lapack_glue_fns.cgetrf[d], dtype, m, n, a, lda, ipiv, ws);
+}
+
+static int lapack_glue_getrs_complex(int32_t dtype, char trans, int64_t n, int64_t nrhs, const void *a, int64_t lda,
+                                     const int64_t *ipiv, void *b, int64_t ldb, tc_lapack_ws *ws) {
+    const int d = lapack_glue_cdt(dtype);
+    if (d < 0 || !lapack_glue_fns.cgetrs[d]) return TC_LAPACK_DTYPE;
+    if (trans != 'N' && trans != 'T' && trans != 'C') return TC_LAPACK_BADARG;
+    return lapack_glue_getrs_by(lapack_glue_fns.cgetrs[d], dtype, trans, n, nrhs, a, lda, ipiv, b, ldb, ws);
+}
+
+static int lapack_glue_getri_complex(int32_t dtype, int64_t n, void *a, int64_t lda, const int64_t *ipiv,
+                                     tc_lapack_ws *ws) {
+    const int d = lapack_glue_cdt(dtype);
+    if (d < 0 || !lapack_glue_fns.cgetri[d]) return TC_LAPACK_DTYPE;
+    return lapack_glue_getri_by(lapack_glue_fns.cgetri[d], dtype, n, a, lda, ipiv, ws);
+}
+
+/* potrf, potrs and potri by the routine `fn` (real or complex: the arguments are the same). */
+static int lapack_glue_potrf_by(lapack_potrf_fn *fn, char uplo, int64_t n, void *a, int64_t lda) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(lda));
     if (lda < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
     if (n == 0) return 0;
     lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, info = 0;
-    lapack_glue_fns.potrf[d](&uplo, &N, a, &LDA, &info, 1);
+    fn(&uplo, &N, a, &LDA, &info, 1);
     return lapack_glue_info(info);
 }
 
-static int lapack_glue_potrs(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda, void *b,
-                             int64_t ldb, tc_lapack_ws *ws) {
-    (void)ws;
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+static int lapack_glue_potrs_by(lapack_potrs_fn *fn, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda,
+                                void *b, int64_t ldb) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(nrhs) && lapack_glue_fits(lda) && lapack_glue_fits(ldb));
     if (lda < lapack_glue_max1(n) || ldb < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
     if (n == 0 || nrhs == 0) return 0;
     lapack_int N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda, LDB = (lapack_int)ldb, info = 0;
-    lapack_glue_fns.potrs[d](&uplo, &N, &NRHS, a, &LDA, b, &LDB, &info, 1);
+    fn(&uplo, &N, &NRHS, a, &LDA, b, &LDB, &info, 1);
     return lapack_glue_info(info);
 }
 
-static int lapack_glue_potri(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
-    (void)ws;
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+static int lapack_glue_potri_by(lapack_potri_fn *fn, char uplo, int64_t n, void *a, int64_t lda) {
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(lda));
     if (lda < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
     if (n == 0) return 0;
     lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, info = 0;
-    lapack_glue_fns.potri[d](&uplo, &N, a, &LDA, &info, 1);
+    fn(&uplo, &N, a, &LDA, &info, 1);
     return lapack_glue_info(info);
+}
+
+/* The real potrf/potrs/potri members for float32/float64, the complex ones (1.4) for complex64/128. */
+#define LAPACK_GLUE_FN(name, d, cplx) ((d) < 0 ? NULL : (cplx) ? lapack_glue_fns.c##name[d] : lapack_glue_fns.name[d])
+static int lapack_glue_potrf_of(bool cplx, int32_t dtype, char uplo, int64_t n, void *a, int64_t lda) {
+    const int d = cplx ? lapack_glue_cdt(dtype) : lapack_glue_dt(dtype);
+    lapack_potrf_fn *fn = LAPACK_GLUE_FN(potrf, d, cplx);
+    return fn ? lapack_glue_potrf_by(fn, uplo, n, a, lda) : TC_LAPACK_DTYPE;
+}
+static int lapack_glue_potrs_of(bool cplx, int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a,
+                                int64_t lda, void *b, int64_t ldb) {
+    const int d = cplx ? lapack_glue_cdt(dtype) : lapack_glue_dt(dtype);
+    lapack_potrs_fn *fn = LAPACK_GLUE_FN(potrs, d, cplx);
+    return fn ? lapack_glue_potrs_by(fn, uplo, n, nrhs, a, lda, b, ldb) : TC_LAPACK_DTYPE;
+}
+static int lapack_glue_potri_of(bool cplx, int32_t dtype, char uplo, int64_t n, void *a, int64_t lda) {
+    const int d = cplx ? lapack_glue_cdt(dtype) : lapack_glue_dt(dtype);
+    lapack_potri_fn *fn = LAPACK_GLUE_FN(potri, d, cplx);
+    return fn ? lapack_glue_potri_by(fn, uplo, n, a, lda) : TC_LAPACK_DTYPE;
+}
+static int lapack_glue_potrf(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potrf_of(false, dtype, uplo, n, a, lda);
+}
+static int lapack_glue_potrs(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda, void *b,
+                             int64_t ldb, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potrs_of(false, dtype, uplo, n, nrhs, a, lda, b, ldb);
+}
+static int lapack_glue_potri(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potri_of(false, dtype, uplo, n, a, lda);
+}
+static int lapack_glue_potrf_complex(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potrf_of(true, dtype, uplo, n, a, lda);
+}
+static int lapack_glue_potrs_complex(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda,
+                                     void *b, int64_t ldb, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potrs_of(true, dtype, uplo, n, nrhs, a, lda, b, ldb);
+}
+static int lapack_glue_potri_complex(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_potri_of(true, dtype, uplo, n, a, lda);
 }
 
 static int lapack_glue_trsm(int32_t dtype, char side, char uplo, char transa, char diag, int64_t m, int64_t n,
@@ -453,7 +543,7 @@ static int lapack_glue_geev(int32_t dtype, char jobvl, char jobvr, int64_t n, vo
 /* Complex: rwork[2n] of the part dtype follows the workspace (reserved as part of it). */
 static int lapack_glue_geev_complex(int32_t dtype, char jobvl, char jobvr, int64_t n, void *a, int64_t lda, void *w,
                                     void *vl, int64_t ldvl, void *vr, int64_t ldvr, tc_lapack_ws *ws) {
-    const int d = dtype == TC_COMPLEX64 ? 0 : dtype == TC_COMPLEX128 ? 1 : -1;
+    const int d = lapack_glue_cdt(dtype);
     if (d < 0 || !lapack_glue_fns.cgeev[d]) return TC_LAPACK_DTYPE;
     LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(lda) && lapack_glue_fits(ldvl) && lapack_glue_fits(ldvr));
     if (lda < lapack_glue_max1(n) || ldvl < (jobvl == 'V' ? lapack_glue_max1(n) : 1) ||
@@ -589,6 +679,9 @@ static int lapack_glue_gelss(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, 
         .ormqr = lapack_glue_ormqr, .gesdd = lapack_glue_gesdd, .syevd = lapack_glue_syevd,       \
         .geev = lapack_glue_geev, .gels = lapack_glue_gels, .gelsy = lapack_glue_gelsy,           \
         .gelsd = lapack_glue_gelsd, .gelss = lapack_glue_gelss, .geev_complex = lapack_glue_geev_complex, \
+        .getrf_complex = lapack_glue_getrf_complex, .getrs_complex = lapack_glue_getrs_complex,                \
+        .getri_complex = lapack_glue_getri_complex, .potrf_complex = lapack_glue_potrf_complex,    \
+        .potrs_complex = lapack_glue_potrs_complex, .potri_complex = lapack_glue_potri_complex,    \
     }
 
 #endif

@@ -51,6 +51,14 @@ int la_raise_item(int st, int64_t failed, const tc_view *a, const char *api, con
     return la_raise(st, api);
 }
 
+int la_no_complex(const char *api, const char *member) {
+    return cpu_core->set_error(TC_ERR_RUNTIME, "%s: the LAPACK of the BLAS provider '%s' has no %s of complex "
+                                               "matrices (%s, plugin ABI 1.4); select another provider with "
+                                               "torch.backends.blas.use or TORCH_BLAS", api,
+                               cpu_core->blas_current()->name, strcmp(member, "geev_complex") ? "factorisation" :
+                               "eigendecomposition", member);
+}
+
 int la_dtype_error(const char *kernel, int32_t dtype) {
     static const char *const names[TC_NUM_DTYPES] = {"Bool",  "Byte",   "Char",       "Short",        "Int",
                                                      "Long",  "Half",   "BFloat16",   "Float",        "Double",
@@ -156,10 +164,15 @@ void la_fill(const tc_view *v, int64_t off, double value) {
     const int64_t r = la_rows(v), c = la_cols(v), s0 = v->strides[v->ndim - 2], s1 = v->strides[v->ndim - 1];
     for (int64_t i = 0; i < r; i++)
         for (int64_t j = 0; j < c; j++) {
+            const int64_t at = off + i * s0 + j * s1;
             if (v->dtype == TC_FLOAT64)
-                ((double *)v->data)[off + i * s0 + j * s1] = value;
+                ((double *)v->data)[at] = value;
+            else if (v->dtype == TC_FLOAT32)
+                ((float *)v->data)[at] = (float)value;
+            else if (v->dtype == TC_COMPLEX128)
+                ((double *)v->data)[2 * at] = ((double *)v->data)[2 * at + 1] = value;
             else
-                ((float *)v->data)[off + i * s0 + j * s1] = (float)value;
+                ((float *)v->data)[2 * at] = ((float *)v->data)[2 * at + 1] = (float)value;
         }
 }
 

@@ -56,7 +56,7 @@ void la_scatter(const tc_view *v, int64_t off, const void *src, int64_t ld, bool
 /* Vectors (the view's last dim) to and from scratch. */
 void la_gather_vec(const tc_view *v, int64_t off, void *dst);
 void la_scatter_vec(const tc_view *v, int64_t off, const void *src);
-/* Writes value (converted to v's float dtype) over the matrix at off. */
+/* Writes value (converted to v's float dtype; both parts of a complex element) over the matrix at off. */
 void la_fill(const tc_view *v, int64_t off, double value);
 /* Whether every element (both parts of a complex one) of a rows x cols column-major scratch matrix is
  * finite. */
@@ -87,6 +87,13 @@ int la_batches(const tc_lapack *l, int64_t count, int64_t work, la_item_fn fn, v
 static inline size_t la_es(int32_t dtype) {
     return dtype == TC_FLOAT32 ? 4 : dtype == TC_FLOAT64 || dtype == TC_COMPLEX64 ? 8 : 16;
 }
+
+/* Raises a RuntimeError for a provider whose LAPACK lacks `member` (an ABI 1.4 complex routine, e.g.
+ * "geev_complex"), naming the provider and how to select another. */
+int la_no_complex(const char *api, const char *member);
+
+/* Whether dtype is complex64 or complex128 (the complex LAPACK members take it). */
+static inline bool la_complex(int32_t dtype) { return dtype == TC_COMPLEX64 || dtype == TC_COMPLEX128; }
 
 /* Raises PyTorch's message for a dtype a LAPACK kernel does not take ("lu_cpu" not implemented for 'Half'). */
 int la_dtype_error(const char *kernel, int32_t dtype);

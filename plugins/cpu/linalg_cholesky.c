@@ -8,8 +8,11 @@
  *   cholesky_inverse  L[n,n] -> (L L^T)^-1 or (U^T U)^-1 [n,n]; raises LinAlgError for a zero
  *                     diagonal element, as PyTorch's                              args: upper
  * upper: the factor is U (A = U^T U) rather than L (A = L L^T).
+ * Complex64/complex128 go through the provider's potrf_complex, potrs_complex and potri_complex (ABI
+ * 1.4): A is Hermitian, A = L L^H or U^H U, and cholesky_inverse's other triangle the conjugate.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "linalg.h"
 
@@ -19,8 +22,28 @@ typedef struct chol_job {
     char uplo;
 } chol_job;
 
-static int lapack_dtype_ok(int32_t dtype, const char *kernel) {
-    return dtype == TC_FLOAT32 || dtype == TC_FLOAT64 ? TC_OK : la_dtype_error(kernel, dtype);
+/* The provider's LAPACK for dtype (float32/64, or complex64/128 when it has the 1.4 complex members),
+ * NULL with the error raised. */
+static const tc_lapack *lapack_for(int32_t dtype, const char *kernel, const char *api) {
+    if (dtype != TC_FLOAT32 && dtype != TC_FLOAT64 && !la_complex(dtype)) return la_dtype_error(kernel, dtype), NULL;
+    const tc_lapack *l = la_lapack(api);
+    if (l && la_complex(dtype) &&
+        !(TC_STRUCT_HAS(l, tc_lapack, potri_complex) && l->potrf_complex && l->potrs_complex && l->potri_complex))
+        return la_no_complex(api, "potrf_complex"), NULL;
+    return l;
+}
+
+static int potrf(la_scratch *s, int32_t dt, char uplo, int64_t n, void *a, int64_t lda) {
+    return (la_complex(dt) ? s->lapack->potrf_complex : s->lapack->potrf)(dt, uplo, n, a, lda, &s->ws);
+}
+
+static int potrs(la_scratch *s, int32_t dt, char uplo, int64_t n, int64_t k, const void *a, int64_t lda, void *b,
+                 int64_t ldb) {
+    return (la_complex(dt) ? s->lapack->potrs_complex : s->lapack->potrs)(dt, uplo, n, k, a, lda, b, ldb, &s->ws);
+}
+
+static int potri(la_scratch *s, int32_t dt, char uplo, int64_t n, void *a, int64_t lda) {
+    return (la_complex(dt) ? s->lapack->potri_complex : s->lapack->potri)(dt, uplo, n, a, lda, &s->ws);
 }
 
 static char uplo_of(const tc_kernel_args *args, int arg) { return args->args[arg].v.b ? 'U' : 'L'; }
@@ -40,22 +63,23 @@ static void zero_other(int32_t dtype, void *m, int64_t n, int64_t ld, char uplo)
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++) {
             if (uplo == 'L' ? i >= j : i <= j) continue;
-            if (dtype == TC_FLOAT64)
-                ((double *)m)[i + j * ld] = 0;
-            else
-                ((float *)m)[i + j * ld] = 0;
+            memset((char *)m + (size_t)(i + j * ld) * la_es(dtype), 0, la_es(dtype));
         }
 }
 
-/* Copies the uplo triangle over the other one (potri leaves only one). */
+/* Copies the uplo triangle over the other one (potri leaves only one), conjugated for complex. */
 static void symmetrize(int32_t dtype, void *m, int64_t n, int64_t ld, char uplo) {
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = j + 1; i < n; i++) {
             const int64_t from = uplo == 'L' ? i + j * ld : j + i * ld, to = uplo == 'L' ? j + i * ld : i + j * ld;
             if (dtype == TC_FLOAT64)
                 ((double *)m)[to] = ((double *)m)[from];
-            else
+            else if (dtype == TC_FLOAT32)
                 ((float *)m)[to] = ((float *)m)[from];
+            else if (dtype == TC_COMPLEX128)
+                ((double *)m)[2 * to] = ((double *)m)[2 * from], ((double *)m)[2 * to + 1] = -((double *)m)[2 * from + 1];
+            else
+                ((float *)m)[2 * to] = ((float *)m)[2 * from], ((float *)m)[2 * to + 1] = -((float *)m)[2 * from + 1];
         }
 }
 
@@ -75,7 +99,7 @@ static int factor_item(void *ctx, int64_t b, la_scratch *s) {
     void *m = square_scratch(s, a->dtype, n, 0, NULL);
     if (!m) return TC_LAPACK_NOMEM;
     la_gather(a, la_offset(a, 2, b), m, ld, false);
-    const int st = s->lapack->potrf(a->dtype, j->uplo, n, m, ld, &s->ws);
+    const int st = potrf(s, a->dtype, j->uplo, n, m, ld);
     if (st < 0) return st;
     zero_other(a->dtype, m, n, ld, j->uplo);
     la_scatter(L, la_offset(L, 2, b), m, ld, false);
@@ -84,9 +108,8 @@ static int factor_item(void *ctx, int64_t b, la_scratch *s) {
 }
 
 static int k_cholesky_ex(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 1, 2, "cholesky_ex") || lapack_dtype_ok(args->inputs[0].dtype, "cholesky_cpu"))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("linalg.cholesky");
+    if (cpu_check_args(args, 1, 2, "cholesky_ex")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "cholesky_cpu", "linalg.cholesky");
     if (!l) return TC_FAIL;
     chol_job j = {{&args->inputs[0]}, {&args->outputs[0], &args->outputs[1]}, uplo_of(args, 1)};
     const int st = run(l, la_batch_count(j.in[0], 2), la_rows(j.in[0]), factor_item, &j, "linalg.cholesky", NULL);
@@ -105,16 +128,15 @@ static int solve_item(void *ctx, int64_t b, la_scratch *s) {
     if (!m) return TC_LAPACK_NOMEM;
     la_gather(L, la_offset(L, 2, b), m, ld, false);
     la_gather(B, la_offset(B, 2, b), rhs, ld, false);
-    const int st = s->lapack->potrs(L->dtype, j->uplo, n, k, m, ld, rhs, ld, &s->ws);
+    const int st = potrs(s, L->dtype, j->uplo, n, k, m, ld, rhs, ld);
     if (st) return st;
     la_scatter(X, la_offset(X, 2, b), rhs, ld, false);
     return 0;
 }
 
 static int k_cholesky_solve(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 2, 1, "cholesky_solve") || lapack_dtype_ok(args->inputs[0].dtype, "cholesky_solve_cpu"))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("cholesky_solve");
+    if (cpu_check_args(args, 2, 1, "cholesky_solve")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "cholesky_solve_cpu", "cholesky_solve");
     if (!l) return TC_FAIL;
     chol_job j = {{&args->inputs[0], &args->inputs[1]}, {&args->outputs[0]}, uplo_of(args, 2)};
     const int st = run(l, la_batch_count(j.out[0], 2), la_rows(j.in[1]), solve_item, &j, "cholesky_solve", NULL);
@@ -130,7 +152,7 @@ static int inverse_item(void *ctx, int64_t b, la_scratch *s) {
     void *m = square_scratch(s, L->dtype, n, 0, NULL);
     if (!m) return TC_LAPACK_NOMEM;
     la_gather(L, la_offset(L, 2, b), m, ld, false);
-    const int st = s->lapack->potri(L->dtype, j->uplo, n, m, ld, &s->ws);
+    const int st = potri(s, L->dtype, j->uplo, n, m, ld);
     if (st) return st;
     symmetrize(L->dtype, m, n, ld, j->uplo);
     la_scatter(out, la_offset(out, 2, b), m, ld, false);
@@ -138,10 +160,8 @@ static int inverse_item(void *ctx, int64_t b, la_scratch *s) {
 }
 
 static int k_cholesky_inverse(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 1, 1, "cholesky_inverse") ||
-        lapack_dtype_ok(args->inputs[0].dtype, "cholesky_inverse_out_cpu"))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("cholesky_inverse");
+    if (cpu_check_args(args, 1, 1, "cholesky_inverse")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "cholesky_inverse_out_cpu", "cholesky_inverse");
     if (!l) return TC_FAIL;
     chol_job j = {{&args->inputs[0]}, {&args->outputs[0]}, uplo_of(args, 1)};
     int64_t failed;

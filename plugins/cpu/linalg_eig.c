@@ -118,11 +118,8 @@ static int k_linalg_eig(const tc_kernel_args *args) {
     const char *api = j.vectors ? "torch.linalg.eig" : "torch.linalg.eigvals";
     const tc_lapack *l = la_lapack(api);
     if (!l) return TC_FAIL;
-    if ((dt == TC_COMPLEX64 || dt == TC_COMPLEX128) && !(TC_STRUCT_HAS(l, tc_lapack, geev_complex) && l->geev_complex))
-        return cpu_core->set_error(TC_ERR_RUNTIME, "%s: the LAPACK of the BLAS provider '%s' has no eigendecomposition "
-                                                   "of complex matrices (geev_complex, plugin ABI 1.4); select another "
-                                                   "provider with torch.backends.blas.use or TORCH_BLAS",
-                                   api, cpu_core->blas_current()->name);
+    if (la_complex(dt) && !(TC_STRUCT_HAS(l, tc_lapack, geev_complex) && l->geev_complex))
+        return la_no_complex(api, "geev_complex");
     const int64_t n = la_rows(a);
     int64_t failed, work;
     if (__builtin_mul_overflow(n * n, 10 * n, &work)) work = INT64_MAX; /* n * n fits: the matrix exists */

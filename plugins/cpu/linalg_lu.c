@@ -5,6 +5,8 @@
  * LAPACK factors A = P L U with row interchanges ipiv (1-based: row i was swapped with row ipiv[i]);
  * PyTorch's pivots are these, as int32. A singular A still factors (a zero on U's diagonal, info > 0):
  * det is then 0, slogdet (0, -inf), and inv and solve give NaNs with the info, as PyTorch's do.
+ * det, slogdet, inv and solve also take complex64/complex128, through the provider's complex members
+ * (getrf_complex, ..., ABI 1.4): slogdet's sign is then complex (modulus 1) and logabsdet real.
  *
  * Contracts (docs/plugin-abi.md), batch dims first in every view:
  *   lu_factor       A[m,n] -> LU[m,n], pivots[k] int32, info[] int32        args: pivot
@@ -27,6 +29,33 @@
 
 static int lapack_dtype_ok(int32_t dtype, const char *kernel) {
     return dtype == TC_FLOAT32 || dtype == TC_FLOAT64 ? TC_OK : la_dtype_error(kernel, dtype);
+}
+
+/* The provider's LAPACK for a kernel that also takes complex64/complex128 (det, slogdet, inv, solve):
+ * NULL with the error raised when the dtype is another, or complex and the provider lacks the complex
+ * LU routines (ABI 1.4). */
+static const tc_lapack *lapack_for(int32_t dtype, const char *kernel, const char *api) {
+    if (!la_complex(dtype) && lapack_dtype_ok(dtype, kernel)) return NULL;
+    const tc_lapack *l = la_lapack(api);
+    if (l && la_complex(dtype) &&
+        !(TC_STRUCT_HAS(l, tc_lapack, getri_complex) && l->getrf_complex && l->getrs_complex && l->getri_complex))
+        return la_no_complex(api, "getrf_complex"), NULL;
+    return l;
+}
+
+/* getrf, getrs and getri of the real or complex members, as dtype is. */
+static int getrf(la_scratch *s, int32_t dt, int64_t m, int64_t n, void *a, int64_t lda, int64_t *ipiv) {
+    return (la_complex(dt) ? s->lapack->getrf_complex : s->lapack->getrf)(dt, m, n, a, lda, ipiv, &s->ws);
+}
+
+static int getrs(la_scratch *s, int32_t dt, char trans, int64_t n, int64_t nrhs, const void *a, int64_t lda,
+                 const int64_t *ipiv, void *b, int64_t ldb) {
+    return (la_complex(dt) ? s->lapack->getrs_complex : s->lapack->getrs)(dt, trans, n, nrhs, a, lda, ipiv, b, ldb,
+                                                                          &s->ws);
+}
+
+static int getri(la_scratch *s, int32_t dt, int64_t n, void *a, int64_t lda, const int64_t *ipiv) {
+    return (la_complex(dt) ? s->lapack->getri_complex : s->lapack->getri)(dt, n, a, lda, ipiv, &s->ws);
 }
 
 /* Element (i, j) of a column-major scratch matrix, as double. */
@@ -77,7 +106,7 @@ static int factor(la_scratch *s, const tc_view *a, int64_t off, lu_buf *buf) {
     int st = lu_scratch(s, a->dtype, m, n, 0, buf);
     if (st) return st;
     la_gather(a, off, buf->a, buf->ld, false);
-    return s->lapack->getrf(a->dtype, m, n, buf->a, buf->ld, buf->ipiv, &s->ws);
+    return getrf(s, a->dtype, m, n, buf->a, buf->ld, buf->ipiv);
 }
 
 static void write_pivots(const tc_view *piv, int64_t off, const int64_t *ipiv) {
@@ -235,7 +264,7 @@ static int solve_with(la_scratch *s, const lu_buf *buf, int64_t n, const int64_t
                       const tc_view *X, int64_t offx, bool left, bool adjoint, void *rhs) {
     const int64_t nrhs = left ? la_cols(B) : la_rows(B), ld = la_max1(n);
     la_gather(B, offb, rhs, ld, !left);
-    const int st = s->lapack->getrs(B->dtype, solve_trans(left, adjoint), n, nrhs, buf->a, buf->ld, ipiv, rhs, ld, &s->ws);
+    const int st = getrs(s, B->dtype, solve_trans(left, adjoint), n, nrhs, buf->a, buf->ld, ipiv, rhs, ld);
     if (st) return st;
     la_scatter(X, offx, rhs, ld, !left);
     return 0;
@@ -293,6 +322,40 @@ static void det_parts(int32_t dtype, const lu_buf *buf, int64_t n, double *sign,
     *sign = sg, *logabs = la, *det = d;
 }
 
+/* The same for complex factors, in PyTorch's order of operations (so that signed zeros agree): the
+ * products of U's diagonal and of its sgn (u / |u|, 0 for 0) from 1, each then times the interchanges'
+ * sign as a complex number; the sign has modulus 1 (0 for a zero pivot). */
+static void cmul(double z[2], double re, double im) {
+    const double t = z[0] * re - z[1] * im;
+    z[1] = z[0] * im + z[1] * re, z[0] = t;
+}
+
+static void det_parts_complex(int32_t dtype, const lu_buf *buf, int64_t n, double sign[2], double *logabs,
+                              double det[2]) {
+    double flip = 1, la = 0;
+    sign[0] = det[0] = 1, sign[1] = det[1] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t k = 2 * (i + i * buf->ld);
+        const double ur = dtype == TC_COMPLEX128 ? ((const double *)buf->a)[k] : ((const float *)buf->a)[k];
+        const double ui = dtype == TC_COMPLEX128 ? ((const double *)buf->a)[k + 1] : ((const float *)buf->a)[k + 1];
+        const double m = hypot(ur, ui);
+        if (buf->ipiv[i] != i + 1) flip = -flip;
+        cmul(det, ur, ui);
+        cmul(sign, m == 0 ? 0 : ur / m, m == 0 ? 0 : ui / m);
+        la += log(m);
+    }
+    cmul(det, flip, 0), cmul(sign, flip, 0);
+    *logabs = la;
+}
+
+static void put_complex(const tc_view *v, int64_t off, const double z[2]) {
+    if (v->dtype == TC_COMPLEX128) {
+        ((double *)v->data)[2 * off] = z[0], ((double *)v->data)[2 * off + 1] = z[1];
+    } else {
+        ((float *)v->data)[2 * off] = (float)z[0], ((float *)v->data)[2 * off + 1] = (float)z[1];
+    }
+}
+
 static int det_item(void *ctx, int64_t b, la_scratch *s) {
     const lu_job *j = ctx;
     const tc_view *a = j->in[0];
@@ -303,8 +366,12 @@ static int det_item(void *ctx, int64_t b, la_scratch *s) {
     const int st = factor(s, a, la_offset(a, 2, b), &buf);
     if (st < 0) return st;
     double sign, logabs, det;
-    det_parts(a->dtype, &buf, n, &sign, &logabs, &det);
-    if (slog) {
+    if (la_complex(a->dtype)) {
+        double csign[2], cdet[2];
+        det_parts_complex(a->dtype, &buf, n, csign, &logabs, cdet);
+        if (slog) put(j->out[1], la_offset(j->out[1], 0, b), csign[0] == 0 && csign[1] == 0 ? -INFINITY : logabs);
+        put_complex(j->out[0], la_offset(j->out[0], 0, b), slog ? csign : cdet);
+    } else if (det_parts(a->dtype, &buf, n, &sign, &logabs, &det), slog) {
         put(j->out[0], la_offset(j->out[0], 0, b), sign);
         put(j->out[1], la_offset(j->out[1], 0, b), sign == 0 ? -INFINITY : logabs);
     } else {
@@ -316,9 +383,8 @@ static int det_item(void *ctx, int64_t b, la_scratch *s) {
 }
 
 static int det_kernel(const tc_kernel_args *args, bool slog) {
-    if (cpu_check_args(args, 1, slog ? 4 : 3, "det") || lapack_dtype_ok(args->inputs[0].dtype, "lu_cpu"))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack(slog ? "linalg.slogdet" : "linalg.det");
+    if (cpu_check_args(args, 1, slog ? 4 : 3, "det")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "lu_cpu", slog ? "linalg.slogdet" : "linalg.det");
     if (!l) return TC_FAIL;
     lu_job j = {{&args->inputs[0]}, {&args->outputs[0], &args->outputs[1], &args->outputs[2],
                                      slog ? &args->outputs[3] : NULL}, false, false};
@@ -342,15 +408,14 @@ static int inv_item(void *ctx, int64_t b, la_scratch *s) {
         la_fill(inv, la_offset(inv, 2, b), NAN);
         return 0;
     }
-    if ((st = s->lapack->getri(a->dtype, n, buf.a, buf.ld, buf.ipiv, &s->ws)) < 0) return st;
+    if ((st = getri(s, a->dtype, n, buf.a, buf.ld, buf.ipiv)) < 0) return st;
     la_scatter(inv, la_offset(inv, 2, b), buf.a, buf.ld, false);
     return 0;
 }
 
 static int k_linalg_inv_ex(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 1, 2, "linalg_inv_ex") || lapack_dtype_ok(args->inputs[0].dtype, "linalg_inv_out_cpu"))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("linalg.inv");
+    if (cpu_check_args(args, 1, 2, "linalg_inv_ex")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "linalg_inv_out_cpu", "linalg.inv");
     if (!l) return TC_FAIL;
     lu_job j = {{&args->inputs[0]}, {&args->outputs[0], &args->outputs[1]}, false, false};
     return run(l, la_batch_count(j.in[0], 2), la_rows(j.in[0]), inv_item, &j, "linalg.inv");
@@ -388,9 +453,8 @@ static int solve_rhs_item(void *ctx, int64_t b, la_scratch *s) {
 }
 
 static int k_linalg_solve_ex(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 2, 4, "linalg_solve_ex") || lapack_dtype_ok(args->inputs[0].dtype, "linalg_solve"))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("linalg.solve");
+    if (cpu_check_args(args, 2, 4, "linalg_solve_ex")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "linalg_solve", "linalg.solve");
     if (!l) return TC_FAIL;
     lu_job j = {{&args->inputs[0], &args->inputs[1]},
                 {&args->outputs[0], &args->outputs[1], &args->outputs[2], &args->outputs[3]}, args->args[2].v.b, false};

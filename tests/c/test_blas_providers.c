@@ -490,21 +490,146 @@ static void test_gemm_complex(void) {
 GEEV_COMPLEX_CHECK(check_cgeev, float, TC_COMPLEX64, 1e-5)
 GEEV_COMPLEX_CHECK(check_zgeev, double, TC_COMPLEX128, 1e-12)
 
+/* The LAPACK of a loaded provider with every 1.4 member set (both providers have them), or NULL
+ * after a failed check. */
+static const tc_lapack *lapack_1_4(const loaded *ld) {
+    const tc_blas_provider *p = ld->provider;
+    const tc_lapack *l = p && TC_BLAS_HAS(p, lapack) ? p->lapack : NULL;
+    if (l && TC_STRUCT_HAS(l, tc_lapack, potri_complex) && l->geev_complex && l->getrf_complex &&
+        l->getrs_complex && l->getri_complex && l->potrf_complex && l->potrs_complex && l->potri_complex)
+        return l;
+    CHECK(0, "%s lacks a member of tc_lapack 1.4", ld->file);
+    return NULL;
+}
+
 static void test_geev_complex(void) {
     const loaded *ls[] = {&blis, &openblas};
     for (int i = 0; i < 2; i++) {
         const tc_blas_provider *p = ls[i]->provider;
-        const tc_lapack *l = p && TC_BLAS_HAS(p, lapack) ? p->lapack : NULL;
-        if (!l || !TC_STRUCT_HAS(l, tc_lapack, geev_complex) || !l->geev_complex) {
-            CHECK(0, "%s has no geev_complex", ls[i]->file);
-            continue;
-        }
+        const tc_lapack *l = lapack_1_4(ls[i]);
+        if (!l) continue;
         CHECK(l->struct_size == sizeof(tc_lapack), "%s: tc_lapack struct_size %u", ls[i]->file, l->struct_size);
         check_cgeev(p);
         check_zgeev(p);
         double x[2] = {1, 0};
         CHECK(l->geev_complex(TC_FLOAT64, 'N', 'N', 1, x, 1, x, x, 1, x, 1, NULL) == TC_LAPACK_DTYPE,
               "%s: geev_complex refuses a real dtype", ls[i]->file);
+    }
+}
+
+/* The complex LU members (ABI 1.4): A = [[1+i, 2], [3i, 4-i]] factors, inverts (A A^-1 = I) and solves
+ * op(A) x = b for each of 'N', 'T' and 'C' (b made from a known x); a zero matrix gives getrf's positive
+ * info; a real dtype, a bad trans and a bad pivot are refused. */
+#define LU_COMPLEX_CHECK(NAME, R, DT, TOL)                                                          \
+    static void NAME(const tc_blas_provider *p) {                                                  \
+        const tc_lapack *l = p->lapack;                                                            \
+        const R a0[8] = {1, 1, 0, 3, 2, 0, 4, -1}; /* column-major (re, im) pairs */              \
+        R a[8], inv[8], b[4];                                                                      \
+        int64_t ipiv[2];                                                                           \
+        memcpy(a, a0, sizeof a);                                                                   \
+        int rc = l->getrf_complex(DT, 2, 2, a, 2, ipiv, NULL);                                     \
+        CHECK(rc == 0, "%s: " #DT " getrf_complex returned %d", p->name, rc);                      \
+        if (rc) return;                                                                            \
+        memcpy(inv, a, sizeof a);                                                                  \
+        rc = l->getri_complex(DT, 2, inv, 2, ipiv, NULL);                                          \
+        CHECK(rc == 0, "%s: getri_complex returned %d", p->name, rc);                              \
+        double err = 0;                                                                            \
+        for (int i = 0; i < 2; i++)                                                                \
+            for (int j = 0; j < 2; j++) {                                                          \
+                double re = 0, im = 0;                                                             \
+                for (int k = 0; k < 2; k++) {                                                      \
+                    const R *x = a0 + 2 * (i + 2 * k), *y = inv + 2 * (k + 2 * j);                 \
+                    re += x[0] * y[0] - x[1] * y[1], im += x[0] * y[1] + x[1] * y[0];              \
+                }                                                                                  \
+                err = fmax(err, fabs(re - (i == j)) + fabs(im));                                   \
+            }                                                                                      \
+        CHECK(err < 10 * TOL, "%s: A A^-1 - I: %g", p->name, err);                                 \
+        const char trans[3] = {'N', 'T', 'C'};                                                     \
+        const R x[4] = {1, -2, 0.5, 3};                                                            \
+        for (int t = 0; t < 3; t++) {                                                              \
+            for (int i = 0; i < 2; i++) { /* b = op(A) x */                                        \
+                double re = 0, im = 0;                                                             \
+                for (int k = 0; k < 2; k++) {                                                      \
+                    const R *e = t == 0 ? a0 + 2 * (i + 2 * k) : a0 + 2 * (k + 2 * i);             \
+                    const double er = e[0], ei = t == 2 ? -e[1] : e[1];                            \
+                    re += er * x[2 * k] - ei * x[2 * k + 1], im += er * x[2 * k + 1] + ei * x[2 * k]; \
+                }                                                                                  \
+                b[2 * i] = (R)re, b[2 * i + 1] = (R)im;                                            \
+            }                                                                                      \
+            rc = l->getrs_complex(DT, trans[t], 2, 1, a, 2, ipiv, b, 2, NULL);                     \
+            double e = 0;                                                                          \
+            for (int i = 0; i < 4; i++) e = fmax(e, fabs(b[i] - x[i]));                            \
+            CHECK(rc == 0 && e < 10 * TOL, "%s: getrs_complex '%c': status %d, error %g", p->name, trans[t], rc, e); \
+        }                                                                                          \
+        CHECK(l->getrs_complex(DT, 'X', 2, 1, a, 2, ipiv, b, 2, NULL) == TC_LAPACK_BADARG,         \
+              "%s: getrs_complex refuses trans 'X'", p->name);                                     \
+        const int64_t bad[2] = {3, 2};                                                             \
+        CHECK(l->getri_complex(DT, 2, inv, 2, bad, NULL) == TC_LAPACK_BADARG, "%s: pivot 3 of 2", p->name); \
+        R z[8] = {0};                                                                              \
+        CHECK(l->getrf_complex(DT, 2, 2, z, 2, ipiv, NULL) == 1, "%s: a zero matrix's info", p->name); \
+        CHECK(l->getrf_complex(DT, 0, 0, z, 1, ipiv, NULL) == 0, "%s: n 0", p->name);              \
+    }
+LU_COMPLEX_CHECK(check_clu, float, TC_COMPLEX64, 1e-5)
+LU_COMPLEX_CHECK(check_zlu, double, TC_COMPLEX128, 1e-12)
+
+/* The complex Cholesky members (ABI 1.4): A = [[4, 1+i], [1-i, 3]] is Hermitian positive definite;
+ * potrf ('L') gives L with L L^H = A, potrs solves A x = b, potri's lower triangle is that of
+ * A^-1 = [[3, -1-i], [-1+i, 4]] / 10; a matrix that is not positive definite gives info 1. */
+#define CHOLESKY_COMPLEX_CHECK(NAME, R, DT, TOL)                                                    \
+    static void NAME(const tc_blas_provider *p) {                                                  \
+        const tc_lapack *l = p->lapack;                                                            \
+        const R a0[8] = {4, 0, 1, -1, 1, 1, 3, 0};                                                 \
+        R a[8], b[4] = {0}, x[4] = {1, 2, -1, 0.5};                                                \
+        memcpy(a, a0, sizeof a);                                                                   \
+        int rc = l->potrf_complex(DT, 'L', 2, a, 2, NULL);                                         \
+        CHECK(rc == 0, "%s: " #DT " potrf_complex returned %d", p->name, rc);                      \
+        if (rc) return;                                                                            \
+        /* (L L^H)[i][j] = sum_k L[i][k] conj(L[j][k]) over k <= min(i, j) */                      \
+        double err = 0;                                                                            \
+        for (int i = 0; i < 2; i++)                                                                \
+            for (int j = 0; j <= i; j++) {                                                         \
+                double re = 0, im = 0;                                                             \
+                for (int k = 0; k <= j; k++) {                                                     \
+                    const R *u = a + 2 * (i + 2 * k), *v = a + 2 * (j + 2 * k);                    \
+                    re += u[0] * v[0] + u[1] * v[1], im += u[1] * v[0] - u[0] * v[1];              \
+                }                                                                                  \
+                err = fmax(err, fabs(re - a0[2 * (i + 2 * j)]) + fabs(im - a0[2 * (i + 2 * j) + 1])); \
+            }                                                                                      \
+        CHECK(err < 10 * TOL, "%s: L L^H - A: %g", p->name, err);                                  \
+        for (int i = 0; i < 2; i++) /* b = A x */                                                  \
+            for (int k = 0; k < 2; k++) {                                                          \
+                const R *e = a0 + 2 * (i + 2 * k);                                                 \
+                b[2 * i] += e[0] * x[2 * k] - e[1] * x[2 * k + 1];                                 \
+                b[2 * i + 1] += e[0] * x[2 * k + 1] + e[1] * x[2 * k];                             \
+            }                                                                                      \
+        rc = l->potrs_complex(DT, 'L', 2, 1, a, 2, b, 2, NULL);                                    \
+        double e = 0;                                                                              \
+        for (int i = 0; i < 4; i++) e = fmax(e, fabs(b[i] - x[i]));                                \
+        CHECK(rc == 0 && e < 10 * TOL, "%s: potrs_complex: status %d, error %g", p->name, rc, e);  \
+        rc = l->potri_complex(DT, 'L', 2, a, 2, NULL);                                             \
+        CHECK(rc == 0 && fabs(a[0] - 0.3) < TOL && fabs(a[1]) < TOL && fabs(a[2] + 0.1) < TOL &&   \
+                  fabs(a[3] - 0.1) < TOL && fabs(a[6] - 0.4) < TOL,                                \
+              "%s: potri_complex: status %d, %g %g%+gi %g", p->name, rc, a[0], a[2], a[3], a[6]);  \
+        R neg[8] = {-1, 0, 0, 0, 0, 0, 1, 0};                                                      \
+        CHECK(l->potrf_complex(DT, 'L', 2, neg, 2, NULL) == 1, "%s: not positive definite", p->name); \
+    }
+CHOLESKY_COMPLEX_CHECK(check_cpotrf, float, TC_COMPLEX64, 1e-5)
+CHOLESKY_COMPLEX_CHECK(check_zpotrf, double, TC_COMPLEX128, 1e-12)
+
+static void test_lu_complex(void) {
+    const loaded *ls[] = {&blis, &openblas};
+    for (int i = 0; i < 2; i++) {
+        const tc_lapack *l = lapack_1_4(ls[i]);
+        if (!l) continue;
+        check_clu(ls[i]->provider);
+        check_zlu(ls[i]->provider);
+        check_cpotrf(ls[i]->provider);
+        check_zpotrf(ls[i]->provider);
+        double x[2] = {1, 0};
+        int64_t piv[1];
+        CHECK(l->getrf_complex(TC_FLOAT64, 1, 1, x, 1, piv, NULL) == TC_LAPACK_DTYPE &&
+                  l->getrf(TC_COMPLEX128, 1, 1, x, 1, piv, NULL) == TC_LAPACK_DTYPE,
+              "%s: getrf_complex refuses a real dtype, getrf a complex one", ls[i]->file);
     }
 }
 
@@ -622,6 +747,7 @@ int main(int argc, char **argv) {
     run("gemm with one-row operands", test_gemm_single_rows);
     run("complex gemm (cgemm, zgemm)", test_gemm_complex);
     run("complex eigendecomposition (geev_complex)", test_geev_complex);
+    run("complex LU and Cholesky (getrf/getrs/getri/potrf/potrs/potri_complex)", test_lu_complex);
     run("threads", test_threads);
     run("gemm splitting for narrow BLAS integers", test_gemm_split);
     printf("%d passed, %d failed\n", n_passed, n_failed);

@@ -1734,6 +1734,16 @@ static void test_linalg_eig_providers(void) {
               strstr(g_error, "lapack-1.3"),
           "complex eig on a 1.3 LAPACK: %s", g_error);
     CHECK(g_geev_calls == 2, "the real geev is not called for complex input");
+    /* the complex LU kernels (inv here) need the 1.4 members getrf_complex, ... alike */
+    tc_kernel_fn inv_fn = find_kernel("linalg_inv_ex", TC_ANY_DTYPE);
+    tensor *ci = T(TC_COMPLEX128, DIMS(2, 2)), *info = T(TC_INT32, DIMS(1));
+    tc_view inv_ins[1] = {c->v}, inv_outs[2] = {ci->v, info->v};
+    tc_kernel_args inv_args = {.struct_size = sizeof inv_args, .op = -1, .n_inputs = 1, .n_outputs = 2,
+                               .inputs = inv_ins, .outputs = inv_outs, .n_args = 0};
+    g_error[0] = 0;
+    CHECK(inv_fn && inv_fn(&inv_args) == TC_FAIL && g_error_kind == TC_ERR_RUNTIME &&
+              strstr(g_error, "getrf_complex") && strstr(g_error, "lapack-1.3"),
+          "complex inv on a 1.3 LAPACK: %s", g_error);
     /* dtypes LAPACK has no routine for */
     tensor *h = T(TC_FLOAT16, DIMS(2, 2)), *wh = T(TC_COMPLEX32, DIMS(2)), *vh = T(TC_COMPLEX32, DIMS(2, 2));
     CHECK(run_eig(h, wh, vh, true) == TC_FAIL && strstr(g_error, "\"linalg_eig_out_cpu\" not implemented for 'Half'"),

@@ -3,7 +3,10 @@
 Products (dot, vdot, mv, mm, bmm, matmul with batch broadcasting, addmm/addmv/addbmm/baddbmm/addr,
 outer, einsum, tensordot, kron, cross, cdist, multi_dot) and torch.linalg (inv, det, slogdet, solve,
 cholesky, qr, svd, svdvals, eigh, eigvalsh, lstsq, pinv, matrix_power, the norms, matrix_rank), in
-float32 and float64, batched and non-contiguous, with the errors each raises.
+float32 and float64, batched and non-contiguous, with the errors each raises; the LU family (inv, det,
+slogdet, logdet, solve, matrix_power with negative exponents) and the Cholesky family (cholesky,
+cholesky_ex, cholesky_solve, cholesky_inverse) in complex64 and complex128 too, with their gradients
+(torch.autograd.grad of a real function of the result).
 
 Results the LAPACK in use is free to choose are compared through what they determine: the signs of
 Q's columns and of singular and eigen vectors differ between LAPACK implementations (the reference
@@ -26,6 +29,15 @@ RECT = '(torch.arange(12., dtype=torch.{d}).view(4, 3) / 7 + torch.eye(4, 3, dty
 SING = 'torch.tensor([[1., 2, 3], [2, 4, 6], [1, 0, 1]], dtype=torch.{d})'
 VEC = 'torch.tensor([1., -2, 0.5], dtype=torch.{d})'
 RHS = 'torch.tensor([[1., 2], [0, -1], [3, 0.5]], dtype=torch.{d})'
+
+
+# complex matrices: GEN and NEG with imaginary parts ({d} is the real dtype of the parts)
+CGEN = 'torch.complex(%s, torch.tensor([[0.5, 1, -1], [0, -0.5, 2], [1, 0.25, 0]], dtype=torch.{d}))' % GEN
+CNEG = 'torch.complex(%s, torch.tensor([[0., 0, 1], [0, 1, 0], [-1, 0, 0.5]], dtype=torch.{d}))' % NEG
+CSING = 'torch.complex(%s, %s * 0.5)' % (SING, SING)
+CRHS = 'torch.complex(%s, torch.tensor([[0.5, 0], [1, 1], [-2, 0.25]], dtype=torch.{d}))' % RHS
+CSPD = 'torch.complex(%s, torch.tensor([[0., 1, -0.5], [-1, 0, 0.5], [0.5, -0.5, 0]], dtype=torch.{d}))' % SPD
+COMPLEX = {'complex64': 'float32', 'complex128': 'float64'}
 
 
 def _batch(d):
@@ -88,6 +100,61 @@ def _factorizations(d):
     ]
 
 
+def _grads(rhs, *cases):
+    """torch.autograd.grad of a real function of the results (PyTorch's conjugate Wirtinger convention
+    decides the complex gradient), for each case (function of A and B, what to differentiate, A); B is rhs."""
+    return ["(lambda A, B: torch.autograd.grad(%s, %s))(%s.requires_grad_(), %s.requires_grad_())" % (f, wrt, a, rhs)
+            for f, wrt, a in cases]
+
+
+def _complex_lu(c):
+    d = COMPLEX[c]
+    g, n, rhs, sing = CGEN.format(d=d), CNEG.format(d=d), CRHS.format(d=d), CSING.format(d=d)
+    b = 'torch.stack([%s, %s, %s * 1j])' % (g, n, g)
+    return [
+        'torch.linalg.inv(%s)' % g, 'torch.linalg.inv(%s) + 0' % b, 'torch.inverse(%s.mT)' % g,
+        'torch.linalg.inv(%s.mH)' % g, 'torch.linalg.inv_ex(%s)' % sing,
+        'torch.linalg.det(%s)' % g, 'torch.linalg.det(%s)' % b, 'torch.det(%s)' % n, 'torch.linalg.det(%s)' % sing,
+        'torch.linalg.slogdet(%s)' % g, 'torch.linalg.slogdet(%s)' % n, 'torch.linalg.slogdet(%s)' % b,
+        'torch.linalg.slogdet(%s)' % sing, 'torch.logdet(%s)' % g, 'torch.logdet(%s)' % b,
+        'torch.linalg.solve(%s, %s)' % (g, rhs), 'torch.linalg.solve(%s, %s[:, 0])' % (g, rhs),
+        'torch.linalg.solve(%s, %s)' % (b, rhs), 'torch.linalg.solve(%s.mT, %s)' % (g, rhs),
+        'torch.linalg.solve(%s, %s.mT, left=False)' % (b, rhs), 'torch.linalg.solve_ex(%s, %s)' % (sing, rhs),
+        'torch.linalg.matrix_power(%s, -2)' % g, 'torch.linalg.matrix_power(%s, -1)' % b,
+    ] + _grads(
+        rhs,
+        ('torch.linalg.inv(A).abs().sum()', 'A', g),
+        ('torch.linalg.inv(A[None] * B[:1, :1]).real.sum()', '(A, B)', b),
+        ('torch.linalg.det(A).abs().sum()', 'A', b),
+        ('(lambda s, l: (l + 2 * s.real + s.imag).sum())(*torch.linalg.slogdet(A))', 'A', b),
+        ('torch.logdet(A).abs()', 'A', g),
+        ('torch.linalg.solve(A, B).abs().sum()', '(A, B)', g),
+        ('torch.linalg.solve(A, B[:, 0]).imag.sum()', '(A, B)', b),
+        ('torch.linalg.solve(A, B.mT, left=False).abs().sum()', '(A, B)', g),
+    )
+
+
+def _complex_cholesky(c):
+    d = COMPLEX[c]
+    s, rhs = CSPD.format(d=d), CRHS.format(d=d)
+    L, U = 'torch.linalg.cholesky(%s)' % s, 'torch.linalg.cholesky(%s, upper=True)' % s
+    return [
+        L, U, 'torch.linalg.cholesky(torch.stack([%s, %s * 2]))' % (s, s), 'torch.linalg.cholesky_ex(%s.mT)' % s,
+        'torch.linalg.cholesky_ex(-%s).info' % s,  # L after a failure is the LAPACK's own
+        'torch.cholesky_solve(%s, %s)' % (rhs, L), 'torch.cholesky_solve(%s, %s, upper=True)' % (rhs, U),
+        # + 0: the sign of a zero imaginary part on the diagonal is the LAPACK's own
+        'torch.cholesky_inverse(%s) + 0' % L, 'torch.cholesky_inverse(%s, upper=True) + 0' % U,
+    ] + _grads(
+        rhs,
+        ('torch.linalg.cholesky(A).abs().sum()', 'A', s),
+        ('torch.linalg.cholesky(A, upper=True).imag.sum()', 'A', s),
+        ('torch.cholesky_solve(B, A).abs().sum()', '(A, B)', L),
+        ('torch.cholesky_solve(B, A, upper=True).real.sum()', '(A, B)', U),
+        ('torch.cholesky_inverse(A).abs().sum()', 'A', L),
+        ('torch.cholesky_inverse(A, upper=True).real.sum()', 'A', U),
+    )
+
+
 def _norms(d):
     g, v, b = GEN.format(d=d), VEC.format(d=d), _batch(d)
     out = ['torch.linalg.norm(%s)' % g, 'torch.linalg.norm(%s)' % v, 'torch.linalg.norm(%s, dim=(1, 2))' % b,
@@ -125,15 +192,26 @@ def _errors():
         'torch.linalg.matrix_power(torch.ones(0, 0), -1)', 'torch.linalg.matrix_rank(torch.ones(0, 3))',
         'torch.linalg.slogdet(torch.ones(0, 0))', 'torch.cholesky_inverse(torch.ones(0, 0))',
         'torch.linalg.matrix_exp(torch.ones(0, 0))', 'torch.linalg.lu_factor(torch.ones(0, 0))',
+        # complex: a singular matrix is a LinAlgError as for real ones
+        'torch.linalg.inv(%s)' % CSING.format(d='float32'), 'torch.inverse(%s)' % CSING.format(d='float64'),
+        'torch.linalg.solve(%s, %s)' % (CSING.format(d='float64'), CRHS.format(d='float64')),
+        'torch.linalg.solve(%s, %s)' % (CGEN.format(d='float64'), RHS.format(d='float64')),
+        'torch.linalg.matrix_power(%s, -1)' % CSING.format(d='float32'),
+        'torch.linalg.inv(torch.ones(2, 2, dtype=torch.complex32))', 'torch.linalg.det(torch.ones(0, 0, dtype=torch.complex64))',
+        'torch.linalg.slogdet(torch.ones(2, 0, 0, dtype=torch.complex128))',
+        'torch.linalg.cholesky(-%s)' % CSPD.format(d='float32'), 'torch.cholesky(-%s)' % CSPD.format(d='float64'),
     ]
 
 
 CASES = []
 for _d in DTYPES:
     CASES += _products(_d) + _factorizations(_d) + _norms(_d)
+for _c in COMPLEX:
+    CASES += _complex_lu(_c) + _complex_cholesky(_c)
 CASES += _errors()
 
-SUITE = Suite('linalg', CASES, tolerance={'torch.float32': (2e-5, 1e-5), 'torch.float64': (1e-11, 1e-12)})
+SUITE = Suite('linalg', CASES, tolerance={'torch.float32': (2e-5, 1e-5), 'torch.float64': (1e-11, 1e-12),
+                                          'torch.complex64': (2e-5, 1e-5), 'torch.complex128': (1e-11, 1e-12)})
 RECORDED, RUNNER, reference_request = SUITE.recorded, SUITE.runner, SUITE.reference_request
 reports = SUITE.fixture()
 

@@ -378,9 +378,25 @@ typedef struct tc_lapack {
      * elements; a is destroyed; vectors are normalised as LAPACK's (unit norm, largest part real). */
     int (*geev_complex)(int32_t dtype, char jobvl, char jobvr, int64_t n, void *a, int64_t lda, void *w, void *vl,
                         int64_t ldvl, void *vr, int64_t ldvr, tc_lapack_ws *ws);
+    /* since 1.4 (may be NULL; read each only when TC_STRUCT_HAS says it is there): getrf, getrs and
+     * getri of complex matrices (cgetrf/zgetrf, ...), as the real members with dtype TC_COMPLEX64 or
+     * TC_COMPLEX128; matrices hold interleaved (real, imaginary) pairs, leading dimensions count
+     * complex elements; getrs_complex's trans is 'N', 'T' or 'C' (the conjugate transpose). */
+    int (*getrf_complex)(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, int64_t *ipiv, tc_lapack_ws *ws);
+    int (*getrs_complex)(int32_t dtype, char trans, int64_t n, int64_t nrhs, const void *a, int64_t lda,
+                         const int64_t *ipiv, void *b, int64_t ldb, tc_lapack_ws *ws);
+    int (*getri_complex)(int32_t dtype, int64_t n, void *a, int64_t lda, const int64_t *ipiv, tc_lapack_ws *ws);
+    /* since 1.4 (may be NULL, as above): Cholesky of Hermitian positive-definite complex matrices
+     * (cpotrf/zpotrf, ...), as the real potrf, potrs and potri: a = L L^H ('L') or U^H U ('U'). */
+    int (*potrf_complex)(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws);
+    int (*potrs_complex)(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda, void *b,
+                         int64_t ldb, tc_lapack_ws *ws);
+    int (*potri_complex)(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws);
 } tc_lapack;
 _Static_assert(offsetof(tc_lapack, geev_complex) == 160, "tc_lapack 1.3 members end at 160");
-_Static_assert(sizeof(tc_lapack) == 168, "tc_lapack 1.4 layout is ABI");
+_Static_assert(offsetof(tc_lapack, getri_complex) == 184, "tc_lapack 1.4 members are ABI");
+_Static_assert(offsetof(tc_lapack, potri_complex) == 208, "tc_lapack 1.4 members are ABI");
+_Static_assert(sizeof(tc_lapack) == 216, "tc_lapack 1.4 layout is ABI");
 #define TC_LAPACK_SIZE_1_3 160
 
 /* Row-major GEMM in the manner of cblas: C[m,n] = alpha * op(A) @ op(B) + beta * C, where op
