@@ -289,7 +289,9 @@ def vander(x, N=None, increasing=False):
 
 
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
-    """Whether each element of `elements` is among `test_elements` (either may be a Python number)."""
+    """Whether each element of `elements` is among `test_elements` (either may be a Python number).
+    assume_unique is PyTorch's speed hint, which cannot change the result; the comparison here does
+    not need it."""
     if not isinstance(elements, torch.Tensor) and not isinstance(test_elements, torch.Tensor):
         raise TypeError('isin(): expected at least one Tensor argument')
     e = elements if isinstance(elements, torch.Tensor) else torch.tensor(elements)
@@ -300,8 +302,10 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
 
 # ---- windows ----
 
-def _window(length, dtype, device, requires_grad, periodic, make):
+def _window(length, dtype, layout, device, pin_memory, requires_grad, periodic, make):
     dtype = torch.get_default_dtype() if dtype is None else dtype
+    if layout not in (None, torch.strided):
+        raise RuntimeError('window functions support only the strided layout, got %s' % (layout,))
     if not dtype.is_floating_point:
         raise RuntimeError('window function expects floating point dtypes, got: %s' % dtype)
     if length < 0:
@@ -315,6 +319,8 @@ def _window(length, dtype, device, requires_grad, periodic, make):
         w = make(n, dtype, device)
         if periodic:
             w = w[:-1].clone()
+    if pin_memory:
+        w = w.pin_memory()
     return w.requires_grad_(requires_grad)
 
 
@@ -332,12 +338,13 @@ def hamming_window(window_length, periodic=_UNSET, alpha=_UNSET, beta=_UNSET, *,
     def make(n, dtype, device):
         w = torch.arange(n, dtype=dtype, device=device)
         return w.mul_(math.pi * 2. / (n - 1)).cos_().mul_(-beta).add_(alpha)
-    return _window(window_length, dtype, device, requires_grad, periodic, make)
+    return _window(window_length, dtype, layout, device, pin_memory, requires_grad, periodic, make)
 
 
 def hann_window(window_length, periodic=True, *, dtype=None, layout=torch.strided, device=None, pin_memory=False,
                 requires_grad=False):
-    return hamming_window(window_length, periodic, 0.5, 0.5, dtype=dtype, device=device, requires_grad=requires_grad)
+    return hamming_window(window_length, periodic, 0.5, 0.5, dtype=dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
 
 
 def blackman_window(window_length, periodic=True, *, dtype=None, layout=torch.strided, device=None,
@@ -345,7 +352,7 @@ def blackman_window(window_length, periodic=True, *, dtype=None, layout=torch.st
     def make(n, dtype, device):
         w = torch.arange(n, dtype=dtype, device=device).mul_(math.pi / (n - 1))
         return w.mul(4).cos_().mul_(0.08) - w.mul(2).cos_().mul_(0.5) + 0.42
-    return _window(window_length, dtype, device, requires_grad, periodic, make)
+    return _window(window_length, dtype, layout, device, pin_memory, requires_grad, periodic, make)
 
 
 def bartlett_window(window_length, periodic=True, *, dtype=None, layout=torch.strided, device=None,
@@ -355,7 +362,7 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, layout=torch.st
         half = ((n - 1) >> 1) + 1
         w.narrow(0, half, n - half).mul_(-1).add_(2)
         return w
-    return _window(window_length, dtype, device, requires_grad, periodic, make)
+    return _window(window_length, dtype, layout, device, pin_memory, requires_grad, periodic, make)
 
 
 # ---- predicates and small constructors ----
@@ -377,5 +384,5 @@ def is_signed(input):
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None, requires_grad=False):
-    return torch.tensor(s, dtype=torch.get_default_dtype() if dtype is None else dtype, device=device,
-                        requires_grad=requires_grad)
+    return torch.full((), s, dtype=torch.get_default_dtype() if dtype is None else dtype, layout=layout,
+                      device=device, pin_memory=pin_memory, requires_grad=requires_grad)

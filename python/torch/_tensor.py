@@ -158,9 +158,11 @@ class Tensor(_C._TensorBase):
     def type_as(self, other):
         return self.to(other.dtype)
 
-    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kwargs):
-        return torch.empty_strided(size, stride, dtype=self.dtype if dtype is None else dtype,
-                                   device=self.device if device is None else device, requires_grad=requires_grad)
+    def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=False,
+                          requires_grad=False):
+        return torch.empty_strided(size, stride, dtype=self.dtype if dtype is None else dtype, layout=layout,
+                                   device=self.device if device is None else device, pin_memory=pin_memory,
+                                   requires_grad=requires_grad)
 
     def fill_diagonal_(self, fill_value, wrap=False):
         """The main diagonal (of a matrix, or of a tensor whose dims are all equal) set to fill_value;
@@ -171,14 +173,13 @@ class Tensor(_C._TensorBase):
             raise RuntimeError('all dimensions of input must be of equal length')
         size = min(self.shape)
         step = sum(self.stride())
-        with torch.no_grad():
-            self.as_strided((size,), (step,), self.storage_offset()).fill_(fill_value)
-            height, width = self.shape[0], self.shape[1]
-            if wrap and self.dim() == 2 and height > width + 1:
-                rest = (self.numel() + width) // (width + 1) - size
-                if rest > 0:
-                    self.as_strided((rest,), (step,), self.storage_offset() + self.stride(0) * (width + 1)).fill_(
-                        fill_value)
+        # fills of views of self: autograd records them as PyTorch does (CopySlices)
+        self.as_strided((size,), (step,), self.storage_offset()).fill_(fill_value)
+        height, width = self.shape[0], self.shape[1]
+        if wrap and self.dim() == 2 and height > width + 1:
+            rest = (self.numel() + width) // (width + 1) - size
+            if rest > 0:
+                self.as_strided((rest,), (step,), self.storage_offset() + self.stride(0) * (width + 1)).fill_(fill_value)
         return self
 
     @property
