@@ -89,6 +89,31 @@ typedef lapack_getri_fn lapack_cgetri_fn;
 typedef lapack_potrf_fn lapack_cpotrf_fn;
 typedef lapack_potrs_fn lapack_cpotrs_fn;
 typedef lapack_potri_fn lapack_cpotri_fn;
+/* ctrsm's alpha is a complex pair; the other arguments are those of the real routines. */
+typedef lapack_trsm_fn lapack_ctrsm_fn;
+typedef lapack_geqrf_fn lapack_cgeqrf_fn;
+typedef lapack_orgqr_fn lapack_cungqr_fn;
+typedef lapack_ormqr_fn lapack_cunmqr_fn;
+typedef lapack_gels_fn lapack_cgels_fn;
+/* These add a real workspace rwork (and cheevd its size); s and w are real. */
+typedef void lapack_cgesdd_fn(const char *jobz, const lapack_int *m, const lapack_int *n, void *a,
+                              const lapack_int *lda, void *s, void *u, const lapack_int *ldu, void *vt,
+                              const lapack_int *ldvt, void *work, const lapack_int *lwork, void *rwork,
+                              lapack_int *iwork, lapack_int *info, size_t);
+typedef void lapack_cheevd_fn(const char *jobz, const char *uplo, const lapack_int *n, void *a, const lapack_int *lda,
+                              void *w, void *work, const lapack_int *lwork, void *rwork, const lapack_int *lrwork,
+                              lapack_int *iwork, const lapack_int *liwork, lapack_int *info, size_t, size_t);
+typedef void lapack_cgelsy_fn(const lapack_int *m, const lapack_int *n, const lapack_int *nrhs, void *a,
+                              const lapack_int *lda, void *b, const lapack_int *ldb, lapack_int *jpvt,
+                              const void *rcond, lapack_int *rank, void *work, const lapack_int *lwork, void *rwork,
+                              lapack_int *info);
+typedef void lapack_cgelsd_fn(const lapack_int *m, const lapack_int *n, const lapack_int *nrhs, void *a,
+                              const lapack_int *lda, void *b, const lapack_int *ldb, void *s, const void *rcond,
+                              lapack_int *rank, void *work, const lapack_int *lwork, void *rwork, lapack_int *iwork,
+                              lapack_int *info);
+typedef void lapack_cgelss_fn(const lapack_int *m, const lapack_int *n, const lapack_int *nrhs, void *a,
+                              const lapack_int *lda, void *b, const lapack_int *ldb, void *s, const void *rcond,
+                              lapack_int *rank, void *work, const lapack_int *lwork, void *rwork, lapack_int *info);
 
 /* [0]: the float (s) routine, [1]: the double (d) one. */
 typedef struct lapack_glue_table {
@@ -117,6 +142,16 @@ typedef struct lapack_glue_table {
     lapack_cpotrf_fn *cpotrf[2];
     lapack_cpotrs_fn *cpotrs[2];
     lapack_cpotri_fn *cpotri[2];
+    lapack_ctrsm_fn *ctrsm[2];
+    lapack_cgeqrf_fn *cgeqrf[2];
+    lapack_cungqr_fn *cungqr[2];
+    lapack_cunmqr_fn *cunmqr[2];
+    lapack_cgesdd_fn *cgesdd[2];
+    lapack_cheevd_fn *cheevd[2];
+    lapack_cgels_fn *cgels[2];
+    lapack_cgelsy_fn *cgelsy[2];
+    lapack_cgelsd_fn *cgelsd[2];
+    lapack_cgelss_fn *cgelss[2];
 } lapack_glue_table;
 
 /* The routine names, in the order of lapack_glue_table's members (s then d), for dlsym. */
@@ -124,7 +159,9 @@ typedef struct lapack_glue_table {
     X(getrf) X(getrs) X(getri) X(potrf) X(potrs) X(potri) X(trsm) X(geqrf) X(orgqr) X(ormqr) X(gesdd) \
     X(syevd) X(geev) X(gels) X(gelsy) X(gelsd) X(gelss)
 /* The complex routines, by their names without the c/z letter (members c<name>: c then z). */
-#define LAPACK_GLUE_COMPLEX_ROUTINES(X) X(geev) X(getrf) X(getrs) X(getri) X(potrf) X(potrs) X(potri)
+#define LAPACK_GLUE_COMPLEX_ROUTINES(X)                                                            \
+    X(geev) X(getrf) X(getrs) X(getri) X(potrf) X(potrs) X(potri) X(trsm) X(geqrf) X(ungqr) X(unmqr) X(gesdd) \
+    X(heevd) X(gels) X(gelsy) X(gelsd) X(gelss)
 
 static lapack_glue_table lapack_glue_fns; /* filled by the provider's init */
 
@@ -398,79 +435,130 @@ static int lapack_glue_potri_complex(int32_t dtype, char uplo, int64_t n, void *
     return lapack_glue_potri_of(true, dtype, uplo, n, a, lda);
 }
 
-static int lapack_glue_trsm(int32_t dtype, char side, char uplo, char transa, char diag, int64_t m, int64_t n,
-                            double alpha, const void *a, int64_t lda, void *b, int64_t ldb, tc_lapack_ws *ws) {
-    (void)ws;
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+/* The routine of a real (cplx false) or complex member for dtype: NULL when dtype is not one of the
+ * member's or the provider lacks the routine. `d` receives the routine's index. */
+#define LAPACK_GLUE_PICK(name, cname, cplx, dtype, d)                                              \
+    ((d) = (cplx) ? lapack_glue_cdt(dtype) : lapack_glue_dt(dtype),                                \
+     (d) < 0 ? NULL : (cplx) ? lapack_glue_fns.cname[d] : lapack_glue_fns.name[d])
+
+/* trsm: alpha as the routine takes it (a real of its precision, or a complex pair). */
+static int lapack_glue_trsm_of(bool cplx, int32_t dtype, char side, char uplo, char transa, char diag, int64_t m,
+                               int64_t n, double alpha, const void *a, int64_t lda, void *b, int64_t ldb) {
+    int d;
+    lapack_trsm_fn *fn = LAPACK_GLUE_PICK(trsm, ctrsm, cplx, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
+    if (transa != 'N' && transa != 'T' && transa != 'C') return TC_LAPACK_BADARG;
     LAPACK_GLUE_CHECK(lapack_glue_fits(m) && lapack_glue_fits(n) && lapack_glue_fits(lda) && lapack_glue_fits(ldb));
     const int64_t ka = side == 'L' ? m : n;
     if (lda < lapack_glue_max1(ka) || ldb < lapack_glue_max1(m)) return TC_LAPACK_BADARG;
     if (m == 0 || n == 0) return 0;
     lapack_int M = (lapack_int)m, N = (lapack_int)n, LDA = (lapack_int)lda, LDB = (lapack_int)ldb;
-    float alpha_f;
-    lapack_glue_fns.trsm[d](&side, &uplo, &transa, &diag, &M, &N, lapack_glue_real(d, &alpha, &alpha_f), a, &LDA, b,
-                            &LDB, 1, 1, 1, 1);
+    const float alpha_f[2] = {(float)alpha, 0.0f};
+    const double alpha_d[2] = {alpha, 0.0};
+    fn(&side, &uplo, &transa, &diag, &M, &N, d ? (const void *)alpha_d : (const void *)alpha_f, a, &LDA, b, &LDB, 1, 1,
+       1, 1);
     return 0;
 }
 
-static int lapack_glue_geqrf(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, void *tau, tc_lapack_ws *ws) {
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+static int lapack_glue_geqrf_of(bool cplx, int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, void *tau,
+                                tc_lapack_ws *ws) {
+    int d;
+    lapack_geqrf_fn *fn = LAPACK_GLUE_PICK(geqrf, cgeqrf, cplx, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
     LAPACK_GLUE_CHECK(lapack_glue_fits(m) && lapack_glue_fits(n) && lapack_glue_fits(lda));
     if (lda < lapack_glue_max1(m)) return TC_LAPACK_BADARG;
     if (m == 0 || n == 0) return 0;
-    double query[2] = {0, 0};
+    double query[4] = {0, 0, 0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, LDA = (lapack_int)lda, lwork = -1, info = 0;
-    lapack_glue_fns.geqrf[d](&M, &N, a, &LDA, tau, query, &lwork, &info);
+    fn(&M, &N, a, &LDA, tau, query, &lwork, &info);
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
     int rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
-    lapack_glue_fns.geqrf[d](&M, &N, a, &LDA, tau, work, &lwork, &info);
+    fn(&M, &N, a, &LDA, tau, work, &lwork, &info);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
 }
 
-static int lapack_glue_orgqr(int32_t dtype, int64_t m, int64_t n, int64_t k, void *a, int64_t lda, const void *tau,
-                             tc_lapack_ws *ws) {
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+/* orgqr, or ungqr for complex dtypes */
+static int lapack_glue_orgqr_of(bool cplx, int32_t dtype, int64_t m, int64_t n, int64_t k, void *a, int64_t lda,
+                                const void *tau, tc_lapack_ws *ws) {
+    int d;
+    lapack_orgqr_fn *fn = LAPACK_GLUE_PICK(orgqr, cungqr, cplx, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
     LAPACK_GLUE_CHECK(lapack_glue_fits(m) && lapack_glue_fits(n) && lapack_glue_fits(k) && lapack_glue_fits(lda));
     if (lda < lapack_glue_max1(m) || n > m || k > n) return TC_LAPACK_BADARG;
     if (n == 0) return 0;
-    double query[2] = {0, 0};
+    double query[4] = {0, 0, 0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, K = (lapack_int)k, LDA = (lapack_int)lda, lwork = -1, info = 0;
-    lapack_glue_fns.orgqr[d](&M, &N, &K, a, &LDA, tau, query, &lwork, &info);
+    fn(&M, &N, &K, a, &LDA, tau, query, &lwork, &info);
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
     int rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
-    lapack_glue_fns.orgqr[d](&M, &N, &K, a, &LDA, tau, work, &lwork, &info);
+    fn(&M, &N, &K, a, &LDA, tau, work, &lwork, &info);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
 }
 
-static int lapack_glue_ormqr(int32_t dtype, char side, char trans, int64_t m, int64_t n, int64_t k, const void *a,
-                             int64_t lda, const void *tau, void *c, int64_t ldc, tc_lapack_ws *ws) {
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+/* ormqr, or unmqr for complex dtypes (trans 'C' there, 'T' here) */
+static int lapack_glue_ormqr_of(bool cplx, int32_t dtype, char side, char trans, int64_t m, int64_t n, int64_t k,
+                                const void *a, int64_t lda, const void *tau, void *c, int64_t ldc, tc_lapack_ws *ws) {
+    int d;
+    lapack_ormqr_fn *fn = LAPACK_GLUE_PICK(ormqr, cunmqr, cplx, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
+    if ((side != 'L' && side != 'R') || (trans != 'N' && trans != (cplx ? 'C' : 'T'))) return TC_LAPACK_BADARG;
     LAPACK_GLUE_CHECK(lapack_glue_fits(m) && lapack_glue_fits(n) && lapack_glue_fits(k) && lapack_glue_fits(lda) &&
                       lapack_glue_fits(ldc));
     const int64_t nq = side == 'L' ? m : n;
     if (lda < lapack_glue_max1(nq) || ldc < lapack_glue_max1(m) || k > nq) return TC_LAPACK_BADARG;
     if (m == 0 || n == 0 || k == 0) return 0;
-    double query[2] = {0, 0};
+    double query[4] = {0, 0, 0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, K = (lapack_int)k, LDA = (lapack_int)lda, LDC = (lapack_int)ldc;
     lapack_int lwork = -1, info = 0;
-    lapack_glue_fns.ormqr[d](&side, &trans, &M, &N, &K, a, &LDA, tau, c, &LDC, query, &lwork, &info, 1, 1);
+    fn(&side, &trans, &M, &N, &K, a, &LDA, tau, c, &LDC, query, &lwork, &info, 1, 1);
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
     int rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
-    lapack_glue_fns.ormqr[d](&side, &trans, &M, &N, &K, a, &LDA, tau, c, &LDC, work, &lwork, &info, 1, 1);
+    fn(&side, &trans, &M, &N, &K, a, &LDA, tau, c, &LDC, work, &lwork, &info, 1, 1);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
+}
+
+static int lapack_glue_trsm(int32_t dtype, char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+                            double alpha, const void *a, int64_t lda, void *b, int64_t ldb, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_trsm_of(false, dtype, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+}
+static int lapack_glue_trsm_complex(int32_t dtype, char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+                                    double alpha, const void *a, int64_t lda, void *b, int64_t ldb, tc_lapack_ws *ws) {
+    (void)ws;
+    return lapack_glue_trsm_of(true, dtype, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+}
+static int lapack_glue_geqrf(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, void *tau, tc_lapack_ws *ws) {
+    return lapack_glue_geqrf_of(false, dtype, m, n, a, lda, tau, ws);
+}
+static int lapack_glue_geqrf_complex(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, void *tau,
+                                     tc_lapack_ws *ws) {
+    return lapack_glue_geqrf_of(true, dtype, m, n, a, lda, tau, ws);
+}
+static int lapack_glue_orgqr(int32_t dtype, int64_t m, int64_t n, int64_t k, void *a, int64_t lda, const void *tau,
+                             tc_lapack_ws *ws) {
+    return lapack_glue_orgqr_of(false, dtype, m, n, k, a, lda, tau, ws);
+}
+static int lapack_glue_ungqr_complex(int32_t dtype, int64_t m, int64_t n, int64_t k, void *a, int64_t lda,
+                                     const void *tau, tc_lapack_ws *ws) {
+    return lapack_glue_orgqr_of(true, dtype, m, n, k, a, lda, tau, ws);
+}
+static int lapack_glue_ormqr(int32_t dtype, char side, char trans, int64_t m, int64_t n, int64_t k, const void *a,
+                             int64_t lda, const void *tau, void *c, int64_t ldc, tc_lapack_ws *ws) {
+    return lapack_glue_ormqr_of(false, dtype, side, trans, m, n, k, a, lda, tau, c, ldc, ws);
+}
+static int lapack_glue_unmqr_complex(int32_t dtype, char side, char trans, int64_t m, int64_t n, int64_t k,
+                                     const void *a, int64_t lda, const void *tau, void *c, int64_t ldc,
+                                     tc_lapack_ws *ws) {
+    return lapack_glue_ormqr_of(true, dtype, side, trans, m, n, k, a, lda, tau, c, ldc, ws);
 }
 
 static int lapack_glue_gesdd(int32_t dtype, char jobz, int64_t m, int64_t n, void *a, int64_t lda, void *s, void *u,
@@ -574,24 +662,35 @@ static int lapack_glue_ls_check(int64_t m, int64_t n, int64_t nrhs, int64_t lda,
     return 0;
 }
 
-static int lapack_glue_gels(int32_t dtype, char trans, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda,
-                            void *b, int64_t ldb, tc_lapack_ws *ws) {
-    const int d = lapack_glue_dt(dtype);
-    if (d < 0) return TC_LAPACK_DTYPE;
+/* gels, or cgels/zgels for complex dtypes (trans 'C' there, 'T' here) */
+static int lapack_glue_gels_of(bool cplx, int32_t dtype, char trans, int64_t m, int64_t n, int64_t nrhs, void *a,
+                               int64_t lda, void *b, int64_t ldb, tc_lapack_ws *ws) {
+    int d;
+    lapack_gels_fn *fn = LAPACK_GLUE_PICK(gels, cgels, cplx, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
+    if (trans != 'N' && trans != (cplx ? 'C' : 'T')) return TC_LAPACK_BADARG;
     int rc = lapack_glue_ls_check(m, n, nrhs, lda, ldb);
     if (rc) return rc;
     if (m == 0 || n == 0 || nrhs == 0) return 0;
-    double query[2] = {0, 0};
+    double query[4] = {0, 0, 0, 0};
     lapack_int M = (lapack_int)m, N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda;
     lapack_int LDB = (lapack_int)ldb, lwork = -1, info = 0;
-    lapack_glue_fns.gels[d](&trans, &M, &N, &NRHS, a, &LDA, b, &LDB, query, &lwork, &info, 1);
+    fn(&trans, &M, &N, &NRHS, a, &LDA, b, &LDB, query, &lwork, &info, 1);
     LAPACK_GLUE_WS(ws, own);
     lapack_int *ip;
     void *work;
     rc = lapack_glue_workspace(ws_, dtype, info, query, 0, &lwork, &ip, &work);
     if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
-    lapack_glue_fns.gels[d](&trans, &M, &N, &NRHS, a, &LDA, b, &LDB, work, &lwork, &info, 1);
+    fn(&trans, &M, &N, &NRHS, a, &LDA, b, &LDB, work, &lwork, &info, 1);
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
+}
+static int lapack_glue_gels(int32_t dtype, char trans, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda,
+                            void *b, int64_t ldb, tc_lapack_ws *ws) {
+    return lapack_glue_gels_of(false, dtype, trans, m, n, nrhs, a, lda, b, ldb, ws);
+}
+static int lapack_glue_gels_complex(int32_t dtype, char trans, int64_t m, int64_t n, int64_t nrhs, void *a,
+                                    int64_t lda, void *b, int64_t ldb, tc_lapack_ws *ws) {
+    return lapack_glue_gels_of(true, dtype, trans, m, n, nrhs, a, lda, b, ldb, ws);
 }
 
 static int lapack_glue_gelsy(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b,
@@ -669,6 +768,166 @@ static int lapack_glue_gelss(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, 
     return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
 }
 
+/* ---- complex members with a real workspace (1.5) --------------------------------------------------- */
+
+/* The complex routine of index d for dtype, or NULL. */
+#define LAPACK_GLUE_COMPLEX(cname, dtype, d) ((d) = lapack_glue_cdt(dtype), (d) < 0 ? NULL : lapack_glue_fns.cname[d])
+
+/* Reserves `ints` LAPACK integers (*ip), lwork complex elements (*work) and then lrwork reals of the
+ * dtype's part precision (*rwork, counted as complex elements rounded up). */
+static int lapack_glue_reserve_rwork(tc_lapack_ws *ws, int32_t dtype, int64_t ints, lapack_int lwork, int64_t lrwork,
+                                     lapack_int **ip, void **work, void **rwork) {
+    if (lrwork < 0 || lrwork > INT64_MAX / 2 - (int64_t)lwork - 2) return TC_LAPACK_TOO_LARGE;
+    int rc = lapack_glue_reserve(ws, dtype, (lapack_glue_need){ints, (int64_t)lwork + (lrwork + 1) / 2 + 1}, ip, work);
+    if (!rc) *rwork = (char *)*work + (size_t)lwork * lapack_glue_es(dtype);
+    return rc;
+}
+
+/* A size LAPACK reported back as an integer, at least 1. */
+static lapack_int lapack_glue_iwork(lapack_int reported) { return reported > 1 ? reported : 1; }
+
+static int lapack_glue_gesdd_complex(int32_t dtype, char jobz, int64_t m, int64_t n, void *a, int64_t lda, void *s,
+                                     void *u, int64_t ldu, void *vt, int64_t ldvt, tc_lapack_ws *ws) {
+    int d;
+    lapack_cgesdd_fn *fn = LAPACK_GLUE_COMPLEX(cgesdd, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
+    LAPACK_GLUE_CHECK(lapack_glue_fits(m) && lapack_glue_fits(n) && lapack_glue_fits(lda) && lapack_glue_fits(ldu) &&
+                      lapack_glue_fits(ldvt));
+    const int64_t mn = lapack_glue_min(m, n), mx = m > n ? m : n;
+    if (jobz != 'N' && jobz != 'S' && jobz != 'A' && jobz != 'O') return TC_LAPACK_BADARG;
+    if (lda < lapack_glue_max1(m) || ldu < 1 || ldvt < 1) return TC_LAPACK_BADARG;
+    if (jobz != 'N' && (ldu < lapack_glue_max1(m) || ldvt < lapack_glue_max1(jobz == 'A' ? n : mn)))
+        return TC_LAPACK_BADARG;
+    if (m == 0 || n == 0) return 0;
+    LAPACK_GLUE_CHECK(mn <= INT_MAX / 8);
+    /* cgesdd's documented real workspace (7 mn without vectors: LAPACK before 3.7 needs that much) */
+    const int64_t a1 = 5 * mn * mn + 5 * mn, a2 = 2 * mx * mn + 2 * mn * mn + mn;
+    const int64_t lrwork = jobz == 'N' ? 7 * mn : a1 > a2 ? a1 : a2;
+    double query[4] = {0, 0, 0, 0}, rdummy[2] = {0, 0};
+    lapack_int M = (lapack_int)m, N = (lapack_int)n, LDA = (lapack_int)lda, LDU = (lapack_int)ldu;
+    lapack_int LDVT = (lapack_int)ldvt, lwork = -1, info = 0, iquery = 0;
+    fn(&jobz, &M, &N, a, &LDA, s, u, &LDU, vt, &LDVT, query, &lwork, rdummy, &iquery, &info, 1);
+    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
+    if (rc) return rc;
+    LAPACK_GLUE_WS(ws, own);
+    lapack_int *iwork;
+    void *work, *rwork;
+    rc = lapack_glue_reserve_rwork(ws_, dtype, 8 * mn, lwork, lrwork, &iwork, &work, &rwork);
+    if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
+    fn(&jobz, &M, &N, a, &LDA, s, u, &LDU, vt, &LDVT, work, &lwork, rwork, iwork, &info, 1);
+    return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
+}
+
+static int lapack_glue_heevd_complex(int32_t dtype, char jobz, char uplo, int64_t n, void *a, int64_t lda, void *w,
+                                     tc_lapack_ws *ws) {
+    int d;
+    lapack_cheevd_fn *fn = LAPACK_GLUE_COMPLEX(cheevd, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
+    if ((jobz != 'N' && jobz != 'V') || (uplo != 'L' && uplo != 'U')) return TC_LAPACK_BADARG;
+    LAPACK_GLUE_CHECK(lapack_glue_fits(n) && lapack_glue_fits(lda));
+    if (lda < lapack_glue_max1(n)) return TC_LAPACK_BADARG;
+    if (n == 0) return 0;
+    double query[4] = {0, 0, 0, 0}, rquery[2] = {0, 0};
+    lapack_int N = (lapack_int)n, LDA = (lapack_int)lda, lwork = -1, lrwork = -1, liwork = -1, info = 0, iquery = 0;
+    fn(&jobz, &uplo, &N, a, &LDA, w, query, &lwork, rquery, &lrwork, &iquery, &liwork, &info, 1, 1);
+    int rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
+    if (!rc) rc = lapack_glue_lwork(dtype, rquery, &lrwork);
+    if (rc) return rc;
+    liwork = lapack_glue_iwork(iquery);
+    LAPACK_GLUE_WS(ws, own);
+    lapack_int *iwork;
+    void *work, *rwork;
+    rc = lapack_glue_reserve_rwork(ws_, dtype, liwork, lwork, lrwork, &iwork, &work, &rwork);
+    if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
+    fn(&jobz, &uplo, &N, a, &LDA, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
+    return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
+}
+
+static int lapack_glue_gelsy_complex(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b,
+                                     int64_t ldb, int64_t *jpvt, double rcond, int64_t *rank, tc_lapack_ws *ws) {
+    int d;
+    lapack_cgelsy_fn *fn = LAPACK_GLUE_COMPLEX(cgelsy, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
+    int rc = lapack_glue_ls_check(m, n, nrhs, lda, ldb);
+    if (rc) return rc;
+    *rank = 0;
+    if (m == 0 || n == 0) return 0;
+    float rcond_f;
+    const void *rc_p = lapack_glue_real(d, &rcond, &rcond_f);
+    double query[4] = {0, 0, 0, 0}, rdummy[2] = {0, 0};
+    lapack_int M = (lapack_int)m, N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda;
+    lapack_int LDB = (lapack_int)ldb, lwork = -1, info = 0, r = 0, jq = 0;
+    fn(&M, &N, &NRHS, a, &LDA, b, &LDB, &jq, rc_p, &r, query, &lwork, rdummy, &info);
+    rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
+    if (rc) return rc;
+    LAPACK_GLUE_WS(ws, own);
+    lapack_int *ip;
+    void *work, *rwork;
+    rc = lapack_glue_reserve_rwork(ws_, dtype, n, lwork, 2 * n, &ip, &work, &rwork);
+    if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
+    for (int64_t i = 0; i < n; i++) ip[i] = jpvt ? (lapack_int)(jpvt[i] != 0) : 0;
+    fn(&M, &N, &NRHS, a, &LDA, b, &LDB, ip, rc_p, &r, work, &lwork, rwork, &info);
+    if (jpvt)
+        for (int64_t i = 0; i < n; i++) jpvt[i] = ip[i];
+    *rank = r;
+    return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
+}
+
+static int lapack_glue_gelsd_complex(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b,
+                                     int64_t ldb, void *s, double rcond, int64_t *rank, tc_lapack_ws *ws) {
+    int d;
+    lapack_cgelsd_fn *fn = LAPACK_GLUE_COMPLEX(cgelsd, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
+    int rc = lapack_glue_ls_check(m, n, nrhs, lda, ldb);
+    if (rc) return rc;
+    *rank = 0;
+    if (m == 0 || n == 0) return 0;
+    float rcond_f;
+    const void *rc_p = lapack_glue_real(d, &rcond, &rcond_f);
+    double query[4] = {0, 0, 0, 0}, rquery[2] = {0, 0};
+    lapack_int M = (lapack_int)m, N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda;
+    lapack_int LDB = (lapack_int)ldb, lwork = -1, lrwork = 0, info = 0, r = 0, iquery[2] = {0, 0};
+    fn(&M, &N, &NRHS, a, &LDA, b, &LDB, s, rc_p, &r, query, &lwork, rquery, iquery, &info);
+    rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
+    if (!rc) rc = lapack_glue_lwork(dtype, rquery, &lrwork);
+    if (rc) return rc;
+    LAPACK_GLUE_WS(ws, own);
+    lapack_int *iwork;
+    void *work, *rwork;
+    rc = lapack_glue_reserve_rwork(ws_, dtype, lapack_glue_iwork(iquery[0]), lwork, lrwork, &iwork, &work, &rwork);
+    if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
+    fn(&M, &N, &NRHS, a, &LDA, b, &LDB, s, rc_p, &r, work, &lwork, rwork, iwork, &info);
+    *rank = r;
+    return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
+}
+
+static int lapack_glue_gelss_complex(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b,
+                                     int64_t ldb, void *s, double rcond, int64_t *rank, tc_lapack_ws *ws) {
+    int d;
+    lapack_cgelss_fn *fn = LAPACK_GLUE_COMPLEX(cgelss, dtype, d);
+    if (!fn) return TC_LAPACK_DTYPE;
+    int rc = lapack_glue_ls_check(m, n, nrhs, lda, ldb);
+    if (rc) return rc;
+    *rank = 0;
+    if (m == 0 || n == 0) return 0;
+    float rcond_f;
+    const void *rc_p = lapack_glue_real(d, &rcond, &rcond_f);
+    double query[4] = {0, 0, 0, 0}, rdummy[2] = {0, 0};
+    lapack_int M = (lapack_int)m, N = (lapack_int)n, NRHS = (lapack_int)nrhs, LDA = (lapack_int)lda;
+    lapack_int LDB = (lapack_int)ldb, lwork = -1, info = 0, r = 0;
+    fn(&M, &N, &NRHS, a, &LDA, b, &LDB, s, rc_p, &r, query, &lwork, rdummy, &info);
+    rc = info < 0 ? TC_LAPACK_BADARG : lapack_glue_lwork(dtype, query, &lwork);
+    if (rc) return rc;
+    LAPACK_GLUE_WS(ws, own);
+    lapack_int *ip;
+    void *work, *rwork;
+    rc = lapack_glue_reserve_rwork(ws_, dtype, 0, lwork, 5 * lapack_glue_min(m, n), &ip, &work, &rwork);
+    if (rc) return LAPACK_GLUE_DONE(ws, own, rc);
+    fn(&M, &N, &NRHS, a, &LDA, b, &LDB, s, rc_p, &r, work, &lwork, rwork, &info);
+    *rank = r;
+    return LAPACK_GLUE_DONE(ws, own, lapack_glue_info(info));
+}
+
 /* The tc_lapack of a provider whose lapack_glue_fns are filled; `describe` is static storage. */
 #define LAPACK_GLUE_API(describe_text)                                                             \
     {                                                                                              \
@@ -682,6 +941,11 @@ static int lapack_glue_gelss(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, 
         .getrf_complex = lapack_glue_getrf_complex, .getrs_complex = lapack_glue_getrs_complex,                \
         .getri_complex = lapack_glue_getri_complex, .potrf_complex = lapack_glue_potrf_complex,    \
         .potrs_complex = lapack_glue_potrs_complex, .potri_complex = lapack_glue_potri_complex,    \
+        .trsm_complex = lapack_glue_trsm_complex, .geqrf_complex = lapack_glue_geqrf_complex,      \
+        .ungqr_complex = lapack_glue_ungqr_complex, .unmqr_complex = lapack_glue_unmqr_complex,    \
+        .gesdd_complex = lapack_glue_gesdd_complex, .heevd_complex = lapack_glue_heevd_complex,    \
+        .gels_complex = lapack_glue_gels_complex, .gelsy_complex = lapack_glue_gelsy_complex,      \
+        .gelsd_complex = lapack_glue_gelsd_complex, .gelss_complex = lapack_glue_gelss_complex,    \
     }
 
 #endif

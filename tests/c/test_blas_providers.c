@@ -633,6 +633,127 @@ static void test_lu_complex(void) {
     }
 }
 
+/* (A X)[i][j] of complex column-major matrices held as doubles: A[m,k], X[k,n], lda = m, ldx = k;
+ * op 'C' takes A's conjugate transpose (A is then k x m). */
+static void zmul(char op, int m, int k, int n, const double *a, const double *x, double *out) {
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double re = 0, im = 0;
+            for (int t = 0; t < k; t++) {
+                const double *e = op == 'C' ? a + 2 * (t + k * i) : a + 2 * (i + m * t);
+                const double er = e[0], ei = op == 'C' ? -e[1] : e[1], *y = x + 2 * (t + k * j);
+                re += er * y[0] - ei * y[1], im += er * y[1] + ei * y[0];
+            }
+            out[2 * (i + m * j)] = re, out[2 * (i + m * j) + 1] = im;
+        }
+}
+
+static double zdiff(int n, const double *a, const double *b) {
+    double e = 0;
+    for (int i = 0; i < 2 * n; i++) e = fmax(e, fabs(a[i] - b[i]));
+    return e;
+}
+
+/* The complex members of ABI 1.5, on H = [[2, 1+i], [1-i, 3]] (Hermitian: eigenvalues and singular
+ * values 1 and 4) and G = [[1+i, 2], [3i, 4-i]] (general, invertible): heevd's H v = w v, gesdd's
+ * values, geqrf/ungqr's Q R = G with Q^H Q = I and unmqr's Q^H G = R, trsm's triangular solves with
+ * 'N' and 'C', and the four least-squares routines solving G x = G x0; refusals of a real dtype and
+ * of a transpose letter the routine does not take. */
+#define LAPACK_1_5_CHECK(NAME, R, DT, TOL)                                                          \
+    static void NAME(const tc_blas_provider *p) {                                                  \
+        const tc_lapack *l = p->lapack;                                                            \
+        const R h0[8] = {2, 0, 1, -1, 1, 1, 3, 0}, g0[8] = {1, 1, 0, 3, 2, 0, 4, -1};              \
+        const R x0[4] = {1, -2, 0.5, 3};                                                           \
+        double H[8], G[8], X0[4], t1[8], t2[8];                                                    \
+        for (int i = 0; i < 8; i++) H[i] = h0[i], G[i] = g0[i];                                    \
+        for (int i = 0; i < 4; i++) X0[i] = x0[i];                                                 \
+        R a[8], w[2], v[8], tau[4], q[8], b[8], s[2];                                              \
+        memcpy(v, h0, sizeof v);                                                                   \
+        int rc = l->heevd_complex(DT, 'V', 'L', 2, v, 2, w, NULL);                                 \
+        double V[8], W[8];                                                                         \
+        for (int i = 0; i < 8; i++) V[i] = v[i];                                                   \
+        zmul('N', 2, 2, 2, H, V, t1);                                                              \
+        for (int j = 0; j < 2; j++)                                                                \
+            for (int i = 0; i < 2; i++)                                                            \
+                for (int c = 0; c < 2; c++) W[2 * (i + 2 * j) + c] = w[j] * V[2 * (i + 2 * j) + c]; \
+        CHECK(rc == 0 && fabs(w[0] - 1) < TOL && fabs(w[1] - 4) < TOL && zdiff(4, t1, W) < 10 * TOL, \
+              "%s: " #DT " heevd_complex: status %d, w %g %g", p->name, rc, w[0], w[1]);            \
+        memcpy(a, h0, sizeof a);                                                                   \
+        rc = l->gesdd_complex(DT, 'A', 2, 2, a, 2, s, q, 2, v, 2, NULL);                           \
+        CHECK(rc == 0 && fabs(s[0] - 4) < TOL && fabs(s[1] - 1) < TOL, "%s: gesdd_complex 'A': %d, %g %g", \
+              p->name, rc, s[0], s[1]);                                                            \
+        memcpy(a, g0, sizeof a);                                                                   \
+        rc = l->gesdd_complex(DT, 'N', 2, 2, a, 2, s, q, 1, v, 1, NULL);                           \
+        CHECK(rc == 0 && fabs(s[0] * s[0] * s[1] * s[1] - 34) < 100 * TOL, /* |det G|^2 = 34 */    \
+              "%s: gesdd_complex 'N': %d, %g %g", p->name, rc, s[0], s[1]);                         \
+        memcpy(a, g0, sizeof a);                                                                   \
+        rc = l->geqrf_complex(DT, 2, 2, a, 2, tau, NULL);                                          \
+        memcpy(q, a, sizeof q);                                                                    \
+        if (!rc) rc = l->ungqr_complex(DT, 2, 2, 2, q, 2, tau, NULL);                              \
+        double Q[8], Rm[8] = {a[0], a[1], 0, 0, a[4], a[5], a[6], a[7]}, I2[8] = {1, 0, 0, 0, 0, 0, 1, 0}; \
+        for (int i = 0; i < 8; i++) Q[i] = q[i];                                                   \
+        zmul('N', 2, 2, 2, Q, Rm, t1);                                                             \
+        zmul('C', 2, 2, 2, Q, Q, t2);                                                              \
+        CHECK(rc == 0 && zdiff(4, t1, G) < 10 * TOL && zdiff(4, t2, I2) < 10 * TOL,               \
+              "%s: geqrf/ungqr_complex: status %d, QR - G %g", p->name, rc, zdiff(4, t1, G));       \
+        memcpy(b, g0, sizeof b);                                                                   \
+        rc = l->unmqr_complex(DT, 'L', 'C', 2, 2, 2, a, 2, tau, b, 2, NULL);                       \
+        for (int i = 0; i < 8; i++) t1[i] = b[i];                                                  \
+        CHECK(rc == 0 && zdiff(4, t1, Rm) < 10 * TOL, "%s: unmqr_complex Q^H G: %d", p->name, rc); \
+        CHECK(l->unmqr_complex(DT, 'L', 'T', 2, 2, 2, a, 2, tau, b, 2, NULL) == TC_LAPACK_BADARG,   \
+              "%s: unmqr_complex refuses 'T'", p->name);                                           \
+        const char ops[2] = {'N', 'C'};                                                            \
+        double Lm[8] = {G[0], G[1], G[2], G[3], 0, 0, G[6], G[7]}, B[4];                           \
+        for (int o = 0; o < 2; o++) { /* G's lower triangle: op(L) x = b */                        \
+            memcpy(a, g0, sizeof a);                                                               \
+            zmul(ops[o], 2, 2, 1, Lm, X0, B);                                                      \
+            for (int i = 0; i < 4; i++) b[i] = (R)B[i];                                            \
+            rc = l->trsm_complex(DT, 'L', 'L', ops[o], 'N', 2, 1, 1.0, a, 2, b, 2, NULL);          \
+            for (int i = 0; i < 4; i++) t1[i] = b[i];                                              \
+            CHECK(rc == 0 && zdiff(2, t1, X0) < 10 * TOL, "%s: trsm_complex '%c': %d", p->name, ops[o], rc); \
+        }                                                                                          \
+        zmul('N', 2, 2, 1, G, X0, B);                                                              \
+        for (int r = 0; r < 4; r++) {                                                              \
+            memcpy(a, g0, sizeof a);                                                               \
+            for (int i = 0; i < 4; i++) b[i] = (R)B[i];                                            \
+            int64_t rank = -1, jpvt[2] = {0, 0};                                                   \
+            rc = r == 0   ? l->gels_complex(DT, 'N', 2, 2, 1, a, 2, b, 2, NULL)                    \
+                 : r == 1 ? l->gelsy_complex(DT, 2, 2, 1, a, 2, b, 2, jpvt, -1, &rank, NULL)       \
+                 : r == 2 ? l->gelsd_complex(DT, 2, 2, 1, a, 2, b, 2, s, -1, &rank, NULL)          \
+                          : l->gelss_complex(DT, 2, 2, 1, a, 2, b, 2, s, -1, &rank, NULL);         \
+            for (int i = 0; i < 4; i++) t1[i] = b[i];                                              \
+            CHECK(rc == 0 && zdiff(2, t1, X0) < 100 * TOL && (r == 0 || rank == 2),                \
+                  "%s: least squares %d: status %d, rank %lld, error %g", p->name, r, rc, (long long)rank, \
+                  zdiff(2, t1, X0));                                                               \
+        }                                                                                          \
+        CHECK(l->gels_complex(DT, 'T', 2, 2, 1, a, 2, b, 2, NULL) == TC_LAPACK_BADARG,             \
+              "%s: gels_complex refuses 'T'", p->name);                                            \
+    }
+LAPACK_1_5_CHECK(check_lapack_1_5_c, float, TC_COMPLEX64, 1e-5)
+LAPACK_1_5_CHECK(check_lapack_1_5_z, double, TC_COMPLEX128, 1e-12)
+
+static void test_lapack_1_5(void) {
+    const loaded *ls[] = {&blis, &openblas};
+    for (int i = 0; i < 2; i++) {
+        const tc_blas_provider *p = ls[i]->provider;
+        const tc_lapack *l = p && TC_BLAS_HAS(p, lapack) ? p->lapack : NULL;
+        if (!l || !TC_STRUCT_HAS(l, tc_lapack, gelss_complex) || !l->trsm_complex || !l->geqrf_complex ||
+            !l->ungqr_complex || !l->unmqr_complex || !l->gesdd_complex || !l->heevd_complex || !l->gels_complex ||
+            !l->gelsy_complex || !l->gelsd_complex || !l->gelss_complex) {
+            CHECK(0, "%s lacks a member of tc_lapack 1.5", ls[i]->file);
+            continue;
+        }
+        check_lapack_1_5_c(p);
+        check_lapack_1_5_z(p);
+        double x[8] = {1, 0, 0, 0, 0, 0, 1, 0}, w[2];
+        CHECK(l->heevd_complex(TC_FLOAT64, 'N', 'L', 1, x, 1, w, NULL) == TC_LAPACK_DTYPE &&
+                  l->geqrf_complex(TC_FLOAT32, 1, 1, x, 1, w, NULL) == TC_LAPACK_DTYPE &&
+                  l->geqrf(TC_COMPLEX64, 1, 1, x, 1, w, NULL) == TC_LAPACK_DTYPE,
+              "%s: the complex members refuse real dtypes, the real ones complex dtypes", ls[i]->file);
+        CHECK(l->heevd_complex(TC_COMPLEX128, 'N', 'L', 0, x, 1, w, NULL) == 0, "%s: heevd n 0", ls[i]->file);
+    }
+}
+
 static void test_threads(void) {
     const loaded *ls[] = {&blis, &openblas};
     for (int i = 0; i < 2; i++) {
@@ -748,6 +869,7 @@ int main(int argc, char **argv) {
     run("complex gemm (cgemm, zgemm)", test_gemm_complex);
     run("complex eigendecomposition (geev_complex)", test_geev_complex);
     run("complex LU and Cholesky (getrf/getrs/getri/potrf/potrs/potri_complex)", test_lu_complex);
+    run("complex QR, SVD, Hermitian eigenvalues, triangular and least-squares solves (ABI 1.5)", test_lapack_1_5);
     run("threads", test_threads);
     run("gemm splitting for narrow BLAS integers", test_gemm_split);
     printf("%d passed, %d failed\n", n_passed, n_failed);

@@ -1,5 +1,5 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 4).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 5).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 4
+#define TC_ABI_MINOR 5
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -392,11 +392,40 @@ typedef struct tc_lapack {
     int (*potrs_complex)(int32_t dtype, char uplo, int64_t n, int64_t nrhs, const void *a, int64_t lda, void *b,
                          int64_t ldb, tc_lapack_ws *ws);
     int (*potri_complex)(int32_t dtype, char uplo, int64_t n, void *a, int64_t lda, tc_lapack_ws *ws);
+    /* since 1.5 (may be NULL; read each only when TC_STRUCT_HAS says it is there): the complex
+     * counterparts of trsm, geqrf, orgqr (LAPACK's ungqr), ormqr (unmqr), gesdd, syevd (heevd, of a
+     * Hermitian matrix), gels, gelsy, gelsd and gelss, with dtype TC_COMPLEX64 or TC_COMPLEX128 and the
+     * real members' arguments. Matrices, tau and the right-hand sides hold interleaved (real,
+     * imaginary) pairs and leading dimensions count complex elements; singular values s and
+     * eigenvalues w are real (float for complex64, double for complex128). A trans or transa argument
+     * takes 'C' (the conjugate transpose) where the real member takes 'T': trsm_complex 'N', 'T' or
+     * 'C'; unmqr_complex and gels_complex 'N' or 'C'. trsm_complex's alpha is real. */
+    int (*trsm_complex)(int32_t dtype, char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+                        double alpha, const void *a, int64_t lda, void *b, int64_t ldb, tc_lapack_ws *ws);
+    int (*geqrf_complex)(int32_t dtype, int64_t m, int64_t n, void *a, int64_t lda, void *tau, tc_lapack_ws *ws);
+    int (*ungqr_complex)(int32_t dtype, int64_t m, int64_t n, int64_t k, void *a, int64_t lda, const void *tau,
+                         tc_lapack_ws *ws);
+    int (*unmqr_complex)(int32_t dtype, char side, char trans, int64_t m, int64_t n, int64_t k, const void *a,
+                         int64_t lda, const void *tau, void *c, int64_t ldc, tc_lapack_ws *ws);
+    int (*gesdd_complex)(int32_t dtype, char jobz, int64_t m, int64_t n, void *a, int64_t lda, void *s, void *u,
+                         int64_t ldu, void *vt, int64_t ldvt, tc_lapack_ws *ws);
+    int (*heevd_complex)(int32_t dtype, char jobz, char uplo, int64_t n, void *a, int64_t lda, void *w,
+                         tc_lapack_ws *ws);
+    int (*gels_complex)(int32_t dtype, char trans, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b,
+                        int64_t ldb, tc_lapack_ws *ws);
+    int (*gelsy_complex)(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b, int64_t ldb,
+                         int64_t *jpvt, double rcond, int64_t *rank, tc_lapack_ws *ws);
+    int (*gelsd_complex)(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b, int64_t ldb,
+                         void *s, double rcond, int64_t *rank, tc_lapack_ws *ws);
+    int (*gelss_complex)(int32_t dtype, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b, int64_t ldb,
+                         void *s, double rcond, int64_t *rank, tc_lapack_ws *ws);
 } tc_lapack;
 _Static_assert(offsetof(tc_lapack, geev_complex) == 160, "tc_lapack 1.3 members end at 160");
 _Static_assert(offsetof(tc_lapack, getri_complex) == 184, "tc_lapack 1.4 members are ABI");
 _Static_assert(offsetof(tc_lapack, potri_complex) == 208, "tc_lapack 1.4 members are ABI");
-_Static_assert(sizeof(tc_lapack) == 216, "tc_lapack 1.4 layout is ABI");
+_Static_assert(offsetof(tc_lapack, trsm_complex) == 216, "tc_lapack 1.4 members end at 216");
+_Static_assert(offsetof(tc_lapack, gelss_complex) == 288, "tc_lapack 1.5 members are ABI");
+_Static_assert(sizeof(tc_lapack) == 296, "tc_lapack 1.5 layout is ABI");
 #define TC_LAPACK_SIZE_1_3 160
 
 /* Row-major GEMM in the manner of cblas: C[m,n] = alpha * op(A) @ op(B) + beta * C, where op
