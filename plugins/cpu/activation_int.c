@@ -55,7 +55,7 @@ typedef struct two_params {
             ctx.i[k] = fl ? cpu_f2i64(sc->v.f) : sc->v.i;                                          \
         }                                                                                          \
         const tc_view *views[2] = {&args->outputs[0], &args->inputs[0]};                           \
-        return cpu_iterate(views, 2, loop_##OP##_##S, &ctx);                                       \
+        return cpu_iterate_write_only(views, 2, loop_##OP##_##S, &ctx);                           \
     }
 
 #define DTYPES(X, A) CPU_DTYPES_INT(X, A) X(A, bf16) X(A, f32) X(A, f64)

@@ -22,7 +22,7 @@ int cpu_cx_apply(const tc_kernel_args *args, int nin, cpu_loop_fn loop, const ch
     if (negate) ctx.alpha = (cpu_cd){-ctx.alpha.re, -ctx.alpha.im};
     const tc_view *views[4] = {&args->outputs[0], &args->inputs[0], nin > 1 ? &args->inputs[1] : NULL,
                                nin > 2 ? &args->inputs[2] : NULL};
-    return cpu_iterate(views, nin + 1, loop, &ctx);
+    return cpu_iterate_write_only(views, nin + 1, loop, &ctx);
 }
 
 int cpu_cx_binary_apply(const tc_kernel_args *args, cpu_loop_fn loop, const char *op, int negate) {

@@ -130,7 +130,7 @@ static int fill_run(const tc_kernel_args *args, void (*convert)(const tc_scalar 
     cpu_loop_fn loop = es == 1 ? loop_fill_uint8_t : es == 2 ? loop_fill_uint16_t : es == 4 ? loop_fill_uint32_t
                                                                                       : loop_fill_uint64_t;
     const tc_view *views[1] = {&args->outputs[0]};
-    return cpu_iterate(views, 1, loop, &ctx);
+    return cpu_iterate_write_only(views, 1, loop, &ctx);
 }
 
 #define FILL_KERNEL(_, S)                                                                          \

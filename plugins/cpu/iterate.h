@@ -60,7 +60,12 @@ void cpu_layout_run(const cpu_layout *l, char *const *data, const size_t *elsize
  * the grain (cpu_threads_for); `loop` must then be safe to call concurrently on disjoint rows. */
 int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx);
 
-/* cpu_iterate for a loop written for given operand dtypes: want[op] is the dtype `loop` reads
+/* cpu_iterate for a loop that writes its output without ever reading it (an elementwise result):
+ * a large contiguous result that overlaps no input is then written with streaming stores, around
+ * the caches (iterate.c says when and why). */
+int cpu_iterate_write_only(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx);
+
+/* cpu_iterate_write_only for a loop written for given operand dtypes: want[op] is the dtype `loop` reads
  * operand op in (-1: as it is). Inputs (op >= 1) of another dtype are converted while loading, a
  * block of CPU_CONVERT_BLOCK elements at a time into a buffer on the stack (a broadcast operand
  * once per row), with the `copy` kernel's conversions; no full-size temporary is made. */

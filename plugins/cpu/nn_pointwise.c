@@ -80,7 +80,7 @@ int nnp_run_views(const tc_view *out, const tc_view *const *in, int nin, nnp_fn 
         views[k + 1] = in[k];
     }
     nnp_job job = {fn, p, nin, out->dtype};
-    return cpu_iterate(views, nin + 1, loop, &job);
+    return cpu_iterate_write_only(views, nin + 1, loop, &job);
 }
 
 int nnp_run(const tc_kernel_args *args, int nin, nnp_fn fn, const nnp_params *p, const char *op) {
