@@ -223,6 +223,12 @@ int tc_meta_range(tc_opcall *c, tc_plan *p) {
     return tc_plan_scalar(p, xstart) || tc_plan_scalar(p, xstep) ? TC_FAIL : TC_OK;
 }
 
+/* linspace's and logspace's refusal of complex bounds for a real dtype, in PyTorch's words */
+static int complex_bounds_error(const char *op, int32_t dtype) {
+    return tc_set_error(TC_ERR_RUNTIME, "torch.%s(): inferred dtype %s can't be safely cast to passed dtype %s", op,
+                        tc_dtype_cpp_name(tc_default_complex_dtype()), tc_dtype_scalar_name(dtype));
+}
+
 /* logspace(start, end, steps, base=10.0, *, dtype, layout, device, pin_memory): the kernel gets the
  * bounds as given (it converts them to the dtype itself: a single step is base ** start with start
  * unconverted, as in PyTorch) and the base. */
@@ -234,13 +240,10 @@ int tc_meta_logspace(tc_opcall *c, tc_plan *p) {
     int32_t dtype;
     bool complex = start.kind == TC_SCALAR_COMPLEX || end.kind == TC_SCALAR_COMPLEX;
     if (tc_factory_options(c, 4, complex ? tc_default_complex_dtype() : tc_default_dtype(), &dtype)) return TC_FAIL;
-    /* PyTorch 1.13's CPU logspace has no float16 or bool kernel (its words); it has complex ones, which
-     * this project does not have yet, and says so */
-    if (dtype == TC_BOOL || dtype == TC_FLOAT16)
+    if (complex && !tc_dtype_is_complex(dtype)) return complex_bounds_error("logspace", dtype);
+    /* PyTorch 1.13's CPU logspace has no float16, bool or complex32 kernel (its words) */
+    if (dtype == TC_BOOL || dtype == TC_FLOAT16 || dtype == TC_COMPLEX32)
         return tc_set_error(TC_ERR_RUNTIME, "\"logspace_cpu\" not implemented for '%s'", tc_dtype_scalar_name(dtype));
-    if (tc_dtype_is_complex(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "logspace: complex dtypes are not implemented yet (got %s)",
-                            tc_dtype_scalar_name(dtype));
     if (!tc_scalar_fits(start, dtype) || !tc_scalar_fits(end, dtype))
         return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
                             tc_dtype_name(dtype));
@@ -259,9 +262,7 @@ int tc_meta_linspace(tc_opcall *c, tc_plan *p) {
     bool complex = start.kind == TC_SCALAR_COMPLEX || end.kind == TC_SCALAR_COMPLEX;
     if (tc_factory_options(c, 3, complex ? tc_default_complex_dtype() : tc_default_dtype(), &dtype)) return TC_FAIL;
     if (complex && !tc_dtype_is_complex(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "torch.linspace(): inferred dtype %s can't be safely cast to passed "
-                                            "dtype %s", tc_dtype_scalar_name(tc_default_complex_dtype()),
-                            tc_dtype_scalar_name(dtype));
+        return complex_bounds_error("linspace", dtype);
     /* PyTorch converts the bounds to the output dtype first (checked: linspace(0, 300, 5, dtype=uint8)
      * fails), so that a uint8 range from -1 starts at 255 and a float16 one at a float16 value. */
     if (!tc_scalar_fits(start, dtype) || !tc_scalar_fits(end, dtype))

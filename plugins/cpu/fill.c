@@ -3,12 +3,14 @@
  * linspace and logspace (a fresh 1-D output from two scalars).
  *
  * arange computes start + i*step in int64 (wrapping) when both scalars are integral, else in
- * double; linspace always in double, stepping from start for the first half and back from end for
- * the second, so both ends are exact. Values are then cast to the dtype like C casts (dtype.h).
+ * double; linspace rounds as PyTorch's kernel does (linspace.h), stepping from start for the first
+ * half and back from end for the second, so both ends are exact. Values are cast to the dtype like C
+ * casts (dtype.h).
  */
 #include "cpu.h"
 #include "dtype.h"
 #include "iterate.h"
+#include "linspace.h"
 
 #include <math.h>
 #include <string.h>
@@ -40,10 +42,36 @@ static int check_fill_args(const tc_kernel_args *args, const char *op) {
             for (int64_t i = 0; i < n; i++) p[i * s] = cpu_from_f64_##S(a + (double)i * d);        \
         }                                                                                          \
         return TC_OK;                                                                              \
-    }                                                                                              \
+    }
+CPU_DTYPES_NUMERIC(FILL_STAMP, _)
+
+/* ---- linspace: PyTorch's rounding (linspace.h) ---- */
+
+/* The output of a linspace kernel, or NULL with the error set. */
+static const tc_view *linspace_output(const tc_kernel_args *args) {
+    return check_fill_args(args, "linspace") == TC_OK ? &args->outputs[0] : NULL;
+}
+
+/* float32 and float64: the bounds in the dtype, the parts' walk. */
+#define LINSPACE_FLOAT(S, T, PART)                                                                 \
     static int k_linspace_##S(const tc_kernel_args *args) {                                        \
-        if (check_fill_args(args, "linspace") != TC_OK) return TC_FAIL;                            \
-        const tc_view *o = &args->outputs[0];                                                      \
+        const tc_view *o = linspace_output(args);                                                  \
+        if (!o) return TC_FAIL;                                                                    \
+        T *p = o->data;                                                                            \
+        const int64_t n = o->sizes[0], st = o->strides[0];                                         \
+        const T first = (T)scalar_f64(&args->scalars[0]), last = (T)scalar_f64(&args->scalars[1]); \
+        if (n == 1) p[0] = first;                                                                  \
+        if (n > 1) PART(first, last, n, LINSPACE_VECTOR_BYTES / (int64_t)sizeof(T), st == 1, p, st); \
+        return TC_OK;                                                                              \
+    }
+LINSPACE_FLOAT(f32, float, linspace_part_f32)
+LINSPACE_FLOAT(f64, double, linspace_part_f64)
+
+/* float16 and bfloat16: in double, from both ends, then rounded */
+#define LINSPACE_HALF(_, S)                                                                        \
+    static int k_linspace_##S(const tc_kernel_args *args) {                                        \
+        const tc_view *o = linspace_output(args);                                                  \
+        if (!o) return TC_FAIL;                                                                    \
         CPU_T_##S *p = o->data;                                                                    \
         const int64_t n = o->sizes[0], s = o->strides[0];                                          \
         const double start = scalar_f64(&args->scalars[0]), end = scalar_f64(&args->scalars[1]);   \
@@ -52,11 +80,32 @@ static int check_fill_args(const tc_kernel_args *args, const char *op) {
         const double step = (end - start) / (double)(n - 1);                                       \
         const int64_t half = n / 2;                                                                \
         for (int64_t i = 0; i < n; i++)                                                            \
-            p[i * s] = cpu_from_f64_##S(i < half ? start + (double)i * step                         \
-                                                 : end - (double)(n - 1 - i) * step);              \
+            p[i * s] = cpu_from_f64_##S(i < half ? start + (double)i * step : end - (double)(n - 1 - i) * step); \
         return TC_OK;                                                                              \
     }
-CPU_DTYPES_NUMERIC(FILL_STAMP, _)
+LINSPACE_HALF(_, f16)
+LINSPACE_HALF(_, bf16)
+
+/* Integer dtypes: the bounds in the dtype (the meta function converted them), stepping in double; a
+ * vector's first element is truncated to the dtype before the others count from it. */
+#define LINSPACE_INT_EMIT(i, value) (p[(i) * st] = to_dtype(value))
+#define LINSPACE_INT_VECTOR(i, at, k) (p[(i) * st] = to_dtype((double)p[(at) * st] + (double)(k) * step))
+#define LINSPACE_INT(_, S)                                                                         \
+    static int k_linspace_##S(const tc_kernel_args *args) {                                        \
+        const tc_view *o = linspace_output(args);                                                  \
+        if (!o) return TC_FAIL;                                                                    \
+        CPU_T_##S *p = o->data;                                                                    \
+        CPU_T_##S (*const to_dtype)(double) = cpu_from_f64_##S;                                    \
+        const int64_t n = o->sizes[0], st = o->strides[0];                                         \
+        const double first = scalar_f64(&args->scalars[0]), last = scalar_f64(&args->scalars[1]);  \
+        if (n == 1) p[0] = to_dtype(first);                                                        \
+        if (n <= 1) return TC_OK;                                                                  \
+        const double step = (last - first) / (double)(n - 1);                                      \
+        LINSPACE_WALK(LINSPACE_MUL_ADD_D, double, LINSPACE_VECTOR_BYTES / (int64_t)sizeof(CPU_T_##S), st == 1, \
+                      LINSPACE_INT_EMIT, LINSPACE_INT_VECTOR);                                     \
+        return TC_OK;                                                                              \
+    }
+CPU_DTYPES_INT(LINSPACE_INT, _)
 
 /* logspace: base ** v for v stepping as linspace's, as PyTorch 1.13 computes it: the bounds
  * converted to the dtype and their difference taken there (in float for float32, in int64 for

@@ -473,7 +473,7 @@ static void test_registration(void) {
                 {"log", floats | cxf}, {"sqrt", floats | cxf}, {"sin", floats | cxf}, {"cos", floats | cxf},
                 {"tanh", floats | cxf}, {"sigmoid", floats | cxf}, {"sum", all}, {"max", all},
                 {"min", all},       {"max_dim", all},    {"min_dim", all}, {"mm", all | cxf},
-                {"arange", nobool}, {"linspace", nobool | cxf}, {"logspace", nobool}, {"bmm", all | cxf}, {"fill", all | cx},
+                {"arange", nobool}, {"linspace", nobool | cxf}, {"logspace", nobool | cxf}, {"bmm", all | cxf}, {"fill", all | cx},
                 {"conj_physical", cx}, {"complex", cx}, {"polar", cxf}, {"angle", floats | cxf},
                 /* random numbers: bernoulli has no float16 kernels, poisson and multinomial only
                  * bfloat16, float32 and float64 (as PyTorch's CPU kernels) */

@@ -130,7 +130,7 @@ def test_factories():
     close(torch.linspace(0j, 1 + 1j, 3), [0, 0.5 + 0.5j, 1 + 1j])
     close(torch.linspace(1 + 1j, 2, 4, dtype=C64), [1 + 1j, 4 / 3 + 2j / 3, 5 / 3 + 1j / 3, 2])
     assert torch.linspace(0, 1j, 3).dtype == C64
-    with pytest.raises(RuntimeError, match="inferred dtype ComplexFloat can't be safely cast to passed dtype Float"):
+    with pytest.raises(RuntimeError, match="inferred dtype c10::complex<float> can.t be safely cast to passed dtype Float"):
         torch.linspace(0, 1j, 3, dtype=torch.float32)
     with pytest.raises(RuntimeError):
         torch.arange(3, dtype=C64)

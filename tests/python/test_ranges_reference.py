@@ -1,0 +1,153 @@
+"""linspace and logspace BIT FOR BIT AGAINST THE REFERENCE PYTORCH (1.13.1).
+
+PyTorch's CPU linspace rounds as its vectorised kernel does (plugins/cpu/linspace.h says how), and
+that depends on the CPU capability it runs with (DEFAULT, AVX2 or AVX512: vector widths and fused
+multiply-adds) and, above 32768 elements, on its thread count. The reference's values are recorded
+with its capability in tests/data/reference/ranges.json by tools/record_reference. Where our CPU
+plugin's ISA level is that capability (x86-64-v2, v3, v4), every value must be the reference's bit for
+bit; on another machine the values must still lie within one unit in the last place (one for
+integers). Complex logspace, whose kernel is not vectorised, is compared bit for bit everywhere.
+Nothing at module level may import this project's torch.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RECORDED = Path(__file__).resolve().parents[1] / 'data' / 'reference' / 'ranges.json'
+
+# Reads [[threads, expression], ...] as JSON and writes {"threads expression": [hex or int, ...], ...,
+# CAPABILITY: the CPU capability the values were computed with}.
+RUNNER = r'''
+import json, re, sys
+import torch
+
+def capability():
+    config = getattr(torch, '__config__', None)
+    if config is not None:
+        found = re.search(r'CPU capability usage: (\w+)', config.show())
+        if found:
+            return found.group(1)
+    for p in torch._C._plugins():
+        if p['name'] == 'cpu' and p['state'] == 'loaded':
+            level = re.search(r'x86-64-v(\d)', p['version'])
+            return {'2': 'DEFAULT', '3': 'AVX2', '4': 'AVX512'}[level.group(1)] if level else 'unknown'
+    return 'unknown'
+
+def values(t):
+    if t.is_complex():
+        t = torch.view_as_real(t)
+    return [float(v).hex() if t.is_floating_point() else int(v) for v in t.flatten().tolist()]
+
+out = {}
+for threads, expr in json.load(sys.stdin):
+    torch.set_num_threads(threads)
+    try:
+        out['%d %s' % (threads, expr)] = values(eval(expr, {'torch': torch}))
+    except Exception as e:
+        out['%d %s' % (threads, expr)] = {'error': type(e).__name__}
+out['capability'] = capability()
+json.dump(out, sys.stdout)
+'''
+
+FLOATS = ['float32', 'float64', 'complex64', 'complex128']
+INTEGERS = ['int64', 'int32', 'int16', 'int8', 'uint8']
+BOUNDS = [(-2.194, 1.583, 7), (0.1, 0.7, 33), (-1.3, 2.9, 100), (1e-3, 5.5, 1000), (3, -7.25, 77), (0, 1, 11),
+          (5, 5, 9), (-1e30, 1e30, 17)]
+# the ends of a long range and the neighbourhood of its middle, where a second thread's piece starts
+WINDOWS = '(lambda x: torch.cat([x[:40], x[19970:20040], x[-40:]]))(%s)'
+INT_BOUNDS = [(0, 10, 20), (3, -7, 33), (1, 100, 7), (0, 255, 1000), (-5, 90, 77), (0, 1, 64)]
+
+
+def _linspace_cases():
+    cases = []
+    for dt in FLOATS:
+        for s, e, n in BOUNDS:
+            if dt.startswith('complex'):
+                s, e = complex(s, e / 3), complex(e, -s / 7)
+            cases.append((1, 'torch.linspace(%r, %r, %d, dtype=torch.%s)' % (s, e, n, dt)))
+    for dt in INTEGERS:
+        for s, e, n in INT_BOUNDS:
+            if dt in ('uint8', 'int8') and (s < 0 or e > 127):
+                continue
+            cases.append((1, 'torch.linspace(%d, %d, %d, dtype=torch.%s)' % (s, e, n, dt)))
+    for threads in (1, 2):  # pieces of PyTorch's parallel_for above 32768 elements (two: 20002 each)
+        for dt in ('float32', 'float64', 'int64', 'complex64'):
+            cases.append((threads, WINDOWS % 'torch.linspace(-3.3, 17.9, 40003, dtype=torch.%s)' % dt))
+    cases.append((1, 'torch.linspace(0, 1, 1000)[::3]'))
+    return cases
+
+
+def _logspace_cases():
+    cases = []
+    for dt in ('complex64', 'complex128'):
+        for s, e, n, b in [(0, 1j, 5, 10.), (1 + 1j, 2 - 1j, 7, 2.), (1, 2, 4, 10.), (-1.5 + 2j, 3.25 - 0.5j, 9, 3.),
+                           (0.3, 0.9j, 6, 10.), (-2.194 + 2.085j, 1.583 - 1.47j, 7, 0.5), (1 + 1j, 2, 1, 10.),
+                           (-0.251 - 2.832j, -1.622 - 1.937j, 10, 2.), (1 + 1j, 2, 1, -2.), (0, 2j, 40, 0.)]:
+            cases.append((1, 'torch.logspace(%r, %r, %d, base=%r, dtype=torch.%s)' % (s, e, n, b, dt)))
+    cases.append((2, WINDOWS % 'torch.logspace(-1+2j, 3-1j, 40003, base=1.5, dtype=torch.complex64)'))
+    return cases
+
+
+CASES = _linspace_cases() + _logspace_cases()
+
+
+def reference_request():
+    return CASES
+
+
+def _run_ours():
+    import torch
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__))))
+    proc = subprocess.run([sys.executable, '-c', RUNNER], input=json.dumps(CASES), capture_output=True, text=True,
+                          env=env, cwd='/', timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope='module')
+def both():
+    assert RECORDED.exists(), 'record the reference first: tools/record_reference ranges'
+    with open(RECORDED) as f:
+        return json.load(f), _run_ours()
+
+
+def _close(r, o, dtype):
+    if isinstance(r, int):
+        return abs(r - o) <= 1
+    r, o = float.fromhex(r), float.fromhex(o)
+    if math.isnan(r) or math.isnan(o):
+        return math.isnan(r) and math.isnan(o)
+    ulp = math.ulp(r) * (2 ** 29 if dtype in ('float32', 'complex64') else 1)
+    return abs(r - o) <= ulp
+
+
+@pytest.mark.parametrize('threads,expr', CASES, ids=['%d %s' % c for c in CASES])
+def test_matches_reference(both, threads, expr):
+    ref, ours = both
+    key = '%d %s' % (threads, expr)
+    r, o = ref[key], ours[key]
+    assert len(r) == len(o), (len(r), len(o))
+    exact = ref['capability'] == ours['capability'] or 'logspace' in expr
+    if exact:
+        bad = [(i, a, b) for i, (a, b) in enumerate(zip(r, o)) if a != b]
+    else:
+        dtype = expr.split('dtype=torch.')[-1].rstrip(')') if 'dtype=' in expr else 'float32'
+        bad = [(i, a, b) for i, (a, b) in enumerate(zip(r, o)) if not _close(a, b, dtype)]
+    assert not bad, '%d of %d values differ (index, reference, ours; capability %s, ours %s): %s' % (
+        len(bad), len(r), ref['capability'], ours['capability'], bad[:6])
+
+
+def test_errors():
+    import torch
+    with pytest.raises(RuntimeError, match=r"inferred dtype c10::complex<float> can't be safely cast to passed dtype"):
+        torch.logspace(2j, 3, 3, dtype=torch.float32)
+    with pytest.raises(RuntimeError, match=r"inferred dtype c10::complex<float> can't be safely cast to passed dtype"):
+        torch.linspace(2j, 3, 3, dtype=torch.int64)
+    with pytest.raises(RuntimeError, match="\"logspace_cpu\" not implemented for 'ComplexHalf'"):
+        torch.logspace(0, 1, 3, dtype=torch.complex32)
+    assert torch.logspace(2j, 3, 3).dtype == torch.complex64
