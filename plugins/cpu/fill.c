@@ -27,6 +27,36 @@ static int check_fill_args(const tc_kernel_args *args, const char *op) {
     return TC_OK;
 }
 
+/* arange of floating values (linspace.h): in the accumulation type (double, or float for the 16-bit
+ * floats), element i is first + step * i, a vector's first element rounded to the dtype before the
+ * others add k * step to it (a fused multiply-add in double at AVX2 and up, as the reference's
+ * compiled arange has it; not in float). Integer dtypes count exactly in int64 (wrapping). */
+#define ARANGE_AT_D(i) LINSPACE_MUL_ADD_D(step, (double)(i), first)
+#define ARANGE_AT_F(i) LINSPACE_MUL_ADD_F(step, (float)(i), first)
+#define ARANGE_EMIT(i, value) (p[(i) * s] = to_dtype(value))
+#define ARANGE_VECTOR_D(i, at, k) (p[(i) * s] = to_dtype(LINSPACE_MUL_ADD_D((double)(k), step, (double)from_dtype(p[(at) * s]))))
+#define ARANGE_VECTOR_F(i, at, k) (p[(i) * s] = to_dtype(from_dtype(p[(at) * s]) + (float)(k) * step))
+#define ARANGE_FLOATING(S, ACC, AT, VECTOR)                                                        \
+    static void arange_stepping_##S(CPU_T_##S *p, int64_t n, int64_t s, double first_value, double step_value) { \
+        typedef ACC acc;                                                                           \
+        const acc first = (acc)first_value, step = (acc)step_value;                                \
+        CPU_T_##S (*const to_dtype)(double) = cpu_from_f64_##S;                                    \
+        CPU_C_##S (*const from_dtype)(CPU_T_##S) = cpu_ld_##S;                                     \
+        LINSPACE_WALK(LINSPACE_VECTOR_BYTES / (int64_t)sizeof(CPU_T_##S), s == 1, AT, ARANGE_EMIT, VECTOR); \
+    }
+ARANGE_FLOATING(f16, float, ARANGE_AT_F, ARANGE_VECTOR_F)
+ARANGE_FLOATING(bf16, float, ARANGE_AT_F, ARANGE_VECTOR_F)
+ARANGE_FLOATING(f32, double, ARANGE_AT_D, ARANGE_VECTOR_D)
+ARANGE_FLOATING(f64, double, ARANGE_AT_D, ARANGE_VECTOR_D)
+
+/* Integer dtypes given a float bound or step (the meta function converts them to int64 first) */
+#define ARANGE_INTEGRAL(S)                                                                         \
+    static void arange_stepping_##S(CPU_T_##S *p, int64_t n, int64_t s, double a, double d) {      \
+        for (int64_t i = 0; i < n; i++) p[i * s] = cpu_from_f64_##S(a + (double)i * d);            \
+    }
+#define ARANGE_INTEGRAL_STAMP(_, S) ARANGE_INTEGRAL(S)
+CPU_DTYPES_INT(ARANGE_INTEGRAL_STAMP, _)
+
 #define FILL_STAMP(_, S)                                                                           \
     static int k_arange_##S(const tc_kernel_args *args) {                                          \
         if (check_fill_args(args, "arange") != TC_OK) return TC_FAIL;                              \
@@ -38,8 +68,7 @@ static int check_fill_args(const tc_kernel_args *args, const char *op) {
             const uint64_t a = (uint64_t)start->v.i, d = (uint64_t)step->v.i;                      \
             for (int64_t i = 0; i < n; i++) p[i * s] = cpu_from_i64_##S((int64_t)(a + (uint64_t)i * d)); \
         } else {                                                                                   \
-            const double a = scalar_f64(start), d = scalar_f64(step);                              \
-            for (int64_t i = 0; i < n; i++) p[i * s] = cpu_from_f64_##S(a + (double)i * d);        \
+            arange_stepping_##S(p, n, s, scalar_f64(start), scalar_f64(step));                    \
         }                                                                                          \
         return TC_OK;                                                                              \
     }
@@ -88,6 +117,7 @@ LINSPACE_HALF(_, bf16)
 
 /* Integer dtypes: the bounds in the dtype (the meta function converted them), stepping in double; a
  * vector's first element is truncated to the dtype before the others count from it. */
+#define LINSPACE_INT_AT(i) LINSPACE_AT(LINSPACE_MUL_ADD_D, double, i)
 #define LINSPACE_INT_EMIT(i, value) (p[(i) * st] = to_dtype(value))
 #define LINSPACE_INT_VECTOR(i, at, k) (p[(i) * st] = to_dtype((double)p[(at) * st] + (double)(k) * step))
 #define LINSPACE_INT(_, S)                                                                         \
@@ -101,7 +131,7 @@ LINSPACE_HALF(_, bf16)
         if (n == 1) p[0] = to_dtype(first);                                                        \
         if (n <= 1) return TC_OK;                                                                  \
         const double step = (last - first) / (double)(n - 1);                                      \
-        LINSPACE_WALK(LINSPACE_MUL_ADD_D, double, LINSPACE_VECTOR_BYTES / (int64_t)sizeof(CPU_T_##S), st == 1, \
+        LINSPACE_WALK(LINSPACE_VECTOR_BYTES / (int64_t)sizeof(CPU_T_##S), st == 1, LINSPACE_INT_AT, \
                       LINSPACE_INT_EMIT, LINSPACE_INT_VECTOR);                                     \
         return TC_OK;                                                                              \
     }

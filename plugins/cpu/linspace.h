@@ -12,6 +12,10 @@
  * starting its own vectors. A plain start + i * step (what this plugin computed before) differs in
  * the last bit of about a third of the float elements and by one in integer ones, so all of this is
  * reproduced: tests compare the values with the reference's bit for bit.
+ *
+ * arange's kernel is the same walk without the second end: element i is start + step * i in its
+ * accumulation type (double for float32 and float64, float for float16 and bfloat16), a vector's
+ * first element rounded to the dtype before the others add k * step to it.
  */
 #ifndef CPU_LINSPACE_H
 #define CPU_LINSPACE_H
@@ -46,40 +50,42 @@ static inline int64_t linspace_piece(int64_t n) {
     return (n + threads - 1) / threads;
 }
 
-/* Element i by the formula, in the step's type T with the multiply-add MUL_ADD. */
+/* Element i by linspace's formula, in the step's type T with the multiply-add MUL_ADD. */
 #define LINSPACE_AT(MUL_ADD, T, i)                                                                 \
-    ((i) < half ? MUL_ADD(step, (T)(i), first) : MUL_ADD(-step, (T)(n - 1 - (i)), last))
+    ((i) < n / 2 ? MUL_ADD(step, (T)(i), first) : MUL_ADD(-step, (T)(n - 1 - (i)), last))
 
-/* Walks the elements of a linspace of n > 1 values between first and last with step `step` (all of
- * type T), calling EMIT(i, value) for the formula's values and VECTOR(i, at, k) for the k-th element
- * of the vector whose first element is element `at`; `width` elements a vector, `vectorised` false
- * for a strided output. PyTorch writes the vectors in pairs: a piece's whole pairs are vectors. */
-#define LINSPACE_WALK(MUL_ADD, T, width, vectorised, EMIT, VECTOR)                                 \
+/* Walks the n elements of a range whose element i is AT(i), calling EMIT(i, value) for those values
+ * and VECTOR(i, at, k) for the k-th element of the vector whose first element is element `at`;
+ * `width` elements a vector, `vectorised` false for a strided output. PyTorch writes the vectors in
+ * pairs: a piece's whole pairs are vectors. */
+#define LINSPACE_WALK(width, vectorised, AT, EMIT, VECTOR)                                         \
     do {                                                                                           \
-        const int64_t half = n / 2, piece = linspace_piece(n);                                     \
+        const int64_t piece = linspace_piece(n);                                                   \
         for (int64_t lo = 0; lo < n; lo += piece) {                                                \
             const int64_t hi = n - lo < piece ? n : lo + piece;                                    \
             const int64_t vectors_end = (vectorised) ? lo + (hi - lo) / (2 * (width)) * (2 * (width)) : lo; \
             int64_t i = lo;                                                                        \
             for (; i < vectors_end; i += (width)) {                                                \
-                EMIT(i, LINSPACE_AT(MUL_ADD, T, i));                                               \
+                EMIT(i, AT(i));                                                                    \
                 for (int64_t k = 1; k < (width); k++) VECTOR(i + k, i, k);                         \
             }                                                                                      \
-            for (; i < hi; i++) EMIT(i, LINSPACE_AT(MUL_ADD, T, i));                               \
+            for (; i < hi; i++) EMIT(i, AT(i));                                                    \
         }                                                                                          \
     } while (0)
 
 /* The float and double parts (a real dtype's values, or a complex dtype's real or imaginary parts):
  * out[i * stride] for i in [0, n), n > 1. */
-#define LINSPACE_PART(NAME, T, MUL_ADD)                                                            \
+#define LINSPACE_PART(NAME, T)                                                            \
     static inline void NAME(T first, T last, int64_t n, int64_t width, bool vectorised, T *out, int64_t stride) { \
         typedef T part_t;                                                                          \
         const part_t step = (last - first) / (part_t)(n - 1);                                      \
-        LINSPACE_WALK(MUL_ADD, T, width, vectorised, LINSPACE_PART_EMIT, LINSPACE_PART_VECTOR);    \
+        LINSPACE_WALK(width, vectorised, LINSPACE_PART_AT_##T, LINSPACE_PART_EMIT, LINSPACE_PART_VECTOR); \
     }
+#define LINSPACE_PART_AT_float(i) LINSPACE_AT(LINSPACE_MUL_ADD_F, float, i)
+#define LINSPACE_PART_AT_double(i) LINSPACE_AT(LINSPACE_MUL_ADD_D, double, i)
 #define LINSPACE_PART_EMIT(i, value) (out[(i) * stride] = (value))
 #define LINSPACE_PART_VECTOR(i, at, k) (out[(i) * stride] = out[(at) * stride] + (part_t)(k) * step)
-LINSPACE_PART(linspace_part_f32, float, LINSPACE_MUL_ADD_F)
-LINSPACE_PART(linspace_part_f64, double, LINSPACE_MUL_ADD_D)
+LINSPACE_PART(linspace_part_f32, float)
+LINSPACE_PART(linspace_part_f64, double)
 
 #endif

@@ -1,6 +1,6 @@
-"""linspace and logspace BIT FOR BIT AGAINST THE REFERENCE PYTORCH (1.13.1).
+"""linspace, logspace and arange BIT FOR BIT AGAINST THE REFERENCE PYTORCH (1.13.1).
 
-PyTorch's CPU linspace rounds as its vectorised kernel does (plugins/cpu/linspace.h says how), and
+PyTorch's CPU linspace and arange round as their vectorised kernels do (plugins/cpu/linspace.h says how), and
 that depends on the CPU capability it runs with (DEFAULT, AVX2 or AVX512: vector widths and fused
 multiply-adds) and, above 32768 elements, on its thread count. The reference's values are recorded
 with its capability in tests/data/reference/ranges.json by tools/record_reference. Where our CPU
@@ -93,7 +93,19 @@ def _logspace_cases():
     return cases
 
 
-CASES = _linspace_cases() + _logspace_cases()
+def _arange_cases():
+    cases = []
+    for dt in ('float32', 'float64', 'float16', 'bfloat16'):
+        for s, e, step in [(0, 10, 0.1), (-3.3, 17.9, 0.37), (1, 1000, 1.5), (0.1, 0.9, 0.013), (5, -5, -0.3)]:
+            cases.append((1, 'torch.arange(%r, %r, %r, dtype=torch.%s)' % (s, e, step, dt)))
+    for threads in (1, 2):
+        for dt in ('float32', 'float64'):
+            cases.append((threads, WINDOWS % 'torch.arange(-3.3, 4000.0, 0.1, dtype=torch.%s)' % dt))
+    cases.append((1, 'torch.arange(0.5, 20, 0.25, dtype=torch.float64)[1::3]'))
+    return cases
+
+
+CASES = _linspace_cases() + _logspace_cases() + _arange_cases()
 
 
 def reference_request():
