@@ -5,6 +5,8 @@
  */
 #include "core_internal.h"
 
+#include <string.h>
+
 static int run_base(tc_opcall *c, tc_value *results) {
     struct tc_op *base = tc_op_at(c->op->base);
     return tc_dispatch(base, c->args, results); /* the base's arguments are the variant's first ones */
@@ -59,4 +61,42 @@ int tc_impl_inplace_from_functional(tc_opcall *c) {
     if (rc) return TC_FAIL;
     tc_tensor_retain(self);
     return tc_return(c, self);
+}
+
+/* The index of the base schema's argument `name`, or -1. */
+static int32_t arg_index(const tc_op_schema *s, const char *name) {
+    for (int32_t i = 0; i < s->n_args; i++)
+        if (strcmp(s->args[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* The out= form of a creation op composed of others (zeros, ones, eye, empty): the functional op run
+ * in out's dtype and on its device (a dtype given beside out must be out's, PyTorch's check), its
+ * result written into out, which is resized first as PyTorch's resize_ does, without a warning. */
+int tc_impl_factory_out(tc_opcall *c) {
+    struct tc_op *base = tc_op_at(c->op->base);
+    const int32_t n = base->schema.n_args;
+    tc_tensor *out = c->args[n].v.tensor;
+    tc_value args[16]; /* the base's arguments with out's dtype and device filled in */
+    if (n > 16) return tc_set_error(TC_ERR_RUNTIME, "%s: too many arguments", c->op->schema.name);
+    memcpy(args, c->args, sizeof(tc_value) * (size_t)n);
+    const int32_t dtype_at = arg_index(&base->schema, "dtype"), device_at = arg_index(&base->schema, "device");
+    if (dtype_at >= 0) {
+        if (args[dtype_at].tag != TC_VALUE_NONE && (int32_t)args[dtype_at].v.i != out->dtype)
+            return tc_set_error(TC_ERR_RUNTIME, "dtype %s does not match dtype of out parameter (%s)",
+                                tc_dtype_scalar_name((int32_t)args[dtype_at].v.i), tc_dtype_scalar_name(out->dtype));
+        args[dtype_at] = (tc_value){.tag = TC_VALUE_DTYPE, .v.i = out->dtype};
+    }
+    if (device_at >= 0 && args[device_at].tag == TC_VALUE_NONE)
+        args[device_at] = (tc_value){.tag = TC_VALUE_DEVICE, .v.device = out->device};
+    tc_value result;
+    if (tc_dispatch(base, args, &result)) return TC_FAIL;
+    tc_tensor *value = result.v.tensor;
+    int rc = tc_shape_equal(out->ndim, out->sizes, value->ndim, value->sizes)
+                 ? TC_OK : tc_tensor_resize(out, value->ndim, value->sizes);
+    if (!rc) rc = write_into(out, value, false);
+    tc_values_release(&result, 1);
+    if (rc) return TC_FAIL;
+    tc_tensor_retain(out);
+    return tc_return(c, out);
 }

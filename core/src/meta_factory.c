@@ -12,6 +12,13 @@ int tc_factory_options(const tc_opcall *c, int first, int32_t default_dtype, int
     int32_t requested = tc_arg_enum(c, first);
     if (requested >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype %d", requested);
     *dtype = requested >= 0 ? requested : default_dtype;
+    if (c->op->variant == TC_VARIANT_OUT) { /* the out= form computes in out's dtype, as PyTorch's */
+        const tc_tensor *out = c->args[c->op->schema.n_args - 1].v.tensor;
+        if (requested >= 0 && requested != out->dtype)
+            return tc_set_error(TC_ERR_RUNTIME, "dtype %s does not match dtype of out parameter (%s)",
+                                tc_dtype_scalar_name(requested), tc_dtype_scalar_name(out->dtype));
+        *dtype = out->dtype;
+    }
     int32_t layout = tc_arg_enum(c, first + 1);
     if (layout >= tc_layout_count()) return tc_set_error(TC_ERR_RUNTIME, "unknown layout id %d", layout);
     if (layout > TC_STRIDED)
@@ -155,7 +162,7 @@ static int range_bounds(tc_scalar start, tc_scalar end, tc_scalar step, int32_t 
 /* arange(end), arange.start(start, end), arange.start_step(start, end, step), each then *, dtype,
  * layout, device, pin_memory. */
 int tc_meta_arange(tc_opcall *c, tc_plan *p) {
-    int n_scalars = c->op->schema.n_args - 4;
+    int n_scalars = c->op->schema.n_args - 4 - (c->op->variant == TC_VARIANT_OUT);
     tc_scalar start = TC_SCALAR_OF_INT(0), end, step = TC_SCALAR_OF_INT(1);
     if (n_scalars == 1) {
         end = c->args[0].v.scalar;

@@ -84,6 +84,13 @@ int tc_resize_output(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
     return tc_tensor_resize(t, ndim, sizes);
 }
 
+/* An out= argument of the wrong sizes resized: creation ops (arange, linspace, full, ...) resize_ it
+ * silently, as PyTorch's do; the others warn as tc_resize_output does. */
+static int resize_out(const tc_opcall *c, tc_tensor *t, int32_t ndim, const int64_t *sizes) {
+    if (!(c->op->schema.flags & TC_OPF_FACTORY)) return tc_resize_output(t, ndim, sizes);
+    return tc_shape_equal(t->ndim, t->sizes, ndim, sizes) ? TC_OK : tc_tensor_resize(t, ndim, sizes);
+}
+
 int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, int32_t dtype) {
     tc_opcall *c = p->call;
     if (i != p->n_out || i >= TC_MAX_RETURNS)
@@ -97,7 +104,7 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
     } else {
         if (c->op->variant == TC_VARIANT_INPLACE && i == 0) {
             if (!tc_shape_equal(target->ndim, target->sizes, ndim, sizes)) return shape_mismatch(target, ndim, sizes);
-        } else if (tc_resize_output(target, ndim, sizes)) {
+        } else if (resize_out(c, target, ndim, sizes)) {
             return TC_FAIL;
         }
         if (tc_check_can_cast(dtype, target->dtype)) return TC_FAIL;

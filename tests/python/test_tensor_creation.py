@@ -405,3 +405,31 @@ def test_default_dtype_must_be_floating(default_dtype, bad):
     with pytest.raises(TypeError, match='floating'):
         torch.set_default_dtype(bad)
     assert torch.get_default_dtype() == torch.float32
+
+
+def test_creation_functions_take_out():
+    """PyTorch's out= forms of the creation functions: the result is computed in out's dtype (and
+    written into out, resized silently as PyTorch's resize_), a dtype given beside out must be out's."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # PyTorch resizes these outs without a warning
+        o = torch.empty(7, dtype=torch.float64)
+        assert torch.arange(0, 1, 0.25, out=o) is o and o.tolist() == [0, 0.25, 0.5, 0.75]
+        assert torch.arange(3, out=o).tolist() == [0., 1., 2.] and o.dtype == torch.float64
+        assert torch.range(1, 2, 0.5, out=o).tolist() == [1, 1.5, 2]
+        assert torch.linspace(0, 1, 5, out=o).tolist() == [0, 0.25, 0.5, 0.75, 1]
+        assert torch.logspace(0, 2, 3, out=o).tolist() == [1, 10, 100]
+        i = torch.empty(2, 2, dtype=torch.int64)
+        assert torch.full((3,), 1.5, out=i) is i and i.tolist() == [1, 1, 1]  # the value in out's dtype
+        assert torch.zeros(2, 3, out=i).tolist() == [[0] * 3] * 2 and torch.ones(4, out=i).tolist() == [1] * 4
+        assert torch.eye(2, 3, out=i).tolist() == [[1, 0, 0], [0, 1, 0]] and torch.eye(2, out=i).shape == (2, 2)
+        assert torch.empty(5, out=i) is i and i.shape == (5,)
+        assert torch.zeros(3, out=i, dtype=torch.int64, device='cpu').tolist() == [0, 0, 0]
+    with pytest.raises(RuntimeError, match=r'dtype Float does not match dtype of out parameter \(Long\)'):
+        torch.zeros(3, out=i, dtype=torch.float32)
+    with pytest.raises(RuntimeError, match=r'dtype Float does not match dtype of out parameter \(Long\)'):
+        torch.arange(3, out=i, dtype=torch.float32)
+    with pytest.raises(RuntimeError, match='step must be nonzero'):  # 0.25 is 0 in out's int64
+        torch.arange(0, 1, 0.25, out=i)
+    with pytest.raises(RuntimeError, match='floating point and complex dtype can require gradients'):
+        torch.arange(3, out=i, requires_grad=True)
