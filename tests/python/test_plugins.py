@@ -31,8 +31,9 @@ def by_name(report, name):
 
 
 def assert_rest_loaded(report):
-    states = {p['name']: p['state'] for p in report['plugins'] if p['path'].find('test_plugins') < 0}
-    assert states.get('cpu') == 'loaded'
+    # one of the cpu plugin's ISA variants is loaded; the others are shadowed or not supported here
+    states = [p['state'] for p in report['plugins'] if p['path'].find('test_plugins') < 0 and p['name'] == 'cpu']
+    assert states.count('loaded') == 1
     assert report['sum'] == [4, 6]
     assert report['blas'] in ('blis', 'openblas')
 
