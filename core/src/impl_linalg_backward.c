@@ -3,8 +3,9 @@
  * FunctionsManual.cpp for linear algebra): composites over ops, so that a backward recorded with
  * create_graph is differentiable again.
  *
- * PyTorch writes them with tril/triu, diag_embed, cat and masked_fill; here triangles are products
- * with 0/1 masks made by comparing aranges, a diagonal matrix is a vector times eye(n), and blocks
+ * PyTorch writes them with tril/triu, diag_embed, cat and masked_fill; here triangles are where()
+ * over masks made by comparing aranges (zeros outside them are +0, as triu writes them: a product with
+ * a 0/1 mask would leave -0 beside negative values), a diagonal matrix is a vector times eye(n), and blocks
  * are put together by products with selection matrices (slices of eye), all ops of this table.
  *
  * An op node receives zeros for the gradients of results nothing used (the engine materialises
@@ -85,23 +86,22 @@ static tc_tensor *eye(bw *b, int64_t r, int64_t c, const tc_tensor *like) {
     return OP(b, tc_eye_m(r, c, like->dtype, -1, &like->device, NULL));
 }
 
-/* The 0/1 mask of the elements (i, j) of an r x c matrix with j - i >= k (upper) or <= k (lower). */
+/* The bool mask of the elements (i, j) of an r x c matrix with j - i >= k (upper) or <= k (lower). */
 static tc_tensor *triangle_mask(bw *b, int64_t r, int64_t c, int64_t k, bool upper, const tc_tensor *like) {
     const tc_device dev = like->device;
     tc_tensor *i = OP(b, tc_arange(TC_SCALAR_OF_INT(r), TC_INT64, -1, &dev, NULL));
     tc_tensor *j = OP(b, tc_arange(TC_SCALAR_OF_INT(c), TC_INT64, -1, &dev, NULL));
     tc_tensor *d = b->failed ? NULL : sub(b, unsq(b, j, 0), unsq(b, i, 1));
     tc_tensor *kk = OP(b, tc_scalar_tensor(TC_SCALAR_OF_INT(k), TC_INT64));
-    tc_tensor *m = b->failed ? NULL : upper ? OP(b, tc_ge_Tensor(d, kk)) : OP(b, tc_le_Tensor(d, kk));
-    return b->failed ? NULL : as_dtype(b, m, like);
+    return b->failed ? NULL : upper ? OP(b, tc_ge_Tensor(d, kk)) : OP(b, tc_le_Tensor(d, kk));
 }
 
-static tc_tensor *triu(bw *b, tc_tensor *x, int64_t k) {
-    return b->failed ? NULL : mul(b, x, triangle_mask(b, rows(x), cols(x), k, true, x));
+static tc_tensor *triangle(bw *b, tc_tensor *x, int64_t k, bool upper) {
+    tc_tensor *mask = b->failed ? NULL : triangle_mask(b, rows(x), cols(x), k, upper, x);
+    return OP(b, tc_where_ScalarOther(mask, x, TC_SCALAR_OF_INT(0)));
 }
-static tc_tensor *tril(bw *b, tc_tensor *x, int64_t k) {
-    return b->failed ? NULL : mul(b, x, triangle_mask(b, rows(x), cols(x), k, false, x));
-}
+static tc_tensor *triu(bw *b, tc_tensor *x, int64_t k) { return triangle(b, x, k, true); }
+static tc_tensor *tril(bw *b, tc_tensor *x, int64_t k) { return triangle(b, x, k, false); }
 
 /* A batch of vectors as diagonal matrices. */
 static tc_tensor *diag_embed(bw *b, tc_tensor *v) {
@@ -155,12 +155,11 @@ int tc_impl_slogdet_backward(tc_opcall *c) {
 /* ---- solve ---- */
 
 /* X = A^{-1} B (left) or B A^{-1}: gB = A^{-H} gX (or gX A^{-H}); gA = -gB X^H (or -X^H gB). With
- * create_graph (or a complex A: lu_solve's kernel is real) the solve is recomputed from A, so that it
- * is differentiable; else the saved LU. */
+ * create_graph the solve is recomputed from A, so that it is differentiable; else the saved LU. */
 static tc_tensor *solve_gB(bw *b, tc_tensor *gx, tc_tensor *x, tc_tensor *a, tc_tensor *lu, tc_tensor *piv, bool left,
                            bool *vector) {
     *vector = x->ndim == 1 || x->ndim == a->ndim - 1;
-    if (tc_grad_enabled() || tc_dtype_is_complex(a->dtype)) return OP(b, tc_linalg_solve(mH(b, a), gx, left));
+    if (tc_grad_enabled()) return OP(b, tc_linalg_solve(mH(b, a), gx, left));
     tc_tensor *g = *vector ? unsq(b, gx, -1) : gx;
     tc_tensor *r = b->failed ? NULL : OP(b, tc_linalg_lu_solve(lu, piv, g, left, true));
     return *vector && r ? OP(b, tc_squeeze_dim(r, -1)) : r;
@@ -192,34 +191,35 @@ int tc_impl_linalg_solve_backward_A(tc_opcall *c) {
 /* ---- LU ---- */
 
 /* PyTorch's linalg_lu_backward: for A = P L U (L m x k unit lower, U k x n upper, k = min(m, n)).
- * Square: gA = P L^{-T} [L^T gL o 1_L + gU U^T o 1_U] U^{-T}, 1_L the strictly lower triangle and 1_U
- * the upper one. Wide (m < n), with U = [U1 U2]: gA1 = P L^{-T} [(L^T gL - gU2 U2^T) o 1_L +
- * gU1 U1^T o 1_U] U1^{-T} and gA2 = P L^{-T} gU2. Tall (m > n) likewise with L = [L1; L2]. */
+ * Square: gA = P L^{-H} [L^H gL o 1_L + gU U^H o 1_U] U^{-H}, 1_L the strictly lower triangle and 1_U
+ * the upper one. Wide (m < n), with U = [U1 U2]: gA1 = P L^{-H} [(L^H gL - gU2 U2^H) o 1_L +
+ * gU1 U1^H o 1_U] U1^{-H} and gA2 = P L^{-H} gU2. Tall (m > n) likewise with L = [L1; L2]. (^H is
+ * the transpose of real factors.) */
 static tc_tensor *lu_backward(bw *b, tc_tensor *gl, tc_tensor *gu, tc_tensor *p, tc_tensor *l, tc_tensor *u, bool pivot) {
     const int64_t m = rows(l), n = cols(u), k = min64(m, n);
     tc_tensor *ga;
     if (m == n) {
-        ga = add(b, tril(b, mm(b, mT(b, l), gl), -1), triu(b, mm(b, gu, mT(b, u)), 0));
-        ga = OP(b, tc_linalg_solve_triangular(mT(b, u), ga, false, false, false));
-        ga = OP(b, tc_linalg_solve_triangular(mT(b, l), ga, true, true, true));
+        ga = add(b, tril(b, mm(b, mH(b, l), gl), -1), triu(b, mm(b, gu, mH(b, u)), 0));
+        ga = OP(b, tc_linalg_solve_triangular(mH(b, u), ga, false, false, false));
+        ga = OP(b, tc_linalg_solve_triangular(mH(b, l), ga, true, true, true));
     } else if (m < n) {
         tc_tensor *u1 = narrow(b, u, -1, 0, k), *u2 = narrow(b, u, -1, k, n - k);
         tc_tensor *gu1 = narrow(b, gu, -1, 0, k), *gu2 = narrow(b, gu, -1, k, n - k);
-        /* gM = tril(L^T gL - gU2 U2^T, -1) + triu(gU1 U1^T); gA1 = L^{-T} gM U1^{-T}, gA2 = L^{-T} gU2 */
-        ga = add(b, tril(b, sub(b, mm(b, mT(b, l), gl), mm(b, gu2, mT(b, u2))), -1), triu(b, mm(b, gu1, mT(b, u1)), 0));
-        ga = OP(b, tc_linalg_solve_triangular(mT(b, u1), ga, false, false, false));
+        /* gM = tril(L^H gL - gU2 U2^H, -1) + triu(gU1 U1^H); gA1 = L^{-H} gM U1^{-H}, gA2 = L^{-H} gU2 */
+        ga = add(b, tril(b, sub(b, mm(b, mH(b, l), gl), mm(b, gu2, mH(b, u2))), -1), triu(b, mm(b, gu1, mH(b, u1)), 0));
+        ga = OP(b, tc_linalg_solve_triangular(mH(b, u1), ga, false, false, false));
         /* [ga gU2]: each block times the rows of eye(n) that put it in place */
         tc_tensor *e = eye(b, n, n, u);
         ga = add(b, mm(b, ga, narrow(b, e, -2, 0, k)), mm(b, gu2, narrow(b, e, -2, k, n - k)));
-        ga = OP(b, tc_linalg_solve_triangular(mT(b, l), ga, true, true, true));
+        ga = OP(b, tc_linalg_solve_triangular(mH(b, l), ga, true, true, true));
     } else {
         tc_tensor *l1 = narrow(b, l, -2, 0, k), *gl1 = narrow(b, gl, -2, 0, k), *gl2 = narrow(b, gl, -2, k, m - k);
-        ga = sub(b, mm(b, gu, mT(b, u)), mm(b, mT(b, l), tril(b, gl, -1)));
-        ga = OP(b, tc_linalg_solve_triangular(mT(b, l1), triu(b, ga, 0), true, true, true));
+        ga = sub(b, mm(b, gu, mH(b, u)), mm(b, mH(b, l), tril(b, gl, -1)));
+        ga = OP(b, tc_linalg_solve_triangular(mH(b, l1), triu(b, ga, 0), true, true, true));
         ga = add(b, ga, tril(b, gl1, -1));
         tc_tensor *e = eye(b, m, m, l);
         ga = add(b, mm(b, narrow(b, e, -1, 0, k), ga), mm(b, narrow(b, e, -1, k, m - k), gl2));
-        ga = OP(b, tc_linalg_solve_triangular(mT(b, u), ga, false, false, false));
+        ga = OP(b, tc_linalg_solve_triangular(mH(b, u), ga, false, false, false));
     }
     return pivot ? mm(b, p, ga) : ga;
 }
@@ -265,17 +265,17 @@ int tc_impl_linalg_lu_solve_LU(tc_opcall *c) {
     keep(&b, p), keep(&b, l), keep(&b, u);
     tc_tensor *r;
     if (left != adjoint) {
-        /* gR = U^{-T} op(-gX) op(X)^T; gU = triu(gR); gL = tril(L^{-T} gR U^T, -1) */
-        tc_tensor *prod = left ? mm(&b, neg(&b, gx), mT(&b, x)) : mm(&b, neg(&b, mT(&b, gx)), x);
-        tc_tensor *gr = OP(&b, tc_linalg_solve_triangular(mT(&b, u), prod, false, true, false));
-        tc_tensor *gl = OP(&b, tc_linalg_solve_triangular(mT(&b, l), mm(&b, gr, mT(&b, u)), true, true, true));
+        /* gR = U^{-H} op(-gX) op(X)^H; gU = triu(gR); gL = tril(L^{-H} gR U^H, -1) */
+        tc_tensor *prod = left ? mm(&b, neg(&b, gx), mH(&b, x)) : mm(&b, neg(&b, mH(&b, gx)), x);
+        tc_tensor *gr = OP(&b, tc_linalg_solve_triangular(mH(&b, u), prod, false, true, false));
+        tc_tensor *gl = OP(&b, tc_linalg_solve_triangular(mH(&b, l), mm(&b, gr, mH(&b, u)), true, true, true));
         r = add(&b, tril(&b, gl, -1), triu(&b, gr, 0));
     } else {
-        /* gR = -P^T op(X) op(gX)^T P L^{-T}; gU = triu(L^T gR U^{-T}); gL = tril(gR, -1) */
-        tc_tensor *xx = left ? x : mT(&b, x), *gg = left ? mT(&b, gx) : gx;
+        /* gR = -P^T op(X) op(gX)^H P L^{-H}; gU = triu(L^H gR U^{-H}); gL = tril(gR, -1) */
+        tc_tensor *xx = left ? x : mH(&b, x), *gg = left ? mH(&b, gx) : gx;
         tc_tensor *gr = neg(&b, mm(&b, mm(&b, mm(&b, mT(&b, p), xx), gg), p));
-        gr = OP(&b, tc_linalg_solve_triangular(mT(&b, l), gr, true, false, true));
-        tc_tensor *gu = OP(&b, tc_linalg_solve_triangular(mT(&b, u), mm(&b, mT(&b, l), gr), false, false, false));
+        gr = OP(&b, tc_linalg_solve_triangular(mH(&b, l), gr, true, false, true));
+        tc_tensor *gu = OP(&b, tc_linalg_solve_triangular(mH(&b, u), mm(&b, mH(&b, l), gr), false, false, false));
         r = add(&b, tril(&b, gr, -1), triu(&b, gu, 0));
     }
     return tc_return(c, finish(&b, r));
@@ -284,23 +284,16 @@ int tc_impl_linalg_lu_solve_LU(tc_opcall *c) {
 /* ---- Cholesky ---- */
 
 /* A = L L^H: gA = L^{-H} phi(L^H gL) L^{-1}, made Hermitian: 0.5 (tril(X) + tril(X, -1)^H) for
- * X = L^H gL, between the triangular solves (Murray 2016, as PyTorch 1.13). The triangular solve
- * kernel is real: complex factors go through linalg_solve. */
+ * X = L^H gL, between the triangular solves (Murray 2016, as PyTorch 1.13). */
 int tc_impl_cholesky_backward(tc_opcall *c) {
     tc_tensor *gl = tc_arg_tensor(c, 0), *l = tc_arg_tensor(c, 2);
-    const bool upper = tc_arg_bool(c, 1), cplx = tc_dtype_is_complex(l->dtype);
+    const bool upper = tc_arg_bool(c, 1);
     bw b = {0};
     if (upper) l = mH(&b, l), gl = mH(&b, gl);
     tc_tensor *x = b.failed ? NULL : mm(&b, mH(&b, l), gl);
     tc_tensor *phi = b.failed ? NULL : scale(&b, add(&b, tril(&b, x, 0), mH(&b, tril(&b, x, -1))), 0.5);
-    tc_tensor *ga, *lh = b.failed ? NULL : mH(&b, l);
-    if (cplx) {
-        ga = OP(&b, tc_linalg_solve(lh, phi, true));
-        ga = OP(&b, tc_linalg_solve(l, ga, false));
-    } else {
-        ga = OP(&b, tc_linalg_solve_triangular(lh, phi, true, true, false));
-        ga = OP(&b, tc_linalg_solve_triangular(l, ga, false, false, false));
-    }
+    tc_tensor *ga = OP(&b, tc_linalg_solve_triangular(mH(&b, l), phi, true, true, false));
+    ga = OP(&b, tc_linalg_solve_triangular(l, ga, false, false, false));
     return tc_return(c, finish(&b, ga));
 }
 
@@ -318,14 +311,19 @@ int tc_impl_cholesky_solve_backward_L(tc_opcall *c) {
 
 /* ---- QR ---- */
 
-/* For m >= n (A = Q R, R square): gA = (gQ + Q copyltu(M)) R^{-T} with M = R gR^T - gQ^T Q and
- * copyltu(M) = tril(M) + tril(M, -1)^T. For m < n, A = Q [U V]: the square formula for the first m
- * columns with gQ + V-part's (A2 gV^T) and gV's columns Q gV. */
+/* For m >= n (A = Q R, R square): gA = (gQ + Q copyltu(M)) R^{-H} with M = R gR^H - gQ^H Q and
+ * copyltu(M) = tril(M, -1) + tril(M, -1)^H + Re diag(M) (for real M: tril(M) + tril(M, -1)^T); the
+ * real part of the diagonal because LAPACK's R has a real diagonal, so that Q^H dQ is skew-Hermitian
+ * and dR's diagonal real. For m < n, A = Q [U V]: the square formula for the first m columns with
+ * gQ + V-part's (A2 gV^H) and gV's columns Q gV. */
 static tc_tensor *qr_square(bw *b, tc_tensor *gq, tc_tensor *gr, tc_tensor *q, tc_tensor *r) {
-    tc_tensor *m = sub(b, mm(b, r, mT(b, gr)), mm(b, mT(b, gq), q));
-    tc_tensor *copy = b->failed ? NULL : add(b, tril(b, m, 0), mT(b, tril(b, m, -1)));
+    tc_tensor *m = sub(b, mm(b, r, mH(b, gr)), mm(b, mH(b, gq), q));
+    tc_tensor *low = tril(b, m, -1);
+    /* Re diag(M) as the diagonal of the Hermitian part (M + M^H) / 2 */
+    tc_tensor *diag = b->failed ? NULL : mul(b, scale(b, add(b, m, mH(b, m)), 0.5), eye(b, rows(m), cols(m), m));
+    tc_tensor *copy = b->failed ? NULL : add(b, add(b, low, mH(b, low)), diag);
     tc_tensor *x = b->failed ? NULL : add(b, gq, mm(b, q, copy));
-    return OP(b, tc_linalg_solve_triangular(mT(b, r), x, false, false, false));
+    return OP(b, tc_linalg_solve_triangular(mH(b, r), x, false, false, false));
 }
 
 int tc_impl_linalg_qr_backward(tc_opcall *c) {
@@ -347,7 +345,7 @@ int tc_impl_linalg_qr_backward(tc_opcall *c) {
         tc_tensor *u = narrow(&b, r, -1, 0, m), *v = narrow(&b, r, -1, m, n - m);
         tc_tensor *gu = narrow(&b, gr, -1, 0, m), *gv = narrow(&b, gr, -1, m, n - m);
         tc_tensor *a2 = b.failed ? NULL : mm(&b, q, v);
-        tc_tensor *gx = b.failed ? NULL : qr_square(&b, add(&b, gq, mm(&b, a2, mT(&b, gv))), gu, q, u);
+        tc_tensor *gx = b.failed ? NULL : qr_square(&b, add(&b, gq, mm(&b, a2, mH(&b, gv))), gu, q, u);
         tc_tensor *gy = b.failed ? NULL : mm(&b, q, gv);
         tc_tensor *e = eye(&b, n, n, r);
         ga = b.failed ? NULL : add(&b, mm(&b, gx, narrow(&b, e, -2, 0, m)), mm(&b, gy, narrow(&b, e, -2, m, n - m)));
@@ -491,29 +489,39 @@ int tc_impl_linalg_eig_backward(tc_opcall *c) {
 
 /* ---- triangular solves ---- */
 
-/* gA of X = op(A)^{-1} B: -gB X^T (transposed when op is), projected on A's triangle */
+/* gA of X = op(A)^{-1} B: -gB X^H; when op is the (plain) transpose, -conj(X) gB^T, the transpose of
+ * the former for A^T; -X^H gB for X A = B. Projected on A's triangle. */
 static tc_tensor *triangular_gA(bw *b, tc_tensor *gb, tc_tensor *x, bool upper, bool left, bool transpose, bool unit) {
-    tc_tensor *ga = left ? (transpose ? mm(b, x, mT(b, gb)) : mm(b, gb, mT(b, x))) : mm(b, mT(b, x), gb);
+    tc_tensor *ga = left ? (transpose ? mm(b, conjugate(b, x), mT(b, gb)) : mm(b, gb, mH(b, x))) : mm(b, mH(b, x), gb);
     ga = neg(b, ga);
     return upper ? triu(b, ga, unit ? 1 : 0) : tril(b, ga, unit ? -1 : 0);
 }
 
+/* B's gradient of X = op(A)^{-1} B, op(A)^{-H} gX: a triangular_solve with conj(A) and the other
+ * transpose (triangular_solve's transpose is the plain one, for complex A too). */
+static int triangular_gB(bw *b, tc_tensor *gx, tc_tensor *a, bool upper, bool transpose, bool unit, tc_tensor **gb) {
+    tc_tensor *ac = conjugate(b, a), *m;
+    if (b->failed || tc_triangular_solve(gx, ac, upper, !transpose, unit, gb, &m)) return TC_FAIL;
+    tc_tensor_release(m);
+    return keep(b, *gb) ? TC_OK : TC_FAIL;
+}
+
 /* triangular_solve(B, A, upper, transpose, unitriangular): B's gradient */
 int tc_impl_triangular_solve_backward_self(tc_opcall *c) {
-    tc_tensor *gx = tc_arg_tensor(c, 0), *a = tc_arg_tensor(c, 2), *x, *m;
-    if (tc_triangular_solve(gx, a, tc_arg_bool(c, 4), !tc_arg_bool(c, 5), tc_arg_bool(c, 6), &x, &m)) return TC_FAIL;
-    tc_tensor_release(m);
-    return tc_return(c, x);
+    bw b = {0};
+    tc_tensor *gb = NULL;
+    triangular_gB(&b, tc_arg_tensor(c, 0), tc_arg_tensor(c, 2), tc_arg_bool(c, 4), tc_arg_bool(c, 5),
+                  tc_arg_bool(c, 6), &gb);
+    return tc_return(c, finish(&b, gb));
 }
 
 /* ... and A's: the solution's part on A's triangle, plus the gradient of the copy of A */
 int tc_impl_triangular_solve_backward_A(tc_opcall *c) {
     tc_tensor *gx = tc_arg_tensor(c, 0), *gm = tc_arg_tensor(c, 1), *a = tc_arg_tensor(c, 2), *x = tc_arg_tensor(c, 3);
     const bool upper = tc_arg_bool(c, 4), transpose = tc_arg_bool(c, 5), unit = tc_arg_bool(c, 6);
-    tc_tensor *gb, *mm_;
-    if (tc_triangular_solve(gx, a, upper, !transpose, unit, &gb, &mm_)) return TC_FAIL;
     bw b = {0};
-    keep(&b, gb), keep(&b, mm_);
+    tc_tensor *gb = NULL;
+    if (triangular_gB(&b, gx, a, upper, transpose, unit, &gb)) return tc_return(c, finish(&b, NULL));
     tc_tensor *ga = triangular_gA(&b, gb, x, upper, true, transpose, unit);
     return tc_return(c, finish(&b, b.failed ? NULL : add(&b, ga, gm)));
 }
@@ -523,7 +531,7 @@ int tc_impl_solve_triangular_backward_A(tc_opcall *c) {
     tc_tensor *g = tc_arg_tensor(c, 0), *a = tc_arg_tensor(c, 1), *x = tc_arg_tensor(c, 2);
     const bool upper = tc_arg_bool(c, 3), left = tc_arg_bool(c, 4), unit = tc_arg_bool(c, 5);
     bw b = {0};
-    tc_tensor *gb = OP(&b, tc_linalg_solve_triangular(mT(&b, a), g, !upper, left, unit));
+    tc_tensor *gb = OP(&b, tc_linalg_solve_triangular(mH(&b, a), g, !upper, left, unit));
     return tc_return(c, finish(&b, b.failed ? NULL : triangular_gA(&b, gb, x, upper, left, false, unit)));
 }
 
@@ -531,15 +539,15 @@ int tc_impl_solve_triangular_backward_A(tc_opcall *c) {
 
 /* PyTorch's pinv_backward: the gradient of A from that of pinv(A). */
 static tc_tensor *pinv_backward(bw *b, tc_tensor *g, tc_tensor *pinv, tc_tensor *a) {
-    tc_tensor *ph = mT(b, pinv), *gh = mT(b, g);
+    tc_tensor *ph = mH(b, pinv), *gh = mH(b, g);
     if (rows(a) <= cols(a)) {
         tc_tensor *k = mm(b, gh, pinv), *kph = mm(b, k, ph);
-        tc_tensor *t1 = neg(b, mT(b, mm(b, pinv, k))), *t3 = mm(b, mm(b, a, pinv), kph);
+        tc_tensor *t1 = neg(b, mH(b, mm(b, pinv, k))), *t3 = mm(b, mm(b, a, pinv), kph);
         tc_tensor *t4 = mm(b, mm(b, ph, pinv), sub(b, gh, mm(b, k, a)));
         return b->failed ? NULL : add(b, sub(b, add(b, t1, kph), t3), t4);
     }
     tc_tensor *k = mm(b, pinv, gh), *phk = mm(b, ph, k);
-    tc_tensor *t1 = neg(b, mT(b, mm(b, k, pinv))), *t2 = mm(b, mm(b, sub(b, gh, mm(b, a, k)), pinv), ph);
+    tc_tensor *t1 = neg(b, mH(b, mm(b, k, pinv))), *t2 = mm(b, mm(b, sub(b, gh, mm(b, a, k)), pinv), ph);
     tc_tensor *t4 = mm(b, mm(b, phk, pinv), a);
     return b->failed ? NULL : sub(b, add(b, add(b, t1, t2), phk), t4);
 }
@@ -552,7 +560,7 @@ int tc_impl_linalg_lstsq_backward_A(tc_opcall *c) {
     const bool vec = lstsq_vector(a, bb);
     tc_tensor *g = vec ? unsq(&b, gx, -1) : gx, *B = vec ? unsq(&b, bb, -1) : bb;
     tc_tensor *pinv = OP(&b, tc_linalg_pinv_atol_rtol_tensor(a, NULL, NULL, false));
-    tc_tensor *r = b.failed ? NULL : pinv_backward(&b, mm(&b, g, mT(&b, B)), pinv, a);
+    tc_tensor *r = b.failed ? NULL : pinv_backward(&b, mm(&b, g, mH(&b, B)), pinv, a);
     return tc_return(c, finish(&b, r));
 }
 
@@ -562,7 +570,7 @@ int tc_impl_linalg_lstsq_backward_B(tc_opcall *c) {
     const bool vec = lstsq_vector(a, bb);
     tc_tensor *g = vec ? unsq(&b, gx, -1) : gx;
     tc_tensor *pinv = OP(&b, tc_linalg_pinv_atol_rtol_tensor(a, NULL, NULL, false));
-    tc_tensor *r = b.failed ? NULL : mm(&b, mT(&b, pinv), g);
+    tc_tensor *r = b.failed ? NULL : mm(&b, mH(&b, pinv), g);
     if (vec && r) r = OP(&b, tc_squeeze_dim(r, -1));
     return tc_return(c, finish(&b, r));
 }

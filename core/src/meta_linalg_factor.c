@@ -60,6 +60,13 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 /* The dtype every float result takes, and the kernel's: the input's (the kernels refuse others). */
 static void compute_like(tc_plan *p, const tc_tensor *t) { p->dtype = t->dtype; }
 
+/* PyTorch's refusal of integral and bool inputs to a LAPACK op ("Expected a floating point or complex
+ * tensor"); every float and complex dtype passes, and the kernel refuses those LAPACK has no routine
+ * for with PyTorch's message ("geqrf_cpu" not implemented for 'ComplexHalf'). */
+static int check_lapack_input(const tc_tensor *t, const char *api) {
+    return tc_dtype_is_complex(t->dtype) ? TC_OK : tc_linalg_check_floating(t, api, true);
+}
+
 /* The checks cholesky_solve and triangular_solve share once both are matrices: b and A of one dtype, A
  * square with as many rows as b. */
 static int check_legacy_solver(const tc_tensor *b, const tc_tensor *a, const char *op) {
@@ -324,7 +331,7 @@ int tc_meta_cholesky_inverse(tc_opcall *c, tc_plan *p) {
 int tc_meta_linalg_qr(tc_opcall *c, tc_plan *p) {
     tc_tensor *a = tc_arg_tensor(c, 0);
     const char *mode = c->args[1].v.s;
-    if (tc_linalg_check_matrix(a, "linalg.qr", "A") || tc_linalg_check_floating(a, "linalg.qr", true)) return TC_FAIL;
+    if (tc_linalg_check_matrix(a, "linalg.qr", "A") || check_lapack_input(a, "linalg.qr")) return TC_FAIL;
     const bool complete = strcmp(mode, "complete") == 0, r_only = strcmp(mode, "r") == 0;
     if (!complete && !r_only && strcmp(mode, "reduced") != 0)
         return tc_set_error(TC_ERR_RUNTIME, "qr received unrecognized mode '%s' but expected one of 'reduced' (default), "
@@ -341,7 +348,7 @@ int tc_meta_linalg_qr(tc_opcall *c, tc_plan *p) {
 int tc_meta_geqrf(tc_opcall *c, tc_plan *p) {
     tc_tensor *a = tc_arg_tensor(c, 0);
     if (a->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "torch.geqrf: input must have at least 2 dimensions.");
-    if (tc_linalg_check_floating(a, "torch.geqrf", true)) return TC_FAIL;
+    if (check_lapack_input(a, "torch.geqrf")) return TC_FAIL;
     const int64_t m = rows_of(a), n = cols_of(a), k = min64(m, n);
     if (output_like(p, 0, a, 2, 2, (int64_t[]){m, n}, a->dtype) || output_like(p, 1, a, 2, 1, &k, a->dtype) ||
         tc_plan_input(p, a, -1))
@@ -367,7 +374,7 @@ int tc_meta_householder_product(tc_opcall *c, tc_plan *p) {
     if (a->dtype != tau->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "%s: tau dtype %s does not match input dtype %s", api,
                             tc_dtype_scalar_name(tau->dtype), tc_dtype_scalar_name(a->dtype));
-    if (tc_linalg_check_floating(a, api, true)) return TC_FAIL;
+    if (check_lapack_input(a, api)) return TC_FAIL;
     if (output_like(p, 0, a, 2, 2, a->sizes + a->ndim - 2, a->dtype) || tc_plan_input(p, a, -1) ||
         tc_plan_input(p, tau, -1))
         return TC_FAIL;
@@ -437,7 +444,8 @@ int tc_meta__linalg_eig(tc_opcall *c, tc_plan *p) {
 static const char *const lstsq_drivers[] = {"gels", "gelsy", "gelsd", "gelss"};
 
 /* linalg_lstsq(self: A, b, rcond, *, driver) -> (solution, residuals, rank, singular_values).
- * solution [*, n, k] (a vector b gives vectors); residuals [*, k] when m > n, the driver is not
+ * solution [*, n, k] (a vector b gives vectors); residuals [*, k] (k = 1 for a vector b, as
+ * PyTorch's, of the real dtype of the parts as the singular values are) when m > n, the driver is not
  * gelsy, and (for the rank-revealing ones) every matrix has full rank, else [0]; rank [*] int64
  * except for gels; singular values [*, min(m, n)] for gelsd and gelss. The kernel decides the
  * residuals after solving, so they are output 1 at full size and trimmed by `after`. */
@@ -452,15 +460,15 @@ int tc_meta_linalg_lstsq(tc_opcall *c, tc_plan *p) {
                             tc_dtype_scalar_name(b->dtype));
     if (a->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "%s: input must have at least 2 dimensions.", api);
     if (b->ndim < 1) return tc_set_error(TC_ERR_RUNTIME, "%s: other must have at least 1 dimension.", api);
-    if (a->dtype != TC_FLOAT32 && a->dtype != TC_FLOAT64)
+    if (a->dtype != TC_FLOAT32 && a->dtype != TC_FLOAT64 && a->dtype != TC_COMPLEX64 && a->dtype != TC_COMPLEX128)
         return tc_set_error(TC_ERR_RUNTIME, "This function doesn't handle types other than float and double");
+    if (a->ndim < b->ndim || a->ndim - b->ndim > 1)
+        return tc_set_error(TC_ERR_RUNTIME, "%s: input.dim() must be greater or equal to other.dim() and (input.dim() - "
+                                            "other.dim()) <= 1", api);
     const bool vec = b->ndim == a->ndim - 1;
     if (vec ? b->sizes[b->ndim - 1] != rows_of(a) : b->ndim >= 2 && rows_of(b) != rows_of(a))
         return tc_set_error(TC_ERR_RUNTIME, vec ? "%s: input.size(-2) should match other.size(-1) when other is a "
                                                   "vector" : "%s: input.size(-2) should match other.size(-2)", api);
-    if (!vec && b->ndim < 2)
-        return tc_set_error(TC_ERR_RUNTIME, "%s: input.dim() must be greater or equal to other.dim() and (input.dim() - "
-                                            "other.dim()) <= 1", api);
     int driver = 1; /* gelsy, PyTorch's default on the CPU */
     if (!tc_arg_none(c, 3)) {
         const char *d = c->args[3].v.s;
@@ -478,21 +486,15 @@ int tc_meta_linalg_lstsq(tc_opcall *c, tc_plan *p) {
     if (batch_broadcast(a, 2, B, 2, &nb, batch)) goto done;
     const int64_t m = rows_of(a), n = cols_of(a), k = cols_of(B), mn = min64(m, n);
     const bool residuals = m > n && driver != 1, rank = driver != 0, sv = driver >= 2;
+    const int32_t real = tc_dtype_to_real(a->dtype); /* of residuals and singular values */
     if ((vec ? output_batched(p, 0, nb, batch, 1, &n, a->dtype)
              : output_batched(p, 0, nb, batch, 2, (int64_t[]){n, k}, a->dtype)) ||
-        (residuals ? output_batched(p, 1, nb, batch, vec ? 0 : 1, &k, a->dtype) : output_empty(p, 1, a->dtype)) ||
+        (residuals ? output_batched(p, 1, nb, batch, 1, &k, real) : output_empty(p, 1, real)) ||
         (rank ? output_batched(p, 2, nb, batch, 0, NULL, TC_INT64) : output_empty(p, 2, TC_INT64)) ||
-        (sv ? output_batched(p, 3, nb, batch, 1, &mn, a->dtype) : output_empty(p, 3, a->dtype)) ||
+        (sv ? output_batched(p, 3, nb, batch, 1, &mn, real) : output_empty(p, 3, real)) ||
         input_batched(p, a, 2, nb, batch) || input_batched(p, B, 2, nb, batch) || tc_plan_int(p, driver))
         goto done;
-    if (vec && columns_output(p, 0, nb, batch, n)) goto done;
-    if (vec && residuals) { /* the kernel writes residuals per column: one */
-        int64_t sizes[TC_MAX_DIMS + 1], strides[TC_MAX_DIMS + 1];
-        memcpy(sizes, batch, sizeof(int64_t) * (size_t)nb);
-        sizes[nb] = 1;
-        tc_shape_contiguous_strides(nb + 1, sizes, strides);
-        if (tc_plan_kernel_view(p, 1, nb + 1, sizes, strides)) goto done;
-    }
+    if (vec && columns_output(p, 0, nb, batch, n)) goto done; /* residuals stay [*, 1], as PyTorch's */
     if (residuals && rank) p->after = after_lstsq;
     compute_like(p, a);
     rc = TC_OK;
@@ -540,7 +542,7 @@ int tc_meta_solve_triangular(tc_opcall *c, tc_plan *p) {
     tc_tensor *a = tc_arg_tensor(c, 0), *b = tc_arg_tensor(c, 1);
     const bool left = tc_arg_bool(c, 3);
     const char *api = "linalg.solve_triangular";
-    if (tc_linalg_check_floating(a, api, true)) return TC_FAIL;
+    if (check_lapack_input(a, api)) return TC_FAIL;
     if (a->dtype != b->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "%s: Expected A and B to have the same dtype, but found A of type %s and B "
                                             "of type %s instead", api, tc_dtype_scalar_name(a->dtype),

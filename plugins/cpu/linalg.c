@@ -67,6 +67,24 @@ int la_dtype_error(const char *kernel, int32_t dtype) {
                                dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?");
 }
 
+int la_no_member(const char *api, const char *member) {
+    return cpu_core->set_error(TC_ERR_RUNTIME, "%s: the LAPACK of the BLAS provider '%s' has no %s (plugin ABI 1.5, "
+                                               "for complex matrices); select another provider with "
+                                               "torch.backends.blas.use or TORCH_BLAS", api,
+                               cpu_core->blas_current()->name, member);
+}
+
+void la_conj(int32_t dtype, void *m, int64_t rows, int64_t cols, int64_t ld) {
+    for (int64_t j = 0; j < cols; j++)
+        for (int64_t i = 0; i < rows; i++) {
+            const int64_t k = 2 * (i + j * ld) + 1;
+            if (dtype == TC_COMPLEX128)
+                ((double *)m)[k] = -((double *)m)[k];
+            else if (dtype == TC_COMPLEX64)
+                ((float *)m)[k] = -((float *)m)[k];
+        }
+}
+
 /* ---- batches ---- */
 
 int64_t la_batch_count(const tc_view *v, int32_t mdims) {

@@ -95,6 +95,16 @@ int la_no_complex(const char *api, const char *member);
 /* Whether dtype is complex64 or complex128 (the complex LAPACK members take it). */
 static inline bool la_complex(int32_t dtype) { return dtype == TC_COMPLEX64 || dtype == TC_COMPLEX128; }
 
+/* Whether the provider's LAPACK has `member`, a complex routine of ABI 1.4 or later: inside the
+ * struct it was built with, and filled in. */
+#define LA_HAS(l, member) (TC_STRUCT_HAS(l, tc_lapack, member) && (l)->member)
+/* Raises a RuntimeError for a provider whose LAPACK lacks `member` (an ABI 1.5 complex routine, e.g.
+ * "trsm_complex"), naming the provider and how to select another. */
+int la_no_member(const char *api, const char *member);
+/* Conjugates a rows x cols column-major scratch matrix in place (nothing for a real dtype): with a
+ * transposing gather it makes the conjugate transposes LAPACK's options do not offer. */
+void la_conj(int32_t dtype, void *m, int64_t rows, int64_t cols, int64_t ld);
+
 /* Raises PyTorch's message for a dtype a LAPACK kernel does not take ("lu_cpu" not implemented for 'Half'). */
 int la_dtype_error(const char *kernel, int32_t dtype);
 

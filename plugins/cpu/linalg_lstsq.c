@@ -9,7 +9,9 @@
  *                 the dtype's epsilon times max(m, n), as PyTorch's default)
  * Residuals are the squared norms of the rows of the solution buffer past n (m > n), as LAPACK
  * documents; the core drops them afterwards when a rank-revealing driver found a matrix not of full
- * rank, as PyTorch does. gels on a matrix without full rank raises LinAlgError.
+ * rank, as PyTorch does. gels on a matrix without full rank raises LinAlgError. Complex64 and
+ * complex128 go through the drivers' complex members (ABI 1.5): residuals and singular values are then
+ * real, of the dtype of the parts.
  */
 #include <float.h>
 #include <stdio.h>
@@ -27,6 +29,35 @@ typedef struct lstsq_job {
 static int64_t prod(int64_t a, int64_t b) {
     int64_t r;
     return __builtin_mul_overflow(a, b, &r) ? -1 : r;
+}
+
+/* The drivers by the kernel's ints[0], real and complex: the name of the complex member, for the error
+ * when the provider lacks it. */
+static const char *const complex_members[] = {"gels_complex", "gelsy_complex", "gelsd_complex", "gelss_complex"};
+
+static bool has_complex_driver(const tc_lapack *l, int driver) {
+    switch (driver) {
+    case 0: return LA_HAS(l, gels_complex);
+    case 1: return LA_HAS(l, gelsy_complex);
+    case 2: return LA_HAS(l, gelsd_complex);
+    default: return LA_HAS(l, gelss_complex);
+    }
+}
+
+/* |x|^2 of element i of a column-major scratch of dtype (both parts of a complex one). */
+static double abs2(int32_t dt, const void *m, int64_t i) {
+    switch (dt) {
+    case TC_FLOAT64: return ((const double *)m)[i] * ((const double *)m)[i];
+    case TC_FLOAT32: return (double)((const float *)m)[i] * ((const float *)m)[i];
+    case TC_COMPLEX128: {
+        const double re = ((const double *)m)[2 * i], im = ((const double *)m)[2 * i + 1];
+        return re * re + im * im;
+    }
+    default: {
+        const double re = ((const float *)m)[2 * i], im = ((const float *)m)[2 * i + 1];
+        return re * re + im * im;
+    }
+    }
 }
 
 static int item(void *ctx, int64_t b, la_scratch *s) {
@@ -49,14 +80,16 @@ static int item(void *ctx, int64_t b, la_scratch *s) {
     la_gather(B, la_offset(B, 2, b), bbuf, ldb, false);
     int64_t rank = 0;
     int st;
+    const tc_lapack *l = s->lapack;
+    const bool c = la_complex(dt);
     switch (j->driver) {
-    case 0: st = s->lapack->gels(dt, 'N', m, n, k, abuf, lda, bbuf, ldb, &s->ws); break;
+    case 0: st = (c ? l->gels_complex : l->gels)(dt, 'N', m, n, k, abuf, lda, bbuf, ldb, &s->ws); break;
     case 1:
         memset(jpvt, 0, sizeof(int64_t) * (size_t)n);
-        st = s->lapack->gelsy(dt, m, n, k, abuf, lda, bbuf, ldb, jpvt, j->rcond, &rank, &s->ws);
+        st = (c ? l->gelsy_complex : l->gelsy)(dt, m, n, k, abuf, lda, bbuf, ldb, jpvt, j->rcond, &rank, &s->ws);
         break;
-    case 2: st = s->lapack->gelsd(dt, m, n, k, abuf, lda, bbuf, ldb, sv, j->rcond, &rank, &s->ws); break;
-    default: st = s->lapack->gelss(dt, m, n, k, abuf, lda, bbuf, ldb, sv, j->rcond, &rank, &s->ws); break;
+    case 2: st = (c ? l->gelsd_complex : l->gelsd)(dt, m, n, k, abuf, lda, bbuf, ldb, sv, j->rcond, &rank, &s->ws); break;
+    default: st = (c ? l->gelss_complex : l->gelss)(dt, m, n, k, abuf, lda, bbuf, ldb, sv, j->rcond, &rank, &s->ws); break;
     }
     if (st) return st;
     /* the solution: the first n rows of bbuf (all of it when n > m: the minimum-norm one) */
@@ -64,16 +97,13 @@ static int item(void *ctx, int64_t b, la_scratch *s) {
     la_scatter(&x, la_offset(j->x, 2, b), bbuf, ldb, false);
     if (j->res->ndim >= 1 && j->res->sizes[0] != 0 && m > n) {
         const int64_t off = la_offset(j->res, 1, b), st1 = j->res->strides[j->res->ndim - 1];
-        for (int64_t c = 0; c < k; c++) {
+        for (int64_t col = 0; col < k; col++) {
             double sum = 0;
-            for (int64_t r = n; r < m; r++) {
-                const double v = dt == TC_FLOAT64 ? ((double *)bbuf)[r + c * ldb] : ((float *)bbuf)[r + c * ldb];
-                sum += v * v;
-            }
-            if (dt == TC_FLOAT64)
-                ((double *)j->res->data)[off + c * st1] = sum;
+            for (int64_t r = n; r < m; r++) sum += abs2(dt, bbuf, r + col * ldb);
+            if (j->res->dtype == TC_FLOAT64) /* the real dtype of the parts */
+                ((double *)j->res->data)[off + col * st1] = sum;
             else
-                ((float *)j->res->data)[off + c * st1] = (float)sum;
+                ((float *)j->res->data)[off + col * st1] = (float)sum;
         }
     }
     if (j->driver != 0) ((int64_t *)j->rank->data)[la_offset(j->rank, 0, b)] = rank;
@@ -84,14 +114,18 @@ static int item(void *ctx, int64_t b, la_scratch *s) {
 static int k_linalg_lstsq(const tc_kernel_args *args) {
     if (cpu_check_args(args, 2, 4, "linalg_lstsq")) return TC_FAIL;
     const int32_t dt = args->inputs[0].dtype;
-    if (dt != TC_FLOAT32 && dt != TC_FLOAT64) return la_dtype_error("linalg_lstsq", dt);
+    if (dt != TC_FLOAT32 && dt != TC_FLOAT64 && !la_complex(dt)) return la_dtype_error("linalg_lstsq", dt);
     const tc_lapack *l = la_lapack("torch.linalg.lstsq");
     if (!l) return TC_FAIL;
     lstsq_job j = {&args->inputs[0], &args->inputs[1], &args->outputs[0], &args->outputs[1], &args->outputs[2],
                    &args->outputs[3], (int)args->ints[0], 0};
+    if (j.driver < 0 || j.driver > 3) return cpu_core->set_error(TC_ERR_RUNTIME, "linalg_lstsq: unknown driver %d", j.driver);
+    if (la_complex(dt) && !has_complex_driver(l, j.driver))
+        return la_no_member("torch.linalg.lstsq", complex_members[j.driver]);
     const int64_t m = la_rows(j.a), n = la_cols(j.a);
     j.rcond = args->args[2].tag == TC_VALUE_FLOAT ? args->args[2].v.f
-                                                  : (dt == TC_FLOAT64 ? DBL_EPSILON : FLT_EPSILON) * (double)(m > n ? m : n);
+                                                  : (dt == TC_FLOAT64 || dt == TC_COMPLEX128 ? DBL_EPSILON : FLT_EPSILON) *
+                                                        (double)(m > n ? m : n);
     int64_t failed, work = prod(prod(m, n), la_max1(la_min(m, n)));
     const int st = la_batches(l, la_batch_count(j.x, 2), work < 0 ? INT64_MAX : 4 * work, item, &j, &failed);
     if (st > 0) {

@@ -5,8 +5,9 @@
  * LAPACK factors A = P L U with row interchanges ipiv (1-based: row i was swapped with row ipiv[i]);
  * PyTorch's pivots are these, as int32. A singular A still factors (a zero on U's diagonal, info > 0):
  * det is then 0, slogdet (0, -inf), and inv and solve give NaNs with the info, as PyTorch's do.
- * det, slogdet, inv and solve also take complex64/complex128, through the provider's complex members
- * (getrf_complex, ..., ABI 1.4): slogdet's sign is then complex (modulus 1) and logabsdet real.
+ * Every kernel also takes complex64/complex128, through the provider's complex members
+ * (getrf_complex, ..., ABI 1.4): slogdet's sign is then complex (modulus 1) and logabsdet real, and
+ * lu_solve's adjoint is the conjugate transpose.
  *
  * Contracts (docs/plugin-abi.md), batch dims first in every view:
  *   lu_factor       A[m,n] -> LU[m,n], pivots[k] int32, info[] int32        args: pivot
@@ -31,9 +32,9 @@ static int lapack_dtype_ok(int32_t dtype, const char *kernel) {
     return dtype == TC_FLOAT32 || dtype == TC_FLOAT64 ? TC_OK : la_dtype_error(kernel, dtype);
 }
 
-/* The provider's LAPACK for a kernel that also takes complex64/complex128 (det, slogdet, inv, solve):
- * NULL with the error raised when the dtype is another, or complex and the provider lacks the complex
- * LU routines (ABI 1.4). */
+/* The provider's LAPACK for a kernel of dtype: NULL with the error raised when the dtype is not
+ * float32, float64, complex64 or complex128, or complex and the provider lacks the complex LU routines
+ * (ABI 1.4). */
 static const tc_lapack *lapack_for(int32_t dtype, const char *kernel, const char *api) {
     if (!la_complex(dtype) && lapack_dtype_ok(dtype, kernel)) return NULL;
     const tc_lapack *l = la_lapack(api);
@@ -63,11 +64,22 @@ static double at(int32_t dtype, const void *m, int64_t ld, int64_t i, int64_t j)
     return dtype == TC_FLOAT64 ? ((const double *)m)[i + j * ld] : (double)((const float *)m)[i + j * ld];
 }
 
+/* Writes the real x at element offset off of v (a complex element gets a zero imaginary part). */
 static void put(const tc_view *v, int64_t off, double x) {
     if (v->dtype == TC_FLOAT64)
         ((double *)v->data)[off] = x;
-    else
+    else if (v->dtype == TC_FLOAT32)
         ((float *)v->data)[off] = (float)x;
+    else if (v->dtype == TC_COMPLEX128)
+        ((double *)v->data)[2 * off] = x, ((double *)v->data)[2 * off + 1] = 0;
+    else
+        ((float *)v->data)[2 * off] = (float)x, ((float *)v->data)[2 * off + 1] = 0;
+}
+
+/* Copies element (i, j) of a column-major scratch matrix of v's dtype to element offset off of v. */
+static void put_from(const tc_view *v, int64_t off, const void *m, int64_t ld, int64_t i, int64_t j) {
+    const size_t es = la_es(v->dtype);
+    memcpy((char *)v->data + (size_t)off * es, (const char *)m + (size_t)(i + j * ld) * es, es);
 }
 
 static void put_i32(const tc_view *v, int64_t off, int64_t x) { ((int32_t *)v->data)[off] = (int32_t)x; }
@@ -125,8 +137,8 @@ static void permutation(const int64_t *ipiv, int64_t k, int64_t m, int64_t *perm
 
 /* Writes P (A = P L U: P[perm[i], i] = 1), L (unit lower, m x k) and U (upper, k x n) from the factors
  * (each skipped when its view is NULL). */
-static void unpack(const tc_view *P, const tc_view *L, const tc_view *U, int64_t b, int32_t dtype, const void *lu,
-                   int64_t ld, int64_t m, int64_t n, const int64_t *perm) {
+static void unpack(const tc_view *P, const tc_view *L, const tc_view *U, int64_t b, const void *lu, int64_t ld,
+                   int64_t m, int64_t n, const int64_t *perm) {
     const int64_t k = la_min(m, n);
     if (P) {
         const int64_t off = la_offset(P, 2, b), s0 = P->strides[P->ndim - 2], s1 = P->strides[P->ndim - 1];
@@ -136,13 +148,22 @@ static void unpack(const tc_view *P, const tc_view *L, const tc_view *U, int64_t
     if (L) {
         const int64_t off = la_offset(L, 2, b), s0 = L->strides[L->ndim - 2], s1 = L->strides[L->ndim - 1];
         for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < k; j++)
-                put(L, off + i * s0 + j * s1, i > j ? at(dtype, lu, ld, i, j) : i == j ? 1.0 : 0.0);
+            for (int64_t j = 0; j < k; j++) {
+                if (i > j)
+                    put_from(L, off + i * s0 + j * s1, lu, ld, i, j);
+                else
+                    put(L, off + i * s0 + j * s1, i == j ? 1.0 : 0.0);
+            }
     }
     if (U) {
         const int64_t off = la_offset(U, 2, b), s0 = U->strides[U->ndim - 2], s1 = U->strides[U->ndim - 1];
         for (int64_t i = 0; i < k; i++)
-            for (int64_t j = 0; j < n; j++) put(U, off + i * s0 + j * s1, i <= j ? at(dtype, lu, ld, i, j) : 0.0);
+            for (int64_t j = 0; j < n; j++) {
+                if (i <= j)
+                    put_from(U, off + i * s0 + j * s1, lu, ld, i, j);
+                else
+                    put(U, off + i * s0 + j * s1, 0.0);
+            }
     }
 }
 
@@ -180,10 +201,8 @@ static int pivot_required(const tc_kernel_args *args) {
 }
 
 static int k_lu_factor(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 1, 3, "lu_factor") || lapack_dtype_ok(args->inputs[0].dtype, "lu_cpu") ||
-        pivot_required(args))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("linalg.lu_factor");
+    if (cpu_check_args(args, 1, 3, "lu_factor") || pivot_required(args)) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "lu_cpu", "linalg.lu_factor");
     if (!l) return TC_FAIL;
     lu_job j = {{&args->inputs[0]}, {&args->outputs[0], &args->outputs[1], &args->outputs[2]}, false, false};
     return run(l, la_batch_count(j.in[0], 2), la_cols(j.in[0]), lu_factor_item, &j, "linalg.lu_factor");
@@ -200,15 +219,13 @@ static int lu_item(void *ctx, int64_t b, la_scratch *s) {
     if (st < 0) return st;
     int64_t *perm = buf.ipiv + la_min(m, n);
     permutation(buf.ipiv, la_min(m, n), m, perm);
-    unpack(j->out[0], j->out[1], j->out[2], b, a->dtype, buf.a, buf.ld, m, n, perm);
+    unpack(j->out[0], j->out[1], j->out[2], b, buf.a, buf.ld, m, n, perm);
     return 0;
 }
 
 static int k_linalg_lu(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 1, 3, "linalg_lu") || lapack_dtype_ok(args->inputs[0].dtype, "lu_cpu") ||
-        pivot_required(args))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("linalg.lu");
+    if (cpu_check_args(args, 1, 3, "linalg_lu") || pivot_required(args)) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "lu_cpu", "linalg.lu");
     if (!l) return TC_FAIL;
     lu_job j = {{&args->inputs[0]}, {&args->outputs[0], &args->outputs[1], &args->outputs[2]}, false, false};
     return run(l, la_batch_count(j.in[0], 2), la_cols(j.in[0]), lu_item, &j, "linalg.lu");
@@ -217,7 +234,8 @@ static int k_linalg_lu(const tc_kernel_args *args) {
 /* ---- lu_unpack: no LAPACK, the factors are read from the view ---- */
 
 static int k_lu_unpack(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 2, 3, "lu_unpack") || lapack_dtype_ok(args->inputs[0].dtype, "lu_unpack")) return TC_FAIL;
+    if (cpu_check_args(args, 2, 3, "lu_unpack")) return TC_FAIL;
+    if (!la_complex(args->inputs[0].dtype) && lapack_dtype_ok(args->inputs[0].dtype, "lu_unpack")) return TC_FAIL;
     const tc_view *lu = &args->inputs[0], *piv = &args->inputs[1];
     const tc_view *P = args->outputs[0].ndim >= 2 ? &args->outputs[0] : NULL;
     const tc_view *L = args->outputs[1].ndim >= 2 ? &args->outputs[1] : NULL;
@@ -246,7 +264,7 @@ static int k_lu_unpack(const tc_kernel_args *args) {
             }
             permutation(buf.ipiv, k, m, perm);
         }
-        unpack(P, L, U, b, lu->dtype, buf.a, buf.ld, m, n, perm);
+        unpack(P, L, U, b, buf.a, buf.ld, m, n, perm);
     }
 done:
     if (s.buf) cpu_core->host_free(s.buf, s.bytes);
@@ -255,17 +273,25 @@ done:
 
 /* ---- solves ---- */
 
-/* The transpose getrs solves with: AX = B is 'N', A^T X = B 'T'; for XA = B the system is solved
- * transposed (A^T X^T = B^T), which swaps them. */
-static char solve_trans(bool left, bool adjoint) { return left != adjoint ? 'N' : 'T'; }
+/* The transpose getrs solves with: A X = B is 'N', the adjoint's A^T X = B 'T' (A^H X = B: 'C' for
+ * complex matrices); X A = B is solved transposed (A^T X^T = B^T: 'T'), and so is X A^H = B (A X^T =
+ * B^T for real matrices: 'N'; for complex ones A X^H = B^H, 'N' between conjugations of the right-hand
+ * side: solve_with's conj_rhs). */
+static char solve_trans(bool left, bool adjoint, bool complex) {
+    if (left != adjoint) return 'N';
+    return left && complex ? 'C' : 'T';
+}
 
 /* Solves with the factors in buf for right-hand side view B at offb into X at offx. */
 static int solve_with(la_scratch *s, const lu_buf *buf, int64_t n, const int64_t *ipiv, const tc_view *B, int64_t offb,
                       const tc_view *X, int64_t offx, bool left, bool adjoint, void *rhs) {
     const int64_t nrhs = left ? la_cols(B) : la_rows(B), ld = la_max1(n);
+    const bool complex = la_complex(B->dtype), conj_rhs = complex && !left && adjoint;
     la_gather(B, offb, rhs, ld, !left);
-    const int st = getrs(s, B->dtype, solve_trans(left, adjoint), n, nrhs, buf->a, buf->ld, ipiv, rhs, ld);
+    if (conj_rhs) la_conj(B->dtype, rhs, n, nrhs, ld);
+    const int st = getrs(s, B->dtype, solve_trans(left, adjoint, complex), n, nrhs, buf->a, buf->ld, ipiv, rhs, ld);
     if (st) return st;
+    if (conj_rhs) la_conj(B->dtype, rhs, n, nrhs, ld);
     la_scatter(X, offx, rhs, ld, !left);
     return 0;
 }
@@ -298,8 +324,8 @@ static int lu_solve_item(void *ctx, int64_t b, la_scratch *s) {
 }
 
 static int k_lu_solve(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 3, 1, "lu_solve") || lapack_dtype_ok(args->inputs[0].dtype, "lu_solve")) return TC_FAIL;
-    const tc_lapack *l = la_lapack("linalg.lu_solve");
+    if (cpu_check_args(args, 3, 1, "lu_solve")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "lu_solve", "linalg.lu_solve");
     if (!l) return TC_FAIL;
     lu_job j = {{&args->inputs[0], &args->inputs[1], &args->inputs[2]}, {&args->outputs[0]},
                 args->args[3].v.b, args->args[4].v.b};

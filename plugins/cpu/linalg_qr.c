@@ -1,5 +1,7 @@
 /*
- * linalg_qr.c - QR kernels over LAPACK geqrf/orgqr: linalg_qr, geqrf, householder_product.
+ * linalg_qr.c - QR kernels over LAPACK geqrf/orgqr: linalg_qr, geqrf, householder_product. Complex64
+ * and complex128 go through the provider's geqrf_complex and ungqr_complex (ABI 1.5): R's diagonal is
+ * then real, as LAPACK's complex Householder reflectors leave it.
  *
  * Contracts (docs/plugin-abi.md), batch dims first; k = min(m, n):
  *   linalg_qr             A[m,n] -> Q[m,k] R[k,n] ('reduced'), Q[m,m] R[m,n] ('complete'),
@@ -17,8 +19,23 @@ typedef struct qr_job {
     bool complete;
 } qr_job;
 
-static int lapack_dtype_ok(int32_t dtype, const char *kernel) {
-    return dtype == TC_FLOAT32 || dtype == TC_FLOAT64 ? TC_OK : la_dtype_error(kernel, dtype);
+/* The provider's LAPACK for a QR kernel of dtype: NULL with the error raised for a dtype LAPACK has no
+ * routine for (PyTorch's message, naming `kernel`), or a complex one the provider lacks. */
+static const tc_lapack *lapack_for(int32_t dtype, const char *kernel, const char *api) {
+    if (dtype != TC_FLOAT32 && dtype != TC_FLOAT64 && !la_complex(dtype)) return la_dtype_error(kernel, dtype), NULL;
+    const tc_lapack *l = la_lapack(api);
+    if (l && la_complex(dtype) && !(LA_HAS(l, geqrf_complex) && LA_HAS(l, ungqr_complex)))
+        return la_no_member(api, LA_HAS(l, geqrf_complex) ? "ungqr_complex" : "geqrf_complex"), NULL;
+    return l;
+}
+
+/* geqrf and orgqr (ungqr for complex dtypes) of the provider in s. */
+static int geqrf(la_scratch *s, int32_t dt, int64_t m, int64_t n, void *a, int64_t lda, void *tau) {
+    return (la_complex(dt) ? s->lapack->geqrf_complex : s->lapack->geqrf)(dt, m, n, a, lda, tau, &s->ws);
+}
+
+static int orgqr(la_scratch *s, int32_t dt, int64_t m, int64_t n, int64_t k, void *a, int64_t lda, const void *tau) {
+    return (la_complex(dt) ? s->lapack->ungqr_complex : s->lapack->orgqr)(dt, m, n, k, a, lda, tau, &s->ws);
 }
 
 /* An m x cols matrix (ld max(1, m)) and tau of k after it. */
@@ -31,17 +48,20 @@ static char *qr_scratch(la_scratch *s, int32_t dtype, int64_t m, int64_t cols, i
     return p;
 }
 
-/* Writes the upper trapezoid of the first `rows` rows of the factored matrix (R) into view v. */
+/* Writes the upper trapezoid of the first `rows` rows of the factored matrix (R) into view v, zeros
+ * below it; elements are copied as bytes, so every LAPACK dtype is alike. */
 static void scatter_r(const tc_view *v, int64_t off, int32_t dtype, const char *a, int64_t ld, int64_t rows,
                       int64_t n) {
     const int64_t s0 = v->strides[v->ndim - 2], s1 = v->strides[v->ndim - 1];
+    const size_t es = la_es(dtype);
+    char *dst = v->data;
     for (int64_t i = 0; i < rows; i++)
         for (int64_t j = 0; j < n; j++) {
-            const int64_t o = off + i * s0 + j * s1;
-            if (dtype == TC_FLOAT64)
-                ((double *)v->data)[o] = i <= j ? ((const double *)a)[i + j * ld] : 0.0;
+            char *o = dst + (size_t)(off + i * s0 + j * s1) * es;
+            if (i <= j)
+                memcpy(o, a + (size_t)(i + j * ld) * es, es);
             else
-                ((float *)v->data)[o] = i <= j ? ((const float *)a)[i + j * ld] : 0.0f;
+                memset(o, 0, es);
         }
 }
 
@@ -64,19 +84,18 @@ static int qr_item(void *ctx, int64_t b, la_scratch *s) {
     char *buf = qr_scratch(s, a->dtype, m, n > qcols ? n : qcols, k, &tau);
     if (!buf) return TC_LAPACK_NOMEM;
     la_gather(a, la_offset(a, 2, b), buf, ld, false);
-    int st = s->lapack->geqrf(a->dtype, m, n, buf, ld, tau, &s->ws);
+    int st = geqrf(s, a->dtype, m, n, buf, ld, tau);
     if (st) return st;
     scatter_r(R, la_offset(R, 2, b), a->dtype, buf, ld, rrows, n);
     if (Q->ndim < 2) return 0; /* mode 'r' */
-    if ((st = s->lapack->orgqr(a->dtype, m, qcols, k, buf, ld, tau, &s->ws))) return st;
+    if ((st = orgqr(s, a->dtype, m, qcols, k, buf, ld, tau))) return st;
     la_scatter(Q, la_offset(Q, 2, b), buf, ld, false); /* Q: buf's first qcols columns */
     return 0;
 }
 
 static int k_linalg_qr(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 1, 2, "linalg_qr") || lapack_dtype_ok(args->inputs[0].dtype, "linalg_qr_cpu"))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("linalg.qr");
+    if (cpu_check_args(args, 1, 2, "linalg_qr")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "linalg_qr_cpu", "linalg.qr");
     if (!l) return TC_FAIL;
     qr_job j = {{&args->inputs[0]}, {&args->outputs[0], &args->outputs[1]},
                 strcmp(args->args[1].v.s, "complete") == 0};
@@ -93,7 +112,7 @@ static int geqrf_item(void *ctx, int64_t b, la_scratch *s) {
     char *buf = qr_scratch(s, a->dtype, m, n, k, &tau);
     if (!buf) return TC_LAPACK_NOMEM;
     la_gather(a, la_offset(a, 2, b), buf, ld, false);
-    const int st = s->lapack->geqrf(a->dtype, m, n, buf, ld, tau, &s->ws);
+    const int st = geqrf(s, a->dtype, m, n, buf, ld, tau);
     if (st) return st;
     la_scatter(out, la_offset(out, 2, b), buf, ld, false);
     la_scatter_vec(tau_v, la_offset(tau_v, 1, b), tau);
@@ -101,8 +120,8 @@ static int geqrf_item(void *ctx, int64_t b, la_scratch *s) {
 }
 
 static int k_geqrf(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 1, 2, "geqrf") || lapack_dtype_ok(args->inputs[0].dtype, "geqrf_cpu")) return TC_FAIL;
-    const tc_lapack *l = la_lapack("torch.geqrf");
+    if (cpu_check_args(args, 1, 2, "geqrf")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "geqrf_cpu", "torch.geqrf");
     if (!l) return TC_FAIL;
     qr_job j = {{&args->inputs[0]}, {&args->outputs[0], &args->outputs[1]}, false};
     return run(l, j.in[0], geqrf_item, &j, "torch.geqrf");
@@ -119,17 +138,15 @@ static int householder_item(void *ctx, int64_t b, la_scratch *s) {
     if (!buf) return TC_LAPACK_NOMEM;
     la_gather(v, la_offset(v, 2, b), buf, ld, false);
     la_gather_vec(tau_v, la_offset(tau_v, 1, b), tau);
-    const int st = s->lapack->orgqr(v->dtype, m, n, t, buf, ld, tau, &s->ws);
+    const int st = orgqr(s, v->dtype, m, n, t, buf, ld, tau);
     if (st) return st;
     la_scatter(out, la_offset(out, 2, b), buf, ld, false);
     return 0;
 }
 
 static int k_householder_product(const tc_kernel_args *args) {
-    if (cpu_check_args(args, 2, 1, "householder_product") ||
-        lapack_dtype_ok(args->inputs[0].dtype, "orgqr_cpu"))
-        return TC_FAIL;
-    const tc_lapack *l = la_lapack("torch.linalg.householder_product");
+    if (cpu_check_args(args, 2, 1, "householder_product")) return TC_FAIL;
+    const tc_lapack *l = lapack_for(args->inputs[0].dtype, "orgqr_cpu", "torch.linalg.householder_product");
     if (!l) return TC_FAIL;
     qr_job j = {{&args->inputs[0], &args->inputs[1]}, {&args->outputs[0]}, false};
     return run(l, j.in[0], householder_item, &j, "torch.linalg.householder_product");

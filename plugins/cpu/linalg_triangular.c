@@ -1,7 +1,8 @@
 /*
  * linalg_triangular.c - triangular solves over BLAS trsm (the provider's tc_lapack.trsm):
  * triangular_solve and linalg_solve_triangular. A zero on the diagonal gives infinities and NaNs,
- * never an error, as PyTorch's do.
+ * never an error, as PyTorch's do. Complex64 and complex128 go through trsm_complex (ABI 1.5);
+ * triangular_solve's transpose is then the plain transpose ('T'), as PyTorch's is.
  *
  * Contracts (docs/plugin-abi.md), batch dims first:
  *   triangular_solve         A[n,n], B[n,k] -> X[n,k], A's copy[n,n]     args: upper, transpose, unitriangular
@@ -24,8 +25,8 @@ static int item(void *ctx, int64_t bi, la_scratch *s) {
     if (!p) return TC_LAPACK_NOMEM;
     la_gather(j->a, la_offset(j->a, 2, bi), p, lda, false);
     la_gather(j->b, la_offset(j->b, 2, bi), p + ba, ldb, false);
-    const int st = s->lapack->trsm(j->a->dtype, j->side, j->uplo, j->trans, j->diag, r, c, 1.0, p, lda, p + ba, ldb,
-                                   &s->ws);
+    const int st = (la_complex(j->a->dtype) ? s->lapack->trsm_complex : s->lapack->trsm)(
+        j->a->dtype, j->side, j->uplo, j->trans, j->diag, r, c, 1.0, p, lda, p + ba, ldb, &s->ws);
     if (st) return st;
     la_scatter(j->x, la_offset(j->x, 2, bi), p + ba, ldb, false);
     if (j->copy) la_scatter(j->copy, la_offset(j->copy, 2, bi), p, lda, false);
@@ -34,9 +35,10 @@ static int item(void *ctx, int64_t bi, la_scratch *s) {
 
 static int run(const tc_kernel_args *args, tri_job *j, const char *api) {
     const int32_t dt = j->a->dtype;
-    if (dt != TC_FLOAT32 && dt != TC_FLOAT64) return la_dtype_error("triangular_solve_cpu", dt);
+    if (dt != TC_FLOAT32 && dt != TC_FLOAT64 && !la_complex(dt)) return la_dtype_error("triangular_solve_cpu", dt);
     const tc_lapack *l = la_lapack(api);
     if (!l) return TC_FAIL;
+    if (la_complex(dt) && !LA_HAS(l, trsm_complex)) return la_no_member(api, "trsm_complex");
     const int64_t n = la_rows(j->a), k = j->side == 'L' ? la_cols(j->b) : la_rows(j->b);
     int64_t work;
     if (__builtin_mul_overflow(n * n, la_max1(k), &work)) work = INT64_MAX;

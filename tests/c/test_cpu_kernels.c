@@ -1751,6 +1751,47 @@ static void test_linalg_eig_providers(void) {
     g_blas = NULL;
 }
 
+/* Calls kernel `name` with the given views and args; 0 or TC_FAIL, with g_error cleared first. */
+static int run_kernel(const char *name, int n_in, const tc_view *ins, int n_out, const tc_view *outs, int n_args,
+                      const tc_value *vals, const int64_t *ints, int n_ints) {
+    tc_kernel_fn fn = find_kernel(name, TC_ANY_DTYPE);
+    CHECK(fn != NULL, "no kernel %s", name);
+    if (!fn) return TC_FAIL;
+    tc_kernel_args args = {.struct_size = sizeof args, .op = -1, .n_inputs = n_in, .n_outputs = n_out,
+                           .inputs = ins, .outputs = outs, .n_ints = n_ints, .ints = ints, .n_args = n_args,
+                           .args = vals};
+    g_error[0] = 0;
+    return fn(&args);
+}
+
+/* The complex QR, triangular and least squares kernels need the provider's ABI 1.5 members: a 1.3
+ * LAPACK gives a RuntimeError naming the provider and the member (its real members are NULL here, so
+ * calling one instead would crash). */
+static void test_linalg_factor_providers(void) {
+    g_blas = &g_blas_lapack_1_3;
+    tensor *a = T(TC_COMPLEX128, DIMS(2, 2)), *q = T(TC_COMPLEX128, DIMS(2, 2)), *r = T(TC_COMPLEX128, DIMS(2, 2));
+    for (int i = 0; i < 4; i++) setc(a, i, i + 1, 1);
+    const tc_value qr_args[2] = {{.tag = TC_VALUE_TENSOR}, {.tag = TC_VALUE_STR, .v.s = "reduced"}};
+    CHECK(run_kernel("linalg_qr", 1, &a->v, 2, (tc_view[]){q->v, r->v}, 2, qr_args, NULL, 0) == TC_FAIL &&
+              g_error_kind == TC_ERR_RUNTIME && strstr(g_error, "geqrf_complex") && strstr(g_error, "lapack-1.3"),
+          "complex qr on a 1.3 LAPACK: %s", g_error);
+    const tc_value tri_args[5] = {{.tag = TC_VALUE_TENSOR}, {.tag = TC_VALUE_TENSOR},
+                                  {.tag = TC_VALUE_BOOL, .v.b = true}, {.tag = TC_VALUE_BOOL, .v.b = true},
+                                  {.tag = TC_VALUE_BOOL, .v.b = false}};
+    CHECK(run_kernel("solve_triangular", 2, (tc_view[]){a->v, q->v}, 1, &r->v, 5, tri_args, NULL, 0) == TC_FAIL &&
+              g_error_kind == TC_ERR_RUNTIME && strstr(g_error, "trsm_complex") && strstr(g_error, "lapack-1.3"),
+          "complex solve_triangular on a 1.3 LAPACK: %s", g_error);
+    tensor *res = T(TC_FLOAT64, DIMS(0)), *rank = T(TC_INT64, DIMS(1)), *sv = T(TC_FLOAT64, DIMS(2));
+    const tc_value ls_args[4] = {{.tag = TC_VALUE_TENSOR}, {.tag = TC_VALUE_TENSOR}, {.tag = TC_VALUE_NONE},
+                                 {.tag = TC_VALUE_NONE}};
+    const int64_t gelsd = 2;
+    CHECK(run_kernel("linalg_lstsq", 2, (tc_view[]){a->v, q->v}, 4, (tc_view[]){r->v, res->v, rank->v, sv->v}, 4,
+                     ls_args, &gelsd, 1) == TC_FAIL &&
+              g_error_kind == TC_ERR_RUNTIME && strstr(g_error, "gelsd_complex") && strstr(g_error, "lapack-1.3"),
+          "complex lstsq on a 1.3 LAPACK: %s", g_error);
+    g_blas = NULL;
+}
+
 /* complex64/complex128 through the kernels that move elements (complex128 as 16 bytes), the truth
  * tests (nonzero when either part is; any/all read the real part, as PyTorch 1.13), index_put's
  * complex arithmetic and its refusal of amax, and cross products. */
@@ -1856,6 +1897,7 @@ static const test_case g_tests[] = {
     {"complex_unary", test_complex_unary},
     {"complex_mm", test_complex_mm},
     {"linalg_eig_providers", test_linalg_eig_providers},
+    {"linalg_factor_providers", test_linalg_factor_providers},
     {"complex_movement", test_complex_movement},
 };
 
