@@ -94,7 +94,9 @@ bool tc_can_cast(int32_t from, int32_t to) {
 
 const char *tc_dtype_cpp_name(int32_t dtype) {
     static const char *names[TC_NUM_DTYPES] = {"bool", "unsigned char", "signed char", "short int", "int",
-                                               "long int", "c10::Half", "c10::BFloat16", "float", "double"};
+                                               "long int", "c10::Half", "c10::BFloat16", "float", "double",
+                                               "c10::complex<c10::Half>", "c10::complex<float>",
+                                               "c10::complex<double>"};
     return valid(dtype) ? names[dtype] : "?";
 }
 
