@@ -355,18 +355,61 @@ int tc_impl_linalg_qr_backward(tc_opcall *c) {
 
 /* ---- SVD and eigh ---- */
 
-/* PyTorch's svd_backward for real matrices (distinct singular values; full rank when rectangular). */
+/* Whether every element of the boolean tensor ok is true (host read; the meta device passes). */
+static int all_true(bw *b, tc_tensor *ok, bool *result) {
+    const int32_t meta = tc_device_type_id("meta");
+    *result = true;
+    if (b->failed) return TC_FAIL;
+    if ((meta >= 0 && ok->device.type == meta) || tc_tensor_numel(ok) == 0) return TC_OK;
+    tc_tensor *all = OP(b, tc_all(ok));
+    tc_scalar v = {0};
+    if (!all || tc__local_scalar_dense(all, &v)) return b->failed = true, TC_FAIL;
+    *result = v.v.i != 0;
+    return TC_OK;
+}
+
+/* Im(diag(x)) of a batch of complex matrices; NULL for a NULL x. */
+static tc_tensor *imag_diagonal(bw *b, tc_tensor *x) {
+    tc_tensor *d = x ? OP(b, tc_diagonal(x, 0, -2, -1)) : NULL;
+    return d ? OP(b, tc_imag(d)) : NULL;
+}
+
+/* PyTorch's check that a loss of complex singular vectors does not depend on their phases (U -> U L,
+ * V -> V L for a diagonal unitary L): allclose(Im diag(skew(U^H gU)), -Im diag(skew(V^H gV)), rtol =
+ * atol = 1e-2), a missing gradient's term zero. NaN fails it, as allclose's does. */
+static int svd_check_gauge(bw *b, tc_tensor *uhgu, tc_tensor *vhgv) {
+    tc_tensor *iu = imag_diagonal(b, uhgu), *iv = imag_diagonal(b, vhgv);
+    tc_tensor *diff = !iu ? iv : !iv ? iu : add(b, iu, iv), *adiff = b->failed ? NULL : OP(b, tc_abs(diff));
+    tc_tensor *tol = b->failed ? NULL : num(b, 1e-2, adiff);
+    if (iv) tol = b->failed ? NULL : add(b, tol, scale(b, OP(b, tc_abs(iv)), 1e-2));
+    tc_tensor *ok = b->failed ? NULL : OP(b, tc_le_Tensor(adiff, tol));
+    bool fine;
+    if (all_true(b, ok, &fine)) return TC_FAIL;
+    if (fine) return TC_OK;
+    b->failed = true;
+    return tc_set_error(TC_ERR_RUNTIME, "svd_backward: The singular vectors in the complex case are specified up to "
+                                        "multiplication by e^{i phi}. The specified loss function depends on this "
+                                        "phase term, making it ill-defined.");
+}
+
+/* PyTorch's svd_backward (distinct singular values; full rank when rectangular or complex), with
+ * skew(X) = X - X^H and E_jk = S_k^2 - S_j^2 (1 on the diagonal):
+ *   gA = U [(skew(U^H gU) / E) S + S (skew(V^H gV) / E) + diag(gS) + i Im(diag(U^H gU)) / S] V^H
+ * plus, for a tall A, (I - U U^H) gU S^-1 V^H (a wide one: U S^-1 gV^H (I - V V^H)). The
+ * i Im(diag(U^H gU)) / S term is complex only. */
 static tc_tensor *svd_backward(bw *b, tc_tensor *gu, tc_tensor *gs, tc_tensor *gvh, tc_tensor *u, tc_tensor *s,
                                tc_tensor *vh) {
     const int64_t m = rows(u), n = cols(vh);
     if (!gu && !gvh) /* svdvals: U diag(gS) Vh */
         return m >= n ? mm(b, u, mul(b, unsq(b, gs, -1), vh)) : mm(b, mul(b, u, unsq(b, gs, -2)), vh);
+    const bool cplx = tc_dtype_is_complex(u->dtype);
     const int64_t k = s->sizes[s->ndim - 1];
     tc_tensor *s2 = mul(b, s, s), *e = b->failed ? NULL : add(b, sub(b, unsq(b, s2, -2), unsq(b, s2, -1)),
                                                               eye(b, k, k, s));
     tc_tensor *uhgu = NULL, *vhgv = NULL;
-    if (gu) uhgu = mm(b, mT(b, u), gu), uhgu = b->failed ? NULL : sub(b, uhgu, mT(b, uhgu));
-    if (gvh) vhgv = mm(b, vh, mT(b, gvh)), vhgv = b->failed ? NULL : sub(b, vhgv, mT(b, vhgv));
+    if (gu) uhgu = mm(b, mH(b, u), gu), uhgu = b->failed ? NULL : sub(b, uhgu, mH(b, uhgu));
+    if (gvh) vhgv = mm(b, vh, mH(b, gvh)), vhgv = b->failed ? NULL : sub(b, vhgv, mH(b, vhgv));
+    if (cplx && !b->failed && svd_check_gauge(b, uhgu, vhgv)) return NULL;
     tc_tensor *ga;
     if (gu && gvh)
         ga = divide(b, add(b, mul(b, uhgu, unsq(b, s, -2)), mul(b, unsq(b, s, -1), vhgv)), e);
@@ -375,16 +418,18 @@ static tc_tensor *svd_backward(bw *b, tc_tensor *gu, tc_tensor *gs, tc_tensor *g
     else
         ga = mul(b, divide(b, unsq(b, s, -1), e), vhgv);
     ga = b->failed ? NULL : add(b, ga, diag_embed(b, gs));
-    if (m > n && gu) { /* gA = [U gA + (I - U U^T) gU S^{-1}] Vh */
+    if (cplx && gu && !b->failed) /* diag(skew(U^H gU)) is 2i Im(diag(U^H gU)) */
+        ga = add(b, ga, diag_embed(b, divide(b, OP(b, tc_diagonal(uhgu, 0, -2, -1)), scale(b, s, 2))));
+    if (m > n && gu) { /* gA = [U gA + (I - U U^H) gU S^{-1}] Vh */
         ga = mm(b, u, ga);
         tc_tensor *gus = divide(b, gu, unsq(b, s, -2));
-        ga = b->failed ? NULL : sub(b, add(b, ga, gus), mm(b, u, mm(b, mT(b, u), gus)));
+        ga = b->failed ? NULL : sub(b, add(b, ga, gus), mm(b, u, mm(b, mH(b, u), gus)));
         return mm(b, ga, vh);
     }
     if (m < n && gvh) { /* gA = U [gA Vh + S^{-1} gVh (I - V Vh)] */
         ga = mm(b, ga, vh);
         tc_tensor *sgv = divide(b, gvh, unsq(b, s, -1));
-        ga = b->failed ? NULL : sub(b, add(b, ga, sgv), mm(b, mm(b, sgv, mT(b, vh)), vh));
+        ga = b->failed ? NULL : sub(b, add(b, ga, sgv), mm(b, mm(b, sgv, mH(b, vh)), vh));
         return mm(b, u, ga);
     }
     return m >= n ? mm(b, u, mm(b, ga, vh)) : mm(b, mm(b, u, ga), vh);
@@ -409,19 +454,31 @@ int tc_impl_svd_backward(tc_opcall *c) {
     return tc_return(c, finish(&b, r));
 }
 
-/* _linalg_eigh: gA = V (diag(gL) + skew(V^T gV) / E) V^T, E_ij = L_j - L_i (1 on the diagonal). */
+static int eig_check_gauge(tc_tensor *diag, const char *api);
+
+/* _linalg_eigh (PyTorch's linalg_eig_backward, hermitian): with E_ij = L_j - L_i (1 on the diagonal),
+ * gA = V (skew(V^H gV) / E, its diagonal replaced by gL) V^H, skew(X) = (X - X^H) / 2; without gV,
+ * gA = V diag(gL) V^H. For complex V the loss must not depend on the vectors' phases (the imaginary
+ * part of diag(V^H gV) zero); a real skew's diagonal is zero, so adding gL replaces it. */
 int tc_impl_linalg_eigh_backward(tc_opcall *c) {
     tc_tensor *gl = tc_arg_tensor(c, 0), *gv = tc_arg_tensor(c, 1), *l = tc_arg_tensor(c, 2), *v = tc_arg_tensor(c, 3);
     if (v->ndim < 2) return tc_set_error(TC_ERR_RUNTIME, "linalg.eigh: the derivative needs the eigenvectors: compute them");
+    const bool no_gv = unused_grad(gv), no_gl = unused_grad(gl), cplx = tc_dtype_is_complex(v->dtype);
     bw b = {0};
-    tc_tensor *inner = diag_embed(&b, gl);
-    if (!unused_grad(gv)) {
-        const int64_t n = l->sizes[l->ndim - 1];
-        tc_tensor *x = mm(&b, mT(&b, v), gv), *skew = b.failed ? NULL : scale(&b, sub(&b, x, mT(&b, x)), 0.5);
-        tc_tensor *e = b.failed ? NULL : add(&b, sub(&b, unsq(&b, l, -2), unsq(&b, l, -1)), eye(&b, n, n, l));
-        inner = b.failed ? NULL : add(&b, inner, divide(&b, skew, e));
+    if (no_gv) { /* V diag(gL) V^H as PyTorch's (V * gL) V^H: the product promotes a real gL */
+        tc_tensor *r = mm(&b, mul(&b, v, unsq(&b, gl, -2)), mH(&b, v));
+        return tc_return(c, finish(&b, r));
     }
-    tc_tensor *r = b.failed ? NULL : mm(&b, v, mm(&b, inner, mT(&b, v)));
+    const int64_t n = l->sizes[l->ndim - 1];
+    tc_tensor *x = mm(&b, mH(&b, v), gv), *skew = b.failed ? NULL : scale(&b, sub(&b, x, mH(&b, x)), 0.5);
+    tc_tensor *d = cplx && !b.failed ? OP(&b, tc_diagonal(x, 0, -2, -1)) : NULL;
+    if (d && eig_check_gauge(d, "linalg_eigh_backward")) b.failed = true;
+    tc_tensor *eye_n = eye(&b, n, n, l);
+    tc_tensor *e = b.failed ? NULL : add(&b, sub(&b, unsq(&b, l, -2), unsq(&b, l, -1)), eye_n);
+    tc_tensor *q = b.failed ? NULL : divide(&b, skew, e);
+    if (cplx && !no_gl && !b.failed) q = sub(&b, q, mul(&b, q, eye_n)); /* PyTorch copies gL over it */
+    tc_tensor *inner = b.failed ? NULL : add(&b, diag_embed(&b, gl), q);
+    tc_tensor *r = b.failed ? NULL : mm(&b, v, mm(&b, inner, mH(&b, v)));
     return tc_return(c, finish(&b, r));
 }
 
@@ -443,8 +500,9 @@ static tc_tensor *complex_solve(bw *b, tc_tensor *a, tc_tensor *rhs) {
 }
 
 /* PyTorch's check that the loss does not depend on the eigenvectors' phases: the imaginary part of
- * diag(V^H gV) is zero (allclose, rtol = atol = 1e-2; not read on the meta device). */
-static int eig_check_gauge(tc_tensor *diag) {
+ * diag(V^H gV) is zero (allclose, rtol = atol = 1e-2; not read on the meta device); api names the
+ * backward in the message. */
+static int eig_check_gauge(tc_tensor *diag, const char *api) {
     const int32_t meta = tc_device_type_id("meta");
     if ((meta >= 0 && diag->device.type == meta) || tc_tensor_numel(diag) == 0) return TC_OK;
     tc_tensor *im = tc_imag(diag), *a = im ? tc_abs(im) : NULL, *m = a ? tc_max(a) : NULL;
@@ -455,9 +513,9 @@ static int eig_check_gauge(tc_tensor *diag) {
     tc_tensor_release(m);
     if (rc) return TC_FAIL;
     if (!(s.v.f > 1e-2)) return TC_OK;
-    return tc_set_error(TC_ERR_RUNTIME, "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+    return tc_set_error(TC_ERR_RUNTIME, "%s: The eigenvectors in the complex case are specified up to "
                                         "multiplication by e^{i phi}. The specified loss function depends on this "
-                                        "quantity, so it is ill-defined.");
+                                        "quantity, so it is ill-defined.", api);
 }
 
 /* _linalg_eig (PyTorch's linalg_eig_backward, not hermitian): with E_ij = conj(L_j - L_i),
@@ -474,7 +532,7 @@ int tc_impl_linalg_eig_backward(tc_opcall *c) {
     } else {
         const int64_t n = l->sizes[l->ndim - 1];
         tc_tensor *vhgv = mm(&b, vh, gv), *d = b.failed ? NULL : OP(&b, tc_diagonal(vhgv, 0, -2, -1));
-        if (!b.failed && eig_check_gauge(d)) b.failed = true;
+        if (!b.failed && eig_check_gauge(d, "linalg_eig_backward")) b.failed = true;
         tc_tensor *re = OP(&b, tc_real(d));
         tc_tensor *proj = b.failed ? NULL : sub(&b, vhgv, mm(&b, vh, mul(&b, v, unsq(&b, re, -2))));
         tc_tensor *lc = OP(&b, tc_conj_physical(l)), *eye_n = eye(&b, n, n, l);

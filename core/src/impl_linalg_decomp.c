@@ -199,16 +199,18 @@ int tc_impl_linalg_svdvals(tc_opcall *c) {
     return tc_return(c, s);
 }
 
-/* svd(self, some, compute_uv) -> (U, S, V): V = Vh^T (a view); without uv, U and V are zero
- * matrices of the full shapes, as PyTorch returns them. */
+/* svd(self, some, compute_uv) -> (U, S, V): V = Vh^H (a view: the transpose, with the conj bit for
+ * complex matrices, as PyTorch's Vh.mH()); without uv, U and V are zero matrices of the full shapes,
+ * V again a conjugate transposed view, as PyTorch returns them. */
 int tc_impl_svd(tc_opcall *c) {
     tc_tensor *a = tc_arg_tensor(c, 0), *u, *s, *vh;
     const bool some = tc_arg_bool(c, 1), uv = tc_arg_bool(c, 2);
     if (tc_linalg_check_matrix(a, "linalg.svd", "A")) return TC_FAIL;
     if (tc__linalg_svd(a, !some, uv || may_require_grad(a), NULL, &u, &s, &vh)) return TC_FAIL;
     if (uv) {
-        tc_tensor *v = tc_transpose_int(vh, -2, -1);
+        tc_tensor *vt = tc_transpose_int(vh, -2, -1), *v = vt ? tc_conj(vt) : NULL;
         tc_tensor_release(vh);
+        tc_tensor_release(vt);
         if (!v) {
             release(u, s, NULL, NULL);
             return TC_FAIL;
@@ -221,7 +223,10 @@ int tc_impl_svd(tc_opcall *c) {
     const int32_t nu = tc_linalg_shape(a, 2, 2, (int64_t[]){m, m}, sizes);
     tc_tensor *zu = tc_zeros((tc_int_list){sizes, nu}, a->dtype, -1, &a->device, NULL);
     tc_linalg_shape(a, 2, 2, (int64_t[]){n, n}, sizes);
-    tc_tensor *zv = zu ? tc_zeros((tc_int_list){sizes, nu}, a->dtype, -1, &a->device, NULL) : NULL;
+    /* V as PyTorch's: Vh^H of a zero Vh (a transposed view; conjugate, so its zeros read -0.0i) */
+    tc_tensor *zvh = zu ? tc_zeros((tc_int_list){sizes, nu}, a->dtype, -1, &a->device, NULL) : NULL;
+    tc_tensor *zvt = zvh ? tc_transpose_int(zvh, -2, -1) : NULL, *zv = zvt ? tc_conj(zvt) : NULL;
+    release(zvh, zvt, NULL, NULL);
     if (!zv) {
         release(zu, s, NULL, NULL);
         return TC_FAIL;

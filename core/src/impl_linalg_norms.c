@@ -49,10 +49,28 @@ static void backshift(int32_t d0, int32_t d1, int32_t ndim, int64_t *perm) {
     perm[k++] = d0, perm[k] = d1;
 }
 
+/* PyTorch's check_linalg_norm_dtype: a dtype= must be inexact, complex exactly when A is, and one A
+ * converts to without narrowing. */
+static int norm_dtype_check(const tc_tensor *a, int32_t dtype) {
+    if (dtype < 0) return TC_OK;
+    if (!tc_dtype_is_floating(dtype) && !tc_dtype_is_complex(dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "linalg.matrix_norm: dtype should be floating point or complex, but got %s",
+                            tc_dtype_scalar_name(dtype));
+    const bool cplx = tc_dtype_is_complex(a->dtype);
+    if (cplx != tc_dtype_is_complex(dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "linalg.matrix_norm: dtype should be %s for %s inputs, but got %s",
+                            cplx ? "complex" : "real", cplx ? "complex" : "real", tc_dtype_scalar_name(dtype));
+    if (tc_promote_types(a->dtype, dtype) != dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "linalg.matrix_norm: the dtype of the input (%s) should be convertible "
+                                            "without narrowing to the specified dtype (%s)",
+                            tc_dtype_scalar_name(a->dtype), tc_dtype_scalar_name(dtype));
+    return TC_OK;
+}
+
 /* PyTorch's _linalg_matrix_norm_checks; wraps dim. */
 static int matrix_norm_checks(const tc_tensor *a, tc_int_list dim, int32_t *d, int32_t dtype, bool low_precision) {
     if (tc_linalg_check_matrix(a, "linalg.matrix_norm", "A") ||
-        (!tc_dtype_is_complex(a->dtype) && tc_linalg_check_floating(a, "linalg.matrix_norm", low_precision)))
+        tc_linalg_check_inexact(a, "linalg.matrix_norm", low_precision))
         return TC_FAIL;
     if (dim.len != 2) {
         char s[256];
@@ -63,10 +81,7 @@ static int matrix_norm_checks(const tc_tensor *a, tc_int_list dim, int32_t *d, i
         return TC_FAIL;
     if (d[0] == d[1])
         return tc_set_error(TC_ERR_RUNTIME, "linalg.matrix_norm: dims must be different. Got (%d, %d)", d[0], d[1]);
-    if (dtype >= 0 && !tc_dtype_is_floating(dtype) && !tc_dtype_is_complex(dtype))
-        return tc_set_error(TC_ERR_RUNTIME, "linalg.matrix_norm: dtype should be floating point or complex, but got %s",
-                            tc_dtype_scalar_name(dtype));
-    return TC_OK;
+    return norm_dtype_check(a, dtype);
 }
 
 /* svdvals over dims d (moved to the end), reduced by `reduce` (0 sum, 1 max, -1 min), keepdim put back. */
@@ -201,9 +216,9 @@ static bool cond_ord_ok(double ord) {
     return a == 2 || a == 1 || a == INFINITY;
 }
 
-/* For a 0x0 matrix the condition number is 0, as PyTorch returns it. */
+/* For a 0x0 matrix the condition number is 0 (real for a complex matrix), as PyTorch returns it. */
 static tc_tensor *cond_empty(tc_tensor *a) {
-    return tc_zeros((tc_int_list){a->sizes, a->ndim - 2}, a->dtype, -1, &a->device, NULL);
+    return tc_zeros((tc_int_list){a->sizes, a->ndim - 2}, tc_dtype_to_real(a->dtype), -1, &a->device, NULL);
 }
 
 /* norm(A) * norm(A^-1), infinity for a singular A (PyTorch fills its inverse with infinities). */
@@ -287,14 +302,25 @@ int tc_impl_linalg_cond_p_str(tc_opcall *c) {
 
 /* ---- tolerances: matrix_rank, pinv ---- */
 
+/* PyTorch's checkNotComplexTolerance: atol and rtol tensors are real. */
+static int real_tolerance(const tc_tensor *t, const char *api, const char *name) {
+    if (!t || !tc_dtype_is_complex(t->dtype)) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "%s: %s tensor of complex type is not supported. Got %s", api, name,
+                        tc_dtype_scalar_name(t->dtype));
+}
+
 /* PyTorch's get_atol_rtol: atol (default 0) and rtol (default eps * max(m, n), or 0 when an atol > 0
- * is given), as float64 tensors. */
+ * is given), as float64 tensors; api names the caller in errors. The default rtol needs the epsilon of
+ * A's parts, which PyTorch has for float and double only. */
 static int atol_rtol(tc_tensor *a, tc_tensor *atol_t, tc_tensor *rtol_t, const double *atol_f, const double *rtol_f,
-                     tc_tensor **atol, tc_tensor **rtol) {
+                     const char *api, tc_tensor **atol, tc_tensor **rtol) {
     const tc_device dev = a->device;
     const int64_t m = a->sizes[a->ndim - 2], n = a->sizes[a->ndim - 1];
-    const double eps = (a->dtype == TC_FLOAT64 ? DBL_EPSILON : a->dtype == TC_FLOAT32 ? FLT_EPSILON
-                        : a->dtype == TC_FLOAT16 ? 0.0009765625 : 0.0078125) * (double)(m > n ? m : n);
+    const int32_t part = tc_dtype_to_real(a->dtype); /* a complex dtype's epsilon is its parts' */
+    const double eps = (part == TC_FLOAT64 ? DBL_EPSILON : FLT_EPSILON) * (double)(m > n ? m : n);
+    if (real_tolerance(atol_t, api, "atol") || real_tolerance(rtol_t, api, "rtol")) return TC_FAIL;
+    if (!rtol_t && !rtol_f && part != TC_FLOAT32 && part != TC_FLOAT64)
+        return tc_set_error(TC_ERR_RUNTIME, "This function doesn't handle types other than float and double");
     *atol = atol_t ? (tc_tensor_retain(atol_t), atol_t) : tc_full(TC_NO_INTS, TC_SCALAR_OF_FLOAT(atol_f ? *atol_f : 0.0),
                                                                   TC_FLOAT64, -1, &dev, NULL);
     if (!*atol) return TC_FAIL;
@@ -333,12 +359,18 @@ static int spectrum(tc_tensor *a, bool hermitian, tc_tensor **s, tc_tensor **lar
                     tc_tensor **u_out) {
     if (!hermitian && !vectors) {
         if (!(*s = tc_linalg_svdvals(a, NULL))) return TC_FAIL;
-    } else if (!hermitian) {
+    } else if (!hermitian) { /* V = Vh^H */
         tc_tensor *vh;
         if (tc_linalg_svd(a, false, NULL, u_out, s, &vh)) return TC_FAIL;
-        *vectors = tc_transpose_int(vh, -2, -1);
+        tc_tensor *vt = tc_transpose_int(vh, -2, -1);
+        *vectors = vt ? tc_conj(vt) : NULL;
         tc_tensor_release(vh);
-        if (!*vectors) return TC_FAIL;
+        tc_tensor_release(vt);
+        if (!*vectors) {
+            tc_tensor_release(*s);
+            tc_tensor_release(*u_out);
+            return TC_FAIL;
+        }
     } else {
         tc_tensor *w, *v;
         if (tc_linalg_eigh(a, "L", &w, &v)) return TC_FAIL;
@@ -356,11 +388,8 @@ static int spectrum(tc_tensor *a, bool hermitian, tc_tensor **s, tc_tensor **lar
     return *largest ? TC_OK : TC_FAIL;
 }
 
+/* The input's dtype is checked by svdvals or eigh, as PyTorch's is. */
 static tc_tensor *matrix_rank(tc_tensor *a, tc_tensor *atol, tc_tensor *rtol, bool hermitian) {
-    if (tc_linalg_check_floating(a, "linalg.matrix_rank", true)) return NULL;
-    if (a->ndim < 2)
-        return tc_set_error(TC_ERR_RUNTIME, "linalg.matrix_rank: The input tensor input must have at least 2 dimensions."),
-               NULL;
     if (tc_tensor_numel(a) == 0) return tc_zeros((tc_int_list){a->sizes, a->ndim - 2}, TC_INT64, -1, &a->device, NULL);
     tc_tensor *s, *largest;
     if (spectrum(a, hermitian, &s, &largest, NULL, NULL)) return NULL;
@@ -375,8 +404,11 @@ static tc_tensor *matrix_rank(tc_tensor *a, tc_tensor *atol, tc_tensor *rtol, bo
 static tc_tensor *rank_with(tc_opcall *c, tc_tensor *atol_t, tc_tensor *rtol_t, const double *atol_f,
                             const double *rtol_f, bool hermitian) {
     tc_tensor *a = tc_arg_tensor(c, 0), *atol, *rtol;
-    if (a->ndim >= 2 && atol_rtol(a, atol_t, rtol_t, atol_f, rtol_f, &atol, &rtol)) return NULL;
-    if (a->ndim < 2) atol = rtol = NULL;
+    if (a->ndim < 2)
+        return tc_set_error(TC_ERR_RUNTIME, "torch.linalg.matrix_rank: The input tensor input must have at least 2 "
+                                            "dimensions."),
+               NULL;
+    if (atol_rtol(a, atol_t, rtol_t, atol_f, rtol_f, "torch.linalg.matrix_rank", &atol, &rtol)) return NULL;
     tc_tensor *r = matrix_rank(a, atol, rtol, hermitian);
     tc_tensor_release(atol);
     tc_tensor_release(rtol);
@@ -404,16 +436,11 @@ int tc_impl_linalg_matrix_rank_atol_rtol_float(tc_opcall *c) {
                                   tc_arg_none(c, 2) ? NULL : &c->args[2].v.f, tc_arg_bool(c, 3)));
 }
 
-/* pinv: V diag(1/s where s > tol, else 0) U^T, by svd, or by eigh for Hermitian matrices. */
+/* pinv: V diag(1/s where s > tol, else 0) U^H, by svd, or by eigh for Hermitian matrices (by svd
+ * when A is empty, as PyTorch's: the largest absolute eigenvalue of none has no value). */
 static tc_tensor *pinv(tc_tensor *a, tc_tensor *atol, tc_tensor *rtol, bool hermitian) {
-    if (!(a->dtype == TC_FLOAT32 || a->dtype == TC_FLOAT64) || a->ndim < 2) {
-        char s[256];
-        tc_shape_format(a->ndim, a->sizes, s, sizeof s);
-        return tc_set_error(TC_ERR_RUNTIME, "linalg.pinv(%s{%s}): expected a tensor with 2 or more dimensions of float, "
-                                            "double, cfloat or cdouble types", tc_dtype_scalar_name(a->dtype), s),
-               NULL;
-    }
     tc_tensor *s, *largest, *v, *u = NULL;
+    if (tc_tensor_numel(a) == 0) hermitian = false;
     if (spectrum(a, hermitian, &s, &largest, &v, &u)) return NULL;
     if (hermitian) u = (tc_tensor_retain(v), v);
     tc_tensor *abs = hermitian ? tc_abs(s) : (tc_tensor_retain(s), s);
@@ -425,7 +452,8 @@ static tc_tensor *pinv(tc_tensor *a, tc_tensor *atol, tc_tensor *rtol, bool herm
     tc_tensor *den = om ? tc_add_Tensor(sm, om, TC_SCALAR_OF_INT(1)) : NULL;
     tc_tensor *sinv = den ? tc_div_Tensor(m, den) : NULL, *row = sinv ? tc_unsqueeze(sinv, -2) : NULL;
     tc_tensor *vs = row ? tc_mul_Tensor(v, row) : NULL, *ut = vs ? tc_transpose_int(u, -2, -1) : NULL;
-    tc_tensor *r = ut ? tc_matmul(vs, ut) : NULL;
+    tc_tensor *uh = ut ? tc_conj(ut) : NULL, *r = uh ? tc_matmul(vs, uh) : NULL;
+    tc_tensor_release(uh);
     drop(s, largest, v);
     drop(u, abs, tol);
     drop(above, m, sm);
@@ -438,7 +466,15 @@ static tc_tensor *pinv(tc_tensor *a, tc_tensor *atol, tc_tensor *rtol, bool herm
 static tc_tensor *pinv_with(tc_tensor *a, tc_tensor *atol_t, tc_tensor *rtol_t, const double *atol_f,
                             const double *rtol_f, bool hermitian) {
     tc_tensor *atol = NULL, *rtol = NULL;
-    if (a->ndim >= 2 && atol_rtol(a, atol_t, rtol_t, atol_f, rtol_f, &atol, &rtol)) return NULL;
+    if (!(a->dtype == TC_FLOAT32 || a->dtype == TC_FLOAT64 || a->dtype == TC_COMPLEX64 || a->dtype == TC_COMPLEX128) ||
+        a->ndim < 2) {
+        char s[256];
+        tc_shape_format(a->ndim, a->sizes, s, sizeof s);
+        return tc_set_error(TC_ERR_RUNTIME, "linalg.pinv(%s{%s}): expected a tensor with 2 or more dimensions of float, "
+                                            "double, cfloat or cdouble types", tc_dtype_scalar_name(a->dtype), s),
+               NULL;
+    }
+    if (atol_rtol(a, atol_t, rtol_t, atol_f, rtol_f, "torch.linalg.pinv", &atol, &rtol)) return NULL;
     tc_tensor *r = pinv(a, atol, rtol, hermitian);
     tc_tensor_release(atol);
     tc_tensor_release(rtol);

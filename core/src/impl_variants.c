@@ -1,7 +1,8 @@
 /*
  * In-place and out= variants of ops that are implemented as C functions (composites): run the
  * functional op, then write its results into the written arguments under the rules the structured
- * runner applies to its own variants (in-place: same sizes; out=: resized; both: castable dtype).
+ * runner applies to its own variants (in-place: same sizes; out=: resized; both: castable dtype, or
+ * for out_exact_from_functional the result's own dtype).
  */
 #include "core_internal.h"
 
@@ -32,13 +33,21 @@ static int write_into(tc_tensor *target, tc_tensor *value, bool resize) {
     return r ? TC_OK : TC_FAIL;
 }
 
-int tc_impl_out_from_functional(tc_opcall *c) {
+/* PyTorch's structured kernels take out= tensors of exactly their results' dtypes (set_output). */
+static int check_exact_dtype(const tc_tensor *target, const tc_tensor *value) {
+    if (target->dtype == value->dtype) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                        tc_dtype_cpp_name(value->dtype), tc_dtype_cpp_name(target->dtype));
+}
+
+static int out_from_functional(tc_opcall *c, bool exact_dtype) {
     struct tc_op *base = tc_op_at(c->op->base);
     tc_value results[TC_MAX_RETURNS];
     if (run_base(c, results)) return TC_FAIL;
     int32_t n = base->schema.n_returns, first_out = base->schema.n_args;
     for (int32_t i = 0; i < n; i++) {
-        if (write_into(c->args[first_out + i].v.tensor, results[i].v.tensor, true)) {
+        if ((exact_dtype && check_exact_dtype(c->args[first_out + i].v.tensor, results[i].v.tensor)) ||
+            write_into(c->args[first_out + i].v.tensor, results[i].v.tensor, true)) {
             tc_values_release(results, n);
             return TC_FAIL;
         }
@@ -51,6 +60,13 @@ int tc_impl_out_from_functional(tc_opcall *c) {
     }
     return TC_OK;
 }
+
+int tc_impl_out_from_functional(tc_opcall *c) { return out_from_functional(c, false); }
+
+/* out= of a composite over a structured op of PyTorch's (linalg.svd over _linalg_svd): each out tensor
+ * must have its result's dtype, as PyTorch's set_output requires; the results are computed first, so
+ * that errors about the input come before those about out=, as PyTorch's meta functions order them. */
+int tc_impl_out_exact_from_functional(tc_opcall *c) { return out_from_functional(c, true); }
 
 int tc_impl_inplace_from_functional(tc_opcall *c) {
     tc_value result;

@@ -15,7 +15,9 @@ TC_INTERNAL int tc_linalg_check_square(const tc_tensor *t, const char *api, cons
 /* "<api>: Expected a floating point or complex tensor as input. Got Long", and with
  * low_precision false "<api>: Low precision dtypes not supported. Got Half". */
 TC_INTERNAL int tc_linalg_check_floating(const tc_tensor *t, const char *api, bool low_precision);
-/* The same, also taking complex64 and complex128: for the ops whose kernels take them. */
+/* The same, also taking complex64 and complex128: for the ops whose kernels take them; complex32 is
+ * low precision (with low_precision true it passes, and the kernel refuses it by name, as PyTorch's
+ * dispatch does). */
 TC_INTERNAL int tc_linalg_check_inexact(const tc_tensor *t, const char *api, bool low_precision);
 /* cdist's and _cdist_forward's: x1 and x2 matrices (or batches) with as many columns. */
 TC_INTERNAL int tc_linalg_check_cdist(const tc_tensor *x1, const tc_tensor *x2);

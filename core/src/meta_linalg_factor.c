@@ -384,18 +384,19 @@ int tc_meta_householder_product(tc_opcall *c, tc_plan *p) {
 
 /* ---- SVD and eigh ---------------------------------------------------------------------------- */
 
-/* _linalg_svd(A, full_matrices, compute_uv, *, driver) -> (U, S, Vh); U and Vh empty without uv */
+/* _linalg_svd(A, full_matrices, compute_uv, *, driver) -> (U, S, Vh); U and Vh empty without uv; S
+ * real (float for complex64, double for complex128) */
 int tc_meta__linalg_svd(tc_opcall *c, tc_plan *p) {
     tc_tensor *a = tc_arg_tensor(c, 0);
     const bool full = tc_arg_bool(c, 1), uv = tc_arg_bool(c, 2);
-    if (tc_linalg_check_matrix(a, "linalg.svd", "A") || tc_linalg_check_floating(a, "linalg.svd", true))
+    if (tc_linalg_check_matrix(a, "linalg.svd", "A") || tc_linalg_check_inexact(a, "linalg.svd", true))
         return TC_FAIL;
     if (!tc_arg_none(c, 3) && a->device.type == TC_DEVICE_CPU)
         return tc_set_error(TC_ERR_RUNTIME, "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
                                             "inputs with cuSOLVER backend.");
     const int64_t m = rows_of(a), n = cols_of(a), k = min64(m, n);
     if ((uv ? output_like(p, 0, a, 2, 2, (int64_t[]){m, full ? m : k}, a->dtype) : output_empty(p, 0, a->dtype)) ||
-        output_like(p, 1, a, 2, 1, &k, a->dtype) ||
+        output_like(p, 1, a, 2, 1, &k, tc_dtype_to_real(a->dtype)) ||
         (uv ? output_like(p, 2, a, 2, 2, (int64_t[]){full ? n : k, n}, a->dtype) : output_empty(p, 2, a->dtype)) ||
         tc_plan_input(p, a, -1))
         return TC_FAIL;
@@ -403,7 +404,9 @@ int tc_meta__linalg_svd(tc_opcall *c, tc_plan *p) {
     return TC_OK;
 }
 
-/* _linalg_eigh(A, UPLO, compute_v) -> (eigenvalues, eigenvectors); eigenvectors empty without v */
+/* _linalg_eigh(A, UPLO, compute_v) -> (eigenvalues, eigenvectors); eigenvectors empty without v; the
+ * eigenvalues of a Hermitian A real. Other dtypes are refused by the kernel, as PyTorch's dispatch
+ * refuses them ("linalg_eigh_cpu" not implemented for 'Long'). */
 int tc_meta__linalg_eigh(tc_opcall *c, tc_plan *p) {
     tc_tensor *a = tc_arg_tensor(c, 0);
     const char *uplo = c->args[1].v.s;
@@ -412,7 +415,7 @@ int tc_meta__linalg_eigh(tc_opcall *c, tc_plan *p) {
         return tc_set_error(TC_ERR_RUNTIME, "Expected UPLO argument to be 'L' or 'U', but got %s", uplo);
     const int64_t n = rows_of(a);
     const bool v = tc_arg_bool(c, 2);
-    if (output_like(p, 0, a, 2, 1, &n, a->dtype) ||
+    if (output_like(p, 0, a, 2, 1, &n, tc_dtype_to_real(a->dtype)) ||
         (v ? output_like(p, 1, a, 2, 2, (int64_t[]){n, n}, a->dtype) : output_empty(p, 1, a->dtype)) ||
         tc_plan_input(p, a, -1))
         return TC_FAIL;

@@ -51,12 +51,27 @@ int la_raise_item(int st, int64_t failed, const tc_view *a, const char *api, con
     return la_raise(st, api);
 }
 
+/* What a complex member computes, and the plugin ABI that added it (1.4 unless listed as 1.5). */
+static const char *complex_member_kind(const char *member) {
+    if (!strcmp(member, "geev_complex") || !strcmp(member, "heevd_complex")) return "eigendecomposition";
+    return strcmp(member, "gesdd_complex") ? "factorisation" : "singular value decomposition";
+}
+
+static const char *complex_member_abi(const char *member) {
+    static const char *const since_1_5[] = {"trsm_complex", "geqrf_complex", "ungqr_complex", "unmqr_complex",
+                                            "gesdd_complex", "heevd_complex", "gels_complex", "gelsy_complex",
+                                            "gelsd_complex", "gelss_complex"};
+    for (size_t i = 0; i < sizeof since_1_5 / sizeof since_1_5[0]; i++)
+        if (!strcmp(member, since_1_5[i])) return "1.5";
+    return "1.4";
+}
+
 int la_no_complex(const char *api, const char *member) {
     return cpu_core->set_error(TC_ERR_RUNTIME, "%s: the LAPACK of the BLAS provider '%s' has no %s of complex "
-                                               "matrices (%s, plugin ABI 1.4); select another provider with "
+                                               "matrices (%s, plugin ABI %s); select another provider with "
                                                "torch.backends.blas.use or TORCH_BLAS", api,
-                               cpu_core->blas_current()->name, strcmp(member, "geev_complex") ? "factorisation" :
-                               "eigendecomposition", member);
+                               cpu_core->blas_current()->name, complex_member_kind(member), member,
+                               complex_member_abi(member));
 }
 
 int la_dtype_error(const char *kernel, int32_t dtype) {

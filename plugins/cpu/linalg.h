@@ -88,8 +88,8 @@ static inline size_t la_es(int32_t dtype) {
     return dtype == TC_FLOAT32 ? 4 : dtype == TC_FLOAT64 || dtype == TC_COMPLEX64 ? 8 : 16;
 }
 
-/* Raises a RuntimeError for a provider whose LAPACK lacks `member` (an ABI 1.4 complex routine, e.g.
- * "geev_complex"), naming the provider and how to select another. */
+/* Raises a RuntimeError for a provider whose LAPACK lacks `member` (an ABI 1.4 or 1.5 complex routine,
+ * e.g. "geev_complex", "gesdd_complex"), naming the provider, the ABI version and how to select another. */
 int la_no_complex(const char *api, const char *member);
 
 /* Whether dtype is complex64 or complex128 (the complex LAPACK members take it). */

@@ -1744,6 +1744,26 @@ static void test_linalg_eig_providers(void) {
     CHECK(inv_fn && inv_fn(&inv_args) == TC_FAIL && g_error_kind == TC_ERR_RUNTIME &&
               strstr(g_error, "getrf_complex") && strstr(g_error, "lapack-1.3"),
           "complex inv on a 1.3 LAPACK: %s", g_error);
+    /* the complex svd and eigh kernels need the 1.5 members gesdd_complex and heevd_complex */
+    tc_kernel_fn svd_fn = find_kernel("linalg_svd", TC_ANY_DTYPE), eigh_fn = find_kernel("linalg_eigh", TC_ANY_DTYPE);
+    tensor *cs = T(TC_FLOAT64, DIMS(2)), *cu = T(TC_COMPLEX128, DIMS(2, 2)), *cvh = T(TC_COMPLEX128, DIMS(2, 2));
+    tc_view svd_outs[3] = {cu->v, cs->v, cvh->v};
+    tc_value svd_vals[3] = {{.tag = TC_VALUE_TENSOR}, {.tag = TC_VALUE_BOOL, .v.b = true}, {.tag = TC_VALUE_BOOL, .v.b = true}};
+    tc_kernel_args svd_args = {.struct_size = sizeof svd_args, .op = -1, .n_inputs = 1, .n_outputs = 3,
+                               .inputs = inv_ins, .outputs = svd_outs, .n_args = 3, .args = svd_vals};
+    g_error[0] = 0;
+    CHECK(svd_fn && svd_fn(&svd_args) == TC_FAIL && g_error_kind == TC_ERR_RUNTIME &&
+              strstr(g_error, "gesdd_complex") && strstr(g_error, "ABI 1.5") && strstr(g_error, "lapack-1.3"),
+          "complex svd on a 1.3 LAPACK: %s", g_error);
+    tc_view eigh_outs[2] = {cs->v, cu->v};
+    tc_value eigh_vals[3] = {{.tag = TC_VALUE_TENSOR}, {.tag = TC_VALUE_STR, .v.s = "L"},
+                             {.tag = TC_VALUE_BOOL, .v.b = true}};
+    tc_kernel_args eigh_args = {.struct_size = sizeof eigh_args, .op = -1, .n_inputs = 1, .n_outputs = 2,
+                                .inputs = inv_ins, .outputs = eigh_outs, .n_args = 3, .args = eigh_vals};
+    g_error[0] = 0;
+    CHECK(eigh_fn && eigh_fn(&eigh_args) == TC_FAIL && g_error_kind == TC_ERR_RUNTIME &&
+              strstr(g_error, "heevd_complex") && strstr(g_error, "ABI 1.5") && strstr(g_error, "lapack-1.3"),
+          "complex eigh on a 1.3 LAPACK: %s", g_error);
     /* dtypes LAPACK has no routine for */
     tensor *h = T(TC_FLOAT16, DIMS(2, 2)), *wh = T(TC_COMPLEX32, DIMS(2)), *vh = T(TC_COMPLEX32, DIMS(2, 2));
     CHECK(run_eig(h, wh, vh, true) == TC_FAIL && strstr(g_error, "\"linalg_eig_out_cpu\" not implemented for 'Half'"),
