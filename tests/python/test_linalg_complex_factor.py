@@ -189,7 +189,7 @@ def _lstsq(c):
 
 def _lstsq_grads(c):
     """lstsq's gradients go through linalg.pinv (PyTorch's linalg_lstsq_backward), of complex matrices an
-    SVD: see PINV_PENDING. (A vector B is left out: PyTorch 1.13's backward raises IndexError for it.)"""
+    SVD. (A vector B is left out: PyTorch 1.13's backward raises IndexError for it.)"""
     d = COMPLEX[c]
     g, t, rhs, rhs4 = GEN.format(d=d), TALL.format(d=d), RHS.format(d=d), RHS4.format(d=d)
     return _grads([
@@ -241,11 +241,11 @@ def _errors():
     ]
 
 
-CASES, PINV_PENDING = [], set()
+CASES, LSTSQ_GRADIENTS = [], set()
 for _c in COMPLEX:
     CASES += _qr(_c) + _lu(_c) + _triangular(_c) + _lstsq(_c)
-    PINV_PENDING.update(_lstsq_grads(_c))
-CASES += _errors() + sorted(PINV_PENDING)
+    LSTSQ_GRADIENTS.update(_lstsq_grads(_c))
+CASES += _errors() + sorted(LSTSQ_GRADIENTS)
 
 SUITE = Suite('linalg_complex_factor', CASES,
               tolerance={'torch.float32': (5e-5, 2e-5), 'torch.float64': (1e-11, 1e-12),
@@ -256,8 +256,4 @@ reports = SUITE.fixture()
 
 @pytest.mark.parametrize('expr', SUITE.expressions)
 def test_matches_reference(reports, expr):
-    # the complex pinv (an SVD) is another branch's work: until it is there, these wait for it
-    ours = reports[expr][1]
-    if expr in PINV_PENDING and ours.get('kind') == 'error' and 'linalg.pinv' in ours.get('message', ''):
-        pytest.skip('complex linalg.pinv is not implemented yet: %s' % ours['message'])
     SUITE.check(reports, expr)
