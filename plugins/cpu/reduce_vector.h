@@ -110,7 +110,9 @@ RED_VEC_EXTREME_FN(red_vec_min_f64, RED_VEC_F64, min, pd)
 
 /* v = the W elements at src as lanes. GCC 12 splits a float32 to float64 vector conversion into
  * five instructions (two loads, an extract, two conversions and an insert) where AVX-512 has one,
- * which made the product compute-bound below memory speed. */
+ * which made the product compute-bound below memory speed. Below AVX-512 a load of float32 elements
+ * converted to double lanes is half a load (W above): lanes wider than a register made GCC pass
+ * them through the stack, and the AVX2 product ran at 7 GB/s, a third of the reference's speed. */
 #define RED_VEC_LOAD_AS_IS(v, src) memcpy(&v, (src), sizeof(vec));
 #if RED_VEC_BYTES == 64
 #define RED_VEC_LOAD_F32_AS_F64(v, src)                                                            \
@@ -145,7 +147,9 @@ RED_VEC_EXTREME_FN(red_vec_min_f64, RED_VEC_F64, min, pd)
  * NAME##_to_vec reduces a block to its last vector of W lanes, NAME finishes it with the tree's
  * last steps on one row, NAME##_batch on W rows at once (below). */
 #define RED_VECTOR_BLOCK_FN(NAME, S, A, L, LI, ID, COMB, VCOMB, VMAP, LOAD)                        \
-    enum { NAME##_min = RED_VEC_LOAD_BYTES / sizeof(CPU_T_##S) }; /* the shortest block it takes */ \
+    /* the shortest block it takes: a load's elements, no more than a register of lanes */       \
+    enum { NAME##_min = RED_VEC_LOAD_BYTES / sizeof(CPU_T_##S) < RED_VEC_BYTES / sizeof(L)          \
+                            ? RED_VEC_LOAD_BYTES / sizeof(CPU_T_##S) : RED_VEC_BYTES / sizeof(L) };  \
     typedef L NAME##_vec __attribute__((vector_size(NAME##_min * sizeof(L))));                     \
     typedef LI NAME##_ivec __attribute__((vector_size(NAME##_min * sizeof(L))));                   \
     /* inlined (GCC would call it once a row), its vector out through a pointer (returned, one   \
