@@ -78,7 +78,8 @@ int nn_gelu_approximate(const char *s) {
 }
 
 /* float32 (and bfloat16): x/2 erf(x/sqrt 2) + x/2, which is +0 where erf reaches -1, as PyTorch's
- * oneDNN kernel gives; float64: x/2 (1 + erf(x/sqrt 2)), PyTorch's own vectorised kernel. */
+ * oneDNN kernel gives; float64: x/2 (1 + erf(x/sqrt 2)), PyTorch's own vectorised kernel. Contiguous
+ * float32 tensors take gelu_erf.c's copy of oneDNN's arithmetic instead. */
 #define BODY_gelu(T, p, n, y, x)                                                                   \
     T t[NNP_BLOCK];                                                                                \
     for (int64_t i = 0; i < n; i++) t[i] = x[0][i] * (T)M_SQRT1_2;                                 \
@@ -98,6 +99,8 @@ NNP_DEFINE(gelu_tanh, BODY_gelu_tanh)
 static int k_gelu(const tc_kernel_args *a) {
     const int approximate = nn_gelu_approximate(a->args[1].v.s);
     if (approximate < 0) return TC_FAIL;
+    int rc;
+    if (!approximate && cpu_check_args(a, 1, 1, "gelu") == TC_OK && nn_gelu_erf_contiguous(a, &rc)) return rc;
     return nnp_run(a, 1, approximate ? NNP_FN(gelu_tanh) : NNP_FN(gelu), NULL, "gelu");
 }
 

@@ -13,6 +13,11 @@ void nn_elu_params(nnp_params *p, double alpha, double scale, double input_scale
 /* gelu's `approximate`: 0 for "none", 1 for "tanh", -1 (RuntimeError set) for anything else. */
 int nn_gelu_approximate(const char *s);
 
+/* Exact gelu of a contiguous float32 input into a contiguous output of its sizes, rounded as
+ * PyTorch's oneDNN kernel rounds it (gelu_erf.c): 1 when it ran (its status in *rc), 0 when the
+ * views are not such. */
+int nn_gelu_erf_contiguous(const tc_kernel_args *a, int *rc);
+
 /* gelu's tanh approximation, forward and backward: over a block of n values v = xs[i], t[i] =
  * tanh(beta (v + kappa v^3)) with beta = sqrt(2/pi). Needs nn_vmath.h. */
 #define NN_GELU_BETA (M_SQRT2 * M_2_SQRTPI * 0.5)

@@ -98,7 +98,7 @@ CPU_DTYPES_COMPLEX_FULL(LINSPACE_STAMP, _)
  * below n / 2 and end - step * (n - 1 - i) from there (is: a counter of the dtype, counting from each
  * thread's first element), then libm's cpow of the base as a complex number. One step is base **
  * start in double: libstdc++'s pow of a real base, polar(base ** re, im * log(base)) for base > 0.
- * Checked bit for bit against the reference (tests/python/test_ranges_reference.py). ---- */
+ * Checked bit for bit against the reference (tests/python/test_rounding_reference.py). ---- */
 
 #define LOGSPACE_POW_f cpowf
 #define LOGSPACE_POW_d cpow

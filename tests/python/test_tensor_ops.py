@@ -619,5 +619,5 @@ def test_composed_functions_honour_their_arguments():
     assert torch.hann_window(4, pin_memory=False).tolist() == [0.0, 0.5, 1.0, 0.5]
     assert torch.scalar_tensor(2, dtype=torch.int32).dtype == torch.int32
     assert torch.ones(2).new_empty_strided((2, 2), (1, 2), dtype=torch.float64).stride() == (1, 2)
-    # complex logspace (its values are compared bit for bit in test_ranges_reference.py)
+    # complex logspace (its values are compared bit for bit in test_rounding_reference.py)
     assert torch.logspace(0, 1j, 3).dtype == torch.complex64

@@ -1,9 +1,10 @@
-"""linspace, logspace and arange BIT FOR BIT AGAINST THE REFERENCE PYTORCH (1.13.1).
+"""VALUES PYTORCH ROUNDS ITS OWN WAY, BIT FOR BIT AGAINST THE REFERENCE PYTORCH (1.13.1): linspace,
+logspace, arange, and gelu of contiguous float32 tensors (oneDNN's erf approximation, gelu_erf.c).
 
 PyTorch's CPU linspace and arange round as their vectorised kernels do (plugins/cpu/linspace.h says how), and
 that depends on the CPU capability it runs with (DEFAULT, AVX2 or AVX512: vector widths and fused
 multiply-adds) and, above 32768 elements, on its thread count. The reference's values are recorded
-with its capability in tests/data/reference/ranges.json by tools/record_reference. Where our CPU
+with its capability in tests/data/reference/rounding.json by tools/record_reference. Where our CPU
 plugin's ISA level is that capability (x86-64-v2, v3, v4), every value must be the reference's bit for
 bit; on another machine the values must still lie within one unit in the last place (one for
 integers). Complex logspace, whose kernel is not vectorised, is compared bit for bit everywhere.
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-RECORDED = Path(__file__).resolve().parents[1] / 'data' / 'reference' / 'ranges.json'
+RECORDED = Path(__file__).resolve().parents[1] / 'data' / 'reference' / 'rounding.json'
 
 # Reads [[threads, expression], ...] as JSON and writes {"threads expression": [hex or int, ...], ...,
 # CAPABILITY: the CPU capability the values were computed with}.
@@ -105,7 +106,19 @@ def _arange_cases():
     return cases
 
 
-CASES = _linspace_cases() + _logspace_cases() + _arange_cases()
+def _gelu_cases():
+    """Contiguous float32 gelu is oneDNN's arithmetic in PyTorch on every CPU capability, so these are
+    exact everywhere; their inputs are exact ranges (arange's float64 steps, rounded to float32)."""
+    x = 'torch.arange(-12, 12, 0.0031, dtype=torch.float64).float()'
+    cases = [(1, 'torch.nn.functional.gelu(%s)' % x), (2, 'torch.nn.functional.gelu(%s)' % x),
+             (1, 'torch.nn.functional.gelu(%s.view(-1, 7)[:5])' % x.replace('12, 0', '12.0031, 0')),
+             (1, "torch.nn.functional.gelu(torch.tensor([0., -0., 1e-30, -1e-30, 1e-45, 3.4e38, -3.4e38, "
+                 "float('inf'), float('-inf'), float('nan'), 88.7, -88.7, 5e-8, -5e-8]))"),
+             ]
+    return cases
+
+
+CASES = _linspace_cases() + _logspace_cases() + _arange_cases() + _gelu_cases()
 
 
 def reference_request():
@@ -123,7 +136,7 @@ def _run_ours():
 
 @pytest.fixture(scope='module')
 def both():
-    assert RECORDED.exists(), 'record the reference first: tools/record_reference ranges'
+    assert RECORDED.exists(), 'record the reference first: tools/record_reference rounding'
     with open(RECORDED) as f:
         return json.load(f), _run_ours()
 
@@ -144,7 +157,7 @@ def test_matches_reference(both, threads, expr):
     key = '%d %s' % (threads, expr)
     r, o = ref[key], ours[key]
     assert len(r) == len(o), (len(r), len(o))
-    exact = ref['capability'] == ours['capability'] or 'logspace' in expr
+    exact = ref['capability'] == ours['capability'] or 'logspace' in expr or 'gelu' in expr
     if exact:
         bad = [(i, a, b) for i, (a, b) in enumerate(zip(r, o)) if a != b]
     else:
