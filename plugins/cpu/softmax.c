@@ -13,11 +13,14 @@
  * wide, as PyTorch's vectorised reductions do. The max propagates NaN.
  */
 #include <math.h>
+#include <string.h>
 
 #include "cpu.h"
 #include "dtype.h"
 #include "nn_vmath.h"
 
+#define NNS_INT_f32 int32_t /* the integer as wide as T, for vector masks */
+#define NNS_INT_f64 int64_t
 #define NNS_W 64  /* columns per block when the dim is not the last */
 #define NNS_T 256 /* scratch elements for exp of a chunk of a row */
 
@@ -26,12 +29,27 @@ enum { SOFTMAX, LOG_SOFTMAX, SOFTMAX_BACKWARD, LOG_SOFTMAX_BACKWARD };
 /* ---- one line (W == 1, contiguous) or one block of W columns (row stride `st`), type T ---- */
 
 #define NNS_DEFINE(T, SUF)                                                                         \
+    /* 16 lanes (lane k takes elements k mod 16), in 32-byte vectors: a select of v where it is    \
+     * greater or NaN, written on the vectors' bits (GCC turned the scalar form into branches) */  \
     static T max_##SUF(const T *x, int64_t n) {                                                    \
+        typedef T vec __attribute__((vector_size(32)));                                            \
+        typedef NNS_INT_##SUF ivec __attribute__((vector_size(32)));                               \
+        enum { L = 32 / sizeof(T), NV = 16 / L };                                                  \
         T acc[16];                                                                                 \
         for (int k = 0; k < 16; k++) acc[k] = x[0];                                                \
         int64_t i = 0;                                                                             \
-        for (; i + 16 <= n; i += 16)                                                               \
-            for (int k = 0; k < 16; k++) acc[k] = (x[i + k] > acc[k] || x[i + k] != x[i + k]) ? x[i + k] : acc[k]; \
+        if (n >= 16) {                                                                             \
+            vec a[NV];                                                                             \
+            memcpy(a, acc, sizeof a);                                                              \
+            for (; i + 16 <= n; i += 16)                                                           \
+                for (int k = 0; k < NV; k++) {                                                     \
+                    vec v;                                                                         \
+                    memcpy(&v, x + i + k * L, sizeof v);                                           \
+                    const ivec take = (v > a[k]) | (v != v);                                       \
+                    a[k] = (vec)(((ivec)v & take) | ((ivec)a[k] & ~take));                         \
+                }                                                                                  \
+            memcpy(acc, a, sizeof a);                                                              \
+        }                                                                                          \
         T m = acc[0];                                                                              \
         for (int k = 1; k < 16; k++) m = (acc[k] > m || acc[k] != acc[k]) ? acc[k] : m;            \
         for (; i < n; i++) m = (x[i] > m || x[i] != x[i]) ? x[i] : m;                              \

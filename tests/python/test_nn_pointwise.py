@@ -803,3 +803,19 @@ def test_multi_head_attention_forward():
     assert out2.shape == (L_, E) and w2 is None
     with pytest.raises(AssertionError, match='not divisible by num_heads'):
         F.multi_head_attention_forward(q, k, v, E, 3, w, b, None, None, False, 0.0, ow, ob)
+
+
+def test_softmax_out_writes_into_out():
+    x = torch.randn(37, 53)
+    out = torch.empty(37, 53)
+    assert torch.softmax(x, 1, out=out) is out and torch.equal(out, torch.softmax(x, 1))
+    o64 = torch.empty(0, dtype=torch.float64)
+    assert torch.log_softmax(x, 0, dtype=torch.float64, out=o64) is o64
+    assert o64.shape == (37, 53) and torch.equal(o64, torch.log_softmax(x.double(), 0))
+    with pytest.raises(RuntimeError, match='Expected out tensor to have dtype float, but got long int instead'):
+        torch.softmax(x, 1, out=torch.empty(37, 53, dtype=torch.int64))
+    # the row maximum propagates NaN from any lane, and a row of 16+ elements takes the vector path
+    y = torch.zeros(3, 40)
+    y[1, 17] = float('nan')
+    r = torch.softmax(y, 1)
+    assert r[1].isnan().all() and not r[0].isnan().any() and torch.allclose(r[0].sum(), torch.tensor(1.))
