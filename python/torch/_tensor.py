@@ -158,6 +158,60 @@ class Tensor(_C._TensorBase):
     def type_as(self, other):
         return self.to(other.dtype)
 
+    def ldexp(self, other):
+        return torch.ldexp(self, other)
+
+    def ldexp_(self, other):
+        return self.mul_(torch.pow(2.0, other))
+
+    def i0(self):
+        return torch.i0(self)
+
+    def i0_(self):
+        return self.copy_(torch.i0(self))
+
+    def new(self, *args, **kwargs):
+        """The legacy constructor: new() is empty, new(sizes...) uninitialised, new(sequence) its
+        data, all in this tensor's dtype and on its device; new(tensor) that tensor (an alias) when
+        its dtype and device are these."""
+        device = kwargs.pop('device', None)
+        if kwargs:
+            raise TypeError('new() got an unexpected keyword argument %r' % next(iter(kwargs)))
+        device = self.device if device is None else torch.device(device)
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            other = args[0]
+            if other.dtype != self.dtype or other.device != device:
+                raise TypeError('expected %s on %s (got %s on %s)' % (self.dtype, device, other.dtype, other.device))
+            return other.view_as(other)
+        if len(args) == 1 and not isinstance(args[0], (int, torch.Size)) and hasattr(args[0], '__len__'):
+            return torch.tensor(args[0], dtype=self.dtype, device=device)
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], torch.Size) else args
+        if not all(isinstance(n, int) for n in sizes):
+            raise TypeError('new(): expected sizes (ints), a sequence of data or a tensor, got %r' % (args,))
+        return torch.empty(tuple(sizes) if sizes else (0,), dtype=self.dtype, device=device)
+
+    def apply_(self, callable):
+        """Every element replaced by callable(element), in Python (CPU tensors only, as PyTorch)."""
+        if self.device.type != 'cpu':
+            raise TypeError('apply_ is only implemented on CPU tensors')
+        values = [callable(v) for v in self.reshape(-1).tolist()]
+        return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+    def map_(self, tensor, callable):
+        """Every element replaced by callable(element, tensor's element), tensor broadcast to self."""
+        if self.device.type != 'cpu':
+            raise TypeError('map_ is only implemented on CPU tensors')
+        other = tensor.expand_as(self).reshape(-1).tolist()
+        values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
+        return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+    def map2_(self, x, y, callable):
+        if self.device.type != 'cpu':
+            raise TypeError('map2_ is only implemented on CPU tensors')
+        xs, ys = x.expand_as(self).reshape(-1).tolist(), y.expand_as(self).reshape(-1).tolist()
+        values = [callable(a, b, c) for a, b, c in zip(self.reshape(-1).tolist(), xs, ys)]
+        return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
     def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=False,
                           requires_grad=False):
         return torch.empty_strided(size, stride, dtype=self.dtype if dtype is None else dtype, layout=layout,

@@ -4,8 +4,9 @@ AGAINST THE REFERENCE PYTORCH (1.13.1).
 diff, trapezoid/trapz/cumulative_trapezoid, combinations, cov/corrcoef, logaddexp(2), sinc, vander,
 inner, dist, the windows, isin, block_diag, cartesian_prod, atleast_*d, hsplit/vsplit/dsplit,
 is_nonzero/is_same_size/is_signed, scalar_tensor, ravel, fill_diagonal_, finfo/iinfo,
-promote_types/result_type/can_cast, torch.special's ndtr/entr/xlog1py/sinc/softmax/log_softmax/logsumexp
-and their Tensor methods, with the errors each raises. The
+promote_types/result_type/can_cast, torch.special's ndtr/entr/xlog1py/sinc/softmax/log_softmax/logsumexp/i0/i0e,
+ldexp, i0, kaiser_window, the legacy Tensor.new/apply_/map_/map2_, and their Tensor methods, with the errors
+each raises. The
 reference's results are recorded in tests/data/reference/composites.json by tools/record_reference.
 Nothing at module level may import this project's torch.
 """
@@ -81,6 +82,22 @@ CASES = [
     'torch.special.softmax(torch.tensor([1., 2, 3]), 0)',
     'torch.special.log_softmax(torch.tensor([1., 2, 3]), 0, dtype=torch.float64)',
     'torch.special.logsumexp(torch.tensor([1., 2, 3]), 0)',
+    # ldexp, i0 (Cephes' series), kaiser_window, the legacy new/apply_/map_/map2_
+    'torch.ldexp(torch.tensor([1.5, -2., 0.25]), torch.tensor([2, 3, -1]))',
+    'torch.ldexp(torch.tensor([1, 2]), torch.tensor([1, 2]))', 'torch.ldexp(torch.tensor([1.5]), torch.tensor(2.5))',
+    'torch.tensor([3., 5.]).ldexp(torch.tensor([1, -1]))', 'torch.tensor([3., 5.]).ldexp_(torch.tensor([1, -1]))',
+    "torch.i0(torch.tensor([0., 1., -3.5, 7.99, 8., 8.01, 10., -20., 50., float('inf'), float('nan')], "
+    "dtype=torch.float64))",
+    'torch.i0(torch.linspace(-30, 30, 41))', 'torch.i0(torch.tensor([1, 2]))', 'torch.tensor([0.5, 2.]).i0()',
+    'torch.tensor([0.5, 2.]).i0_()', "torch.special.i0e(torch.tensor([0., 1., -3.5, 8., 20., 700., float('inf')], "
+    "dtype=torch.float64))", 'torch.special.i0e(torch.linspace(-30, 30, 41))', 'torch.special.i0(torch.tensor([2.]))',
+    'torch.kaiser_window(5)', 'torch.kaiser_window(4, periodic=False, beta=5.)', 'torch.kaiser_window(1)',
+    'torch.kaiser_window(0)', 'torch.kaiser_window(6, dtype=torch.float64)', 'torch.kaiser_window(3, dtype=torch.int64)',
+    'torch.tensor([1., 2.]).new(2, 3).shape', 'torch.tensor([1., 2.]).new([1, 2])', 'torch.tensor([1., 2.]).new().shape',
+    'torch.tensor([1, 2]).new(torch.Size([2, 1])).shape', 'torch.tensor([1., 2.]).new(torch.tensor([1, 2]))',
+    'torch.tensor([1., 2.]).new(torch.tensor([3., 4.]))', 'torch.tensor([[1., 2.]]).apply_(lambda v: v * 3 + 1)',
+    'torch.tensor([[1, 2], [3, 4]]).map_(torch.tensor([10, 20]), lambda a, b: a * b)',
+    'torch.tensor([1., 2.]).map2_(torch.tensor([3., 4.]), torch.tensor(2.), lambda a, b, c: a + b * c)',
 ]
 for a in ('float32', 'int32', 'bool', 'complex64', 'float64', 'uint8'):
     for b in ('int32', 'float32', 'bool', 'int8', 'complex64', 'float64'):
