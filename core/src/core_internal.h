@@ -114,6 +114,8 @@ TC_INTERNAL bool tc_shape_equal(int32_t na, const int64_t *a, int32_t nb, const 
 
 /* The C++ type name PyTorch's messages print for a dtype (caffe2::TypeMeta's name): "long int". */
 TC_INTERNAL const char *tc_dtype_cpp_name(int32_t dtype);
+/* "Casting complex values to real discards the imaginary part", once per process as PyTorch's. */
+TC_INTERNAL void tc_warn_complex_to_real(void);
 /* The legacy tensor type name PyTorch's messages print for a dtype: "torch.LongTensor" (NULL for the
  * complex dtypes, which have none here). */
 TC_INTERNAL const char *tc_dtype_legacy_name(int32_t dtype);

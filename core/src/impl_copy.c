@@ -5,6 +5,12 @@
  */
 #include "core_internal.h"
 
+/* PyTorch warns once per process (one TORCH_WARN_ONCE, which any/all of complex input reach too). */
+void tc_warn_complex_to_real(void) {
+    static atomic_bool warned;
+    if (!atomic_exchange(&warned, true)) tc_warn("Casting complex values to real discards the imaginary part");
+}
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,9 +76,7 @@ int tc_impl_copy_(tc_opcall *c) {
         return TC_FAIL;
     }
     if (tc_check_internal_overlap(dst)) return TC_FAIL;
-    static atomic_bool warned; /* PyTorch warns once per process */
-    if (tc_dtype_is_complex(src->dtype) && !tc_dtype_is_complex(dst->dtype) && !atomic_exchange(&warned, true))
-        tc_warn("Casting complex values to real discards the imaginary part");
+    if (tc_dtype_is_complex(src->dtype) && !tc_dtype_is_complex(dst->dtype)) tc_warn_complex_to_real();
     int rc;
     if (same_device(dst->device, src->device) || (src->ndim == 0 && src->device.type == TC_DEVICE_CPU &&
                                                     dst->device.type == TC_DEVICE_CPU)) {

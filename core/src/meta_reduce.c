@@ -236,7 +236,7 @@ int tc_meta_logical_reduce(tc_opcall *c, tc_plan *p) {
     if (reduction_of(c, &r)) return TC_FAIL;
     /* PyTorch casts a complex input to bool, which reads the real part (so do the kernels) */
     if (tc_dtype_is_complex(r.self->dtype) && tc_tensor_numel(r.self) > 0)
-        tc_warn("Casting complex values to real discards the imaginary part");
+        tc_warn_complex_to_real();
     return plan_reduction(p, &r, 1, r.self->dtype == TC_UINT8 ? TC_UINT8 : TC_BOOL, -1, -1);
 }
 

@@ -172,12 +172,12 @@ def test_conversions():
     assert torch.tensor([1, 2]).sum(dtype=C64).dtype == C64
 
 
-def test_casting_to_real_warns_once_per_process():
+def test_casting_to_real_warns_once_per_process():  # any/all of complex input share the one warning
     code = ('import warnings, torch\n'
             'x = torch.tensor([1+2j])\n'
             'with warnings.catch_warnings(record=True) as w:\n'
             '    warnings.simplefilter("always")\n'
-            '    a = x.float(); b = torch.zeros(1).copy_(x); c = x.real.clone()\n'
+            '    a = x.float(); b = torch.zeros(1).copy_(x); c = x.real.clone(); x.any(); x.all()\n'
             'print(len(w), str(w[0].message), a.tolist(), b.tolist())\n')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == '1 Casting complex values to real discards the imaginary part [1.0] [1.0]'
