@@ -181,6 +181,66 @@ int tc_impl_view(tc_opcall *c) {
     return view_result(c, t, (int32_t)req.len, sizes, strides, t->offset);
 }
 
+/* view.dtype(self, dtype): the same bytes read as another dtype, with PyTorch's rules and messages: an
+ * element size as large changes nothing else; a smaller one splits the last dim (stride 1) into
+ * more elements; a larger one joins them, the last size, the offset and the other strides divisible. */
+int tc_impl_view_dtype(tc_opcall *c) {
+    tc_tensor *t = tc_arg_tensor(c, 0);
+    const int32_t dtype = tc_arg_enum(c, 1);
+    if (dtype < 0 || dtype >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype %d", dtype);
+    if (dtype != t->dtype && (t->flags & TC_TENSOR_CONJ))
+        return tc_set_error(TC_ERR_RUNTIME, "torch.Tensor.view is not supported for conjugate view tensors when "
+                                            "converting to a different dtype.");
+    if (dtype != t->dtype && (t->flags & TC_TENSOR_NEG))
+        return tc_set_error(TC_ERR_RUNTIME, "torch.Tensor.view is not supported for tensors with negative bit set "
+                                            "when converting to a different dtype.");
+    const int64_t have = (int64_t)tc_dtype_size(t->dtype), want = (int64_t)tc_dtype_size(dtype);
+    const char *from = tc_dtype_scalar_name(t->dtype), *to = tc_dtype_scalar_name(dtype);
+    int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS], offset = t->offset;
+    const int32_t last = t->ndim - 1;
+    for (int32_t d = 0; d < t->ndim; d++) sizes[d] = t->sizes[d], strides[d] = t->strides[d];
+    if (have != want) {
+        if (t->ndim == 0)
+            return tc_set_error(TC_ERR_RUNTIME, "self.dim() cannot be 0 to view %s as %s (different element sizes)",
+                                from, to);
+        if (t->strides[last] != 1)
+            return tc_set_error(TC_ERR_RUNTIME, "self.stride(-1) must be 1 to view %s as %s (different element "
+                                                "sizes), but got %lld", from, to, (long long)t->strides[last]);
+        if (have > want) { /* each element becomes `ratio` */
+            const int64_t ratio = have / want;
+            for (int32_t d = 0; d < last; d++)
+                if (__builtin_mul_overflow(strides[d], ratio, &strides[d]))
+                    return tc_set_error(TC_ERR_RUNTIME, "view: stride overflow");
+            if (__builtin_mul_overflow(sizes[last], ratio, &sizes[last]) ||
+                __builtin_mul_overflow(offset, ratio, &offset))
+                return tc_set_error(TC_ERR_RUNTIME, "view: size overflow");
+        } else { /* `ratio` elements become one */
+            const int64_t ratio = want / have;
+            if (sizes[last] % ratio != 0)
+                return tc_set_error(TC_ERR_RUNTIME, "self.size(-1) must be divisible by %lld to view %s as %s "
+                                                    "(different element sizes), but got %lld",
+                                    (long long)ratio, from, to, (long long)sizes[last]);
+            if (offset % ratio != 0)
+                return tc_set_error(TC_ERR_RUNTIME, "self.storage_offset() must be divisible by %lld to view %s as "
+                                                    "%s (different element sizes), but got %lld",
+                                    (long long)ratio, from, to, (long long)offset);
+            for (int32_t d = 0; d < last; d++) {
+                if (strides[d] % ratio != 0)
+                    return tc_set_error(TC_ERR_RUNTIME, "self.stride(%d) must be divisible by %lld to view %s as %s "
+                                                        "(different element sizes), but got %lld",
+                                        d, (long long)ratio, from, to, (long long)strides[d]);
+                strides[d] /= ratio;
+            }
+            sizes[last] /= ratio;
+            offset /= ratio;
+        }
+    }
+    tc_tensor *v = tc_tensor_restride(t, t->ndim, sizes, strides, offset);
+    if (!v) return TC_FAIL;
+    v->dtype = dtype; /* sharing t's memory and version counter; not differentiable, so no base to track */
+    return tc_return(c, v);
+}
+
 /* reshape(self, shape): a view when the memory allows, else a contiguous copy viewed. */
 int tc_impl_reshape(tc_opcall *c) {
     tc_tensor *t = tc_arg_tensor(c, 0);

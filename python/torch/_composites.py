@@ -14,7 +14,7 @@ __all__ = ['atleast_1d', 'atleast_2d', 'atleast_3d', 'block_diag', 'cartesian_pr
            'vsplit', 'dsplit', 'ravel', 'diff', 'trapezoid', 'trapz', 'cumulative_trapezoid', 'cov', 'corrcoef',
            'logaddexp', 'logaddexp2', 'sinc', 'inner', 'dist', 'vander', 'isin', 'hann_window', 'hamming_window',
            'blackman_window', 'bartlett_window', 'kaiser_window', 'is_nonzero', 'is_same_size', 'is_signed',
-           'scalar_tensor', 'ldexp', 'i0']
+           'scalar_tensor', 'ldexp', 'i0', 'frexp']
 
 
 # ---- shapes ----
@@ -382,6 +382,52 @@ def ldexp(input, other, *, out=None):
     """input * 2 ** other, as PyTorch composes it (integer inputs give the default float dtype)."""
     r = torch.mul(input, torch.pow(2.0, other))
     return r if out is None else out.copy_(r) if out.shape == r.shape else out.resize_(r.shape).copy_(r)
+
+
+class _FrexpResult(tuple):
+    """torch.return_types.frexp: (mantissa, exponent), also by name."""
+    __slots__ = ()
+    _fields = ('mantissa', 'exponent')
+    mantissa = property(lambda self: self[0])
+    exponent = property(lambda self: self[1])
+
+    def __repr__(self):
+        return 'torch.return_types.frexp(\nmantissa=%r,\nexponent=%r)' % (self[0], self[1])
+
+
+_FrexpResult.__name__ = _FrexpResult.__qualname__ = 'frexp'
+_FrexpResult.__module__ = 'torch.return_types'
+
+# per floating dtype: the integer dtype of its bits, the mantissa's bit count, the exponent field's
+# mask and the bias that puts a mantissa in [0.5, 1)
+_FREXP_LAYOUT = {torch.float32: (torch.int32, 23, 0xff, 126), torch.float64: (torch.int64, 52, 0x7ff, 1022),
+                 torch.float16: (torch.int16, 10, 0x1f, 14), torch.bfloat16: (torch.int16, 7, 0xff, 126)}
+
+
+def frexp(input, *, out=None):
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent and |mantissa| in [0.5, 1), read from
+    the bits (exact for every value; subnormals are normalised first); zero, inf and NaN give
+    (input, 0), as C's frexp."""
+    if not input.is_floating_point():
+        raise RuntimeError('torch.frexp() only supports floating-point dtypes')
+    bits_dtype, shift, field, bias = _FREXP_LAYOUT[input.dtype]
+    width = torch.iinfo(bits_dtype).bits
+    keep = ~(field << shift) & ((1 << width) - 1)  # sign and mantissa bits, as a signed value
+    keep = keep - (1 << width) if keep >= 1 << (width - 1) else keep
+    x = input.detach()
+    subnormal = (((x.view(bits_dtype) >> shift) & field) == 0) & (x != 0)
+    normalised = torch.where(subnormal, x * 2.0 ** (shift + 1), x)
+    bits = normalised.view(bits_dtype)
+    stored = (bits >> shift) & field
+    special = (stored == 0) | (stored == field)
+    mantissa = torch.where(special, x, ((bits & keep) | (bias << shift)).view(x.dtype))
+    exponent = stored.to(torch.int32) - bias - torch.where(subnormal, shift + 1, 0).to(torch.int32)
+    exponent = torch.where(special, torch.zeros_like(exponent), exponent)
+    if out is not None:
+        out[0].resize_(mantissa.shape).copy_(mantissa)
+        out[1].resize_(exponent.shape).copy_(exponent)
+        return _FrexpResult(out)
+    return _FrexpResult((mantissa, exponent))
 
 
 # Cephes' Chebyshev coefficients (PyTorch's calc_i0/calc_i0e/calc_i1/calc_i1e), for |x| <= 8 and above

@@ -167,6 +167,9 @@ class Tensor(_C._TensorBase):
     def i0(self):
         return torch.i0(self)
 
+    def frexp(self):
+        return torch.frexp(self)
+
     def i0_(self):
         return self.copy_(torch.i0(self))
 

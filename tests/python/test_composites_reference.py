@@ -5,7 +5,7 @@ diff, trapezoid/trapz/cumulative_trapezoid, combinations, cov/corrcoef, logaddex
 inner, dist, the windows, isin, block_diag, cartesian_prod, atleast_*d, hsplit/vsplit/dsplit,
 is_nonzero/is_same_size/is_signed, scalar_tensor, ravel, fill_diagonal_, finfo/iinfo,
 promote_types/result_type/can_cast, torch.special's ndtr/entr/xlog1py/sinc/softmax/log_softmax/logsumexp/i0/i0e,
-ldexp, i0, kaiser_window, the legacy Tensor.new/apply_/map_/map2_, and their Tensor methods, with the errors
+ldexp, frexp, i0, kaiser_window, the legacy Tensor.new/apply_/map_/map2_, and their Tensor methods, with the errors
 each raises. The
 reference's results are recorded in tests/data/reference/composites.json by tools/record_reference.
 Nothing at module level may import this project's torch.
@@ -98,6 +98,11 @@ CASES = [
     'torch.tensor([1., 2.]).new(torch.tensor([3., 4.]))', 'torch.tensor([[1., 2.]]).apply_(lambda v: v * 3 + 1)',
     'torch.tensor([[1, 2], [3, 4]]).map_(torch.tensor([10, 20]), lambda a, b: a * b)',
     'torch.tensor([1., 2.]).map2_(torch.tensor([3., 4.]), torch.tensor(2.), lambda a, b, c: a + b * c)',
+    "torch.frexp(torch.tensor([0., -0., 1., 0.75, -3., 1e-40, -1e-45, float('inf'), float('nan'), 3e38, 0.99999994]))",
+    "torch.frexp(torch.tensor([0., 1.5, -6e-8, 6e-5, 65504., float('-inf')], dtype=torch.float16))",
+    "torch.frexp(torch.tensor([0., 1.5, -6e-8, 1e-300, 1e300, 5e-324], dtype=torch.float64))",
+    "torch.frexp(torch.tensor([0., 1.5, -6e-8, 1e-39, 1e30], dtype=torch.bfloat16))",
+    'torch.frexp(torch.tensor([[2., 3.], [0.1, -7.]]).t())', 'torch.tensor([5.]).frexp()', 'torch.frexp(torch.tensor([1, 2]))',
 ]
 for a in ('float32', 'int32', 'bool', 'complex64', 'float64', 'uint8'):
     for b in ('int32', 'float32', 'bool', 'int8', 'complex64', 'float64'):

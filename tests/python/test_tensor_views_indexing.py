@@ -390,3 +390,34 @@ def test_in_place_view_ops_change_the_tensor_itself():
     b.t_()
     (b * torch.arange(6.).view(3, 2)).sum().backward()
     assert a.grad.tolist() == [[0., 2., 8.], [3., 12., 25.]]
+
+
+def test_view_as_another_dtype():
+    """Tensor.view(dtype): the same bytes read as another dtype (PyTorch's rules and messages)."""
+    import struct
+    x = torch.tensor([1.0, -2.0, 0.5, 3.0])
+    bits = list(struct.unpack('4i', struct.pack('4f', 1.0, -2.0, 0.5, 3.0)))
+    v = x.view(torch.int32)
+    assert v.tolist() == bits and v.data_ptr() == x.data_ptr() and v.dtype == torch.int32
+    assert x.view(torch.int16).shape == (8,) and x.view(torch.float64).shape == (2,)
+    assert x.view(torch.uint8)[:4].tolist() == list(struct.pack('f', 1.0))
+    assert x.view(2, 2).view(torch.int64).shape == (2, 1)
+    assert torch.ones(4, 4)[:, :2].view(torch.float64).stride() == (2, 1)
+    same = x.view(torch.float32)
+    assert same is not x and same.data_ptr() == x.data_ptr()
+    v[0] = 0  # writes through: the storage is shared
+    assert x[0].item() == 0.0
+    y = torch.ones(3, requires_grad=True)
+    assert not y.view(torch.int32).requires_grad  # not differentiable, as PyTorch's
+    with pytest.raises(RuntimeError, match=r'self.dim\(\) cannot be 0 to view Float as Short'):
+        torch.tensor(1.).view(torch.int16)
+    with pytest.raises(RuntimeError, match=r'self.stride\(-1\) must be 1 to view Float as Short'):
+        x.view(2, 2).t().view(torch.int16)
+    with pytest.raises(RuntimeError, match=r'self.size\(-1\) must be divisible by 2 to view Float as Double'):
+        x[:3].view(torch.float64)
+    with pytest.raises(RuntimeError, match=r'self.storage_offset\(\) must be divisible by 2'):
+        x[1:3].view(torch.float64)
+    with pytest.raises(RuntimeError, match=r'self.stride\(0\) must be divisible by 2 to view Float as Double'):
+        torch.ones(3, 5)[:, :2].view(torch.float64)
+    with pytest.raises(RuntimeError, match='not supported for conjugate view tensors'):
+        torch.tensor([1 + 2j]).conj().view(torch.float64)
