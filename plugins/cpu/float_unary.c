@@ -58,7 +58,8 @@ DEF_WIDE_LOOP(f64, double, f64)
 DEF_HALF_LOOP(f16)
 DEF_HALF_LOOP(bf16)
 
-int cpu_float_unary(const tc_kernel_args *args, int32_t dtype, cpu_fu_f32 f32, cpu_fu_f64 f64, const char *op) {
+int cpu_float_unary_as(const tc_kernel_args *args, int32_t dtype, cpu_fu_f32 f32, cpu_fu_f64 f64, const char *op,
+                       bool compute_bound) {
     if (cpu_check_args(args, 1, 1, op) != TC_OK) return TC_FAIL;
     fu_ctx ctx = {.f32 = f32, .f64 = f64, .params = {.dtype = dtype}};
     for (int32_t k = 0; k < args->n_scalars && k < 3; k++) {
@@ -79,5 +80,9 @@ int cpu_float_unary(const tc_kernel_args *args, int32_t dtype, cpu_fu_f32 f32, c
                                    args->outputs[0].dtype, dtype);
     const tc_view *views[2] = {&args->outputs[0], &args->inputs[0]};
     const int32_t want[2] = {-1, dtype};
-    return cpu_iterate_as(views, 2, want, loop, &ctx);
+    return compute_bound ? cpu_iterate_as_cached(views, 2, want, loop, &ctx) : cpu_iterate_as(views, 2, want, loop, &ctx);
+}
+
+int cpu_float_unary(const tc_kernel_args *args, int32_t dtype, cpu_fu_f32 f32, cpu_fu_f64 f64, const char *op) {
+    return cpu_float_unary_as(args, dtype, f32, f64, op, false);
 }

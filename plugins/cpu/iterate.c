@@ -317,7 +317,19 @@ static void converting_loop(int64_t n, char *const *p, const int64_t *s, void *v
     }
 }
 
+static int iterate_as(const tc_view *const *views, int nops, const int32_t *want, cpu_loop_fn loop, void *ctx,
+                      iterate_mode mode);
+
 int cpu_iterate_as(const tc_view *const *views, int nops, const int32_t *want, cpu_loop_fn loop, void *ctx) {
+    return iterate_as(views, nops, want, loop, ctx, ITERATE_WRITE_ONLY);
+}
+
+int cpu_iterate_as_cached(const tc_view *const *views, int nops, const int32_t *want, cpu_loop_fn loop, void *ctx) {
+    return iterate_as(views, nops, want, loop, ctx, ITERATE_PARALLEL);
+}
+
+static int iterate_as(const tc_view *const *views, int nops, const int32_t *want, cpu_loop_fn loop, void *ctx,
+                      iterate_mode mode) {
     if (nops > CPU_MAX_OPS)
         return cpu_core->set_error(TC_ERR_RUNTIME, "cpu kernels: %d operands, at most %d", nops, CPU_MAX_OPS);
     convert_job job = {.loop = loop, .ctx = ctx, .nops = nops};
@@ -330,7 +342,7 @@ int cpu_iterate_as(const tc_view *const *views, int nops, const int32_t *want, c
         job.elsize[op] = cpu_dtype_size(have);
         converting = 1;
     }
-    if (!converting) return cpu_iterate_write_only(views, nops, loop, ctx);
+    if (!converting) return iterate(views, nops, loop, ctx, mode);
     for (int op = 0; op < nops; op++) job.elsize[op] = cpu_dtype_size(views[op]->dtype);
-    return cpu_iterate_write_only(views, nops, converting_loop, &job);
+    return iterate(views, nops, converting_loop, &job, mode);
 }

@@ -71,6 +71,10 @@ int cpu_iterate_write_only(const tc_view *const *views, int nops, cpu_loop_fn lo
  * once per row), with the `copy` kernel's conversions; no full-size temporary is made. */
 #define CPU_CONVERT_BLOCK 512
 int cpu_iterate_as(const tc_view *const *views, int nops, const int32_t *want, cpu_loop_fn loop, void *ctx);
+/* cpu_iterate_as without the streaming stores: for loops that compute so much per element (the
+ * transcendentals) that memory traffic does not limit them, where the extra copy would only cost. */
+int cpu_iterate_as_cached(const tc_view *const *views, int nops, const int32_t *want, cpu_loop_fn loop,
+                          void *ctx);
 
 /* The loop of the `copy` kernel converting `from` into `to` (plain bits when equal); NULL for an
  * unknown dtype. Its operands are {destination, source}. */

@@ -215,6 +215,6 @@ DEF_MVLGAMMA(f32, float)
 DEF_MVLGAMMA(f64, double)
 
 #define OPS(X) X(erfinv) X(digamma) X(polygamma) X(mvlgamma)
-OPS(CPU_FU_KERNELS)
+OPS(CPU_FU_COMPUTE_KERNELS)
 static const cpu_kernel_entry kernels[] = {OPS(CPU_FU_ENTRIES)};
 CPU_CONVERTING_KERNEL_TABLE(kernels);

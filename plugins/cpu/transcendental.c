@@ -70,10 +70,13 @@ SLEEF_OP(sigmoid)
 DEF_LOGIT(f32, float)
 DEF_LOGIT(f64, double)
 
-#define OPS(X)                                                                                     \
-    SLEEF_OPS(X) X(exp2) X(asinh) X(acosh) X(atanh) X(sqrt) X(rsqrt) X(reciprocal) X(deg2rad) X(rad2deg) X(sigmoid) \
-        X(logit)
+/* The functions whose cost per element outruns memory (their large results skip the streaming
+ * stores, float_unary.h), and the cheap ones that memory limits. */
+#define COMPUTE_OPS(X) SLEEF_OPS(X) X(exp2) X(asinh) X(acosh) X(atanh) X(sigmoid) X(logit)
+#define CHEAP_OPS(X) X(sqrt) X(rsqrt) X(reciprocal) X(deg2rad) X(rad2deg)
+#define OPS(X) COMPUTE_OPS(X) CHEAP_OPS(X)
 
-OPS(CPU_FU_KERNELS)
+COMPUTE_OPS(CPU_FU_COMPUTE_KERNELS)
+CHEAP_OPS(CPU_FU_KERNELS)
 static const cpu_kernel_entry kernels[] = {OPS(CPU_FU_ENTRIES)};
 CPU_CONVERTING_KERNEL_TABLE(kernels);
