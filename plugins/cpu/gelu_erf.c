@@ -17,6 +17,7 @@
 
 #include "activation.h"
 #include "cpu.h"
+#include "half.h"
 #include "iterate.h"
 #include "random.h"
 
@@ -26,17 +27,8 @@
 #define GELU_MUL_ADD(a, b, c) ((a) * (b) + (c))
 #endif
 
-static inline float from_bits(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static inline uint32_t to_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
+#define from_bits cpu_f32_from_bits
+#define to_bits cpu_f32_bits
 
 /* oneDNN's exp: x = n ln2 + r, 2^(n-1) from the exponent bits, a degree-5 polynomial in r, doubled;
  * zero below log(FLT_MIN). min and max as the instructions take them (a NaN gives the bound). */
