@@ -199,12 +199,16 @@ int tc_impl_nuclear_norm_dim(tc_opcall *c) {
 /* linalg_vecdot(x, y, *, dim) */
 int tc_impl_linalg_vecdot(tc_opcall *c) {
     tc_tensor *x = tc_arg_tensor(c, 0), *y = tc_arg_tensor(c, 1);
-    if (tc_linalg_check_floating(x, "linalg.vecdot", true)) return TC_FAIL;
+    if (!tc_dtype_is_complex(x->dtype) && tc_linalg_check_floating(x, "linalg.vecdot", true)) return TC_FAIL;
     if (x->dtype != y->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
                                             "%s and y of type %s instead", tc_dtype_scalar_name(x->dtype),
                             tc_dtype_scalar_name(y->dtype));
-    tc_tensor *m = tc_mul_Tensor(x, y), *r = m ? tc_sum_dim_IntList(m, &TC_INTS(tc_arg_int(c, 2)), false, -1) : NULL;
+    /* sum(conj(x) * y) along dim: x's conjugate is a lazy view, which mul reads as such */
+    tc_tensor *cx = tc_dtype_is_complex(x->dtype) ? tc_conj(x) : (tc_tensor_retain(x), x);
+    tc_tensor *m = cx ? tc_mul_Tensor(cx, y) : NULL;
+    tc_tensor *r = m ? tc_sum_dim_IntList(m, &TC_INTS(tc_arg_int(c, 2)), false, -1) : NULL;
+    tc_tensor_release(cx);
     tc_tensor_release(m);
     return tc_return(c, r);
 }

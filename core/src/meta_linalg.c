@@ -126,7 +126,8 @@ int tc_meta_bmm(tc_opcall *c, tc_plan *p) {
 }
 
 /* dot(self, tensor) and vdot(self, other): two vectors of one dtype and length -> a 0-dim result. */
-int tc_meta_dot(tc_opcall *c, tc_plan *p) {
+/* dot's and vdot's checks and plan; vdot conjugates its first vector (the kernel is dot's). */
+static int dot_plan(tc_opcall *c, tc_plan *p, bool conjugate_first) {
     tc_tensor *a = tc_arg_tensor(c, 0), *b = tc_arg_tensor(c, 1);
     if (a->ndim != 1 || b->ndim != 1)
         return tc_set_error(TC_ERR_RUNTIME, "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
@@ -146,8 +147,17 @@ int tc_meta_dot(tc_opcall *c, tc_plan *p) {
     }
     if (tc_plan_output(p, 0, 0, NULL, a->dtype)) return TC_FAIL;
     p->dtype = a->dtype;
+    if (conjugate_first && tc_dtype_is_complex(a->dtype)) { /* a conjugate view: the kernel gets it resolved */
+        tc_tensor *conj = tc_conj(a);
+        const int rc = !conj || tc_plan_input(p, conj, -1) || tc_plan_input(p, b, -1) ? TC_FAIL : TC_OK;
+        tc_tensor_release(conj);
+        return rc;
+    }
     return tc_plan_input(p, a, -1) || tc_plan_input(p, b, -1) ? TC_FAIL : TC_OK;
 }
+
+int tc_meta_dot(tc_opcall *c, tc_plan *p) { return dot_plan(c, p, false); }
+int tc_meta_vdot(tc_opcall *c, tc_plan *p) { return dot_plan(c, p, true); }
 
 /* PyTorch's checks of mv and addmv: the result (or bias) is a vector of the matrix's rows. */
 static int mv_check(const tc_tensor *self, const tc_tensor *mat, const tc_tensor *vec) {

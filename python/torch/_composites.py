@@ -265,10 +265,7 @@ def inner(input, other, *, out=None):
             raise RuntimeError('inner() the last dimension must match on both input tensors but got shapes %s and %s'
                                % (list(input.shape), list(other.shape)))
         r = torch.tensordot(input, other, dims=([-1], [-1]))
-    if out is not None:
-        out.resize_(r.shape).copy_(r)
-        return out
-    return r
+    return _into(out, r)
 
 
 def dist(input, other, p=2):
@@ -378,10 +375,18 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout
 
 # ---- ldexp and the modified Bessel functions ----
 
+def _into(out, result):
+    """result, or result written into out (resized to it first, as PyTorch's out= of these ops)."""
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        out.resize_(result.shape)
+    return out.copy_(result)
+
+
 def ldexp(input, other, *, out=None):
     """input * 2 ** other, as PyTorch composes it (integer inputs give the default float dtype)."""
-    r = torch.mul(input, torch.pow(2.0, other))
-    return r if out is None else out.copy_(r) if out.shape == r.shape else out.resize_(r.shape).copy_(r)
+    return _into(out, torch.mul(input, torch.pow(2.0, other)))
 
 
 class _FrexpResult(tuple):
@@ -404,17 +409,11 @@ _FREXP_LAYOUT = {torch.float32: (torch.int32, 23, 0xff, 126), torch.float64: (to
                  torch.float16: (torch.int16, 10, 0x1f, 14), torch.bfloat16: (torch.int16, 7, 0xff, 126)}
 
 
-def frexp(input, *, out=None):
-    """(mantissa, exponent) with input = mantissa * 2 ** exponent and |mantissa| in [0.5, 1), read from
-    the bits (exact for every value; subnormals are normalised first); zero, inf and NaN give
-    (input, 0), as C's frexp."""
-    if not input.is_floating_point():
-        raise RuntimeError('torch.frexp() only supports floating-point dtypes')
-    bits_dtype, shift, field, bias = _FREXP_LAYOUT[input.dtype]
+def _frexp_values(x):
+    bits_dtype, shift, field, bias = _FREXP_LAYOUT[x.dtype]
     width = torch.iinfo(bits_dtype).bits
     keep = ~(field << shift) & ((1 << width) - 1)  # sign and mantissa bits, as a signed value
     keep = keep - (1 << width) if keep >= 1 << (width - 1) else keep
-    x = input.detach()
     subnormal = (((x.view(bits_dtype) >> shift) & field) == 0) & (x != 0)
     normalised = torch.where(subnormal, x * 2.0 ** (shift + 1), x)
     bits = normalised.view(bits_dtype)
@@ -422,7 +421,40 @@ def frexp(input, *, out=None):
     special = (stored == 0) | (stored == field)
     mantissa = torch.where(special, x, ((bits & keep) | (bias << shift)).view(x.dtype))
     exponent = stored.to(torch.int32) - bias - torch.where(subnormal, shift + 1, 0).to(torch.int32)
-    exponent = torch.where(special, torch.zeros_like(exponent), exponent)
+    return mantissa, torch.where(special, torch.zeros_like(exponent), exponent)
+
+
+_FREXP_FUNCTION = []  # built on first use: torch.autograd is not imported yet when this module is
+
+
+def _frexp_function():
+    """The autograd Function of frexp: the mantissa's gradient is grad / 2 ** exponent (PyTorch's
+    FrexpBackward0); the exponent has none."""
+    if not _FREXP_FUNCTION:
+        class Frexp(torch.autograd.Function):  # its nodes print as FrexpBackward
+            @staticmethod
+            def forward(ctx, x):
+                mantissa, exponent = _frexp_values(x)
+                ctx.save_for_backward(exponent)
+                return mantissa, exponent
+
+            @staticmethod
+            def backward(ctx, grad_mantissa, grad_exponent):
+                exponent, = ctx.saved_tensors
+                return grad_mantissa / torch.pow(2.0, exponent.to(grad_mantissa.dtype))
+        _FREXP_FUNCTION.append(Frexp)
+    return _FREXP_FUNCTION[0]
+
+
+def frexp(input, *, out=None):
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent and |mantissa| in [0.5, 1), read from
+    the bits (exact for every value; subnormals are normalised first); zero, inf and NaN give
+    (input, 0), as C's frexp."""
+    if not input.is_floating_point():
+        raise RuntimeError('torch.frexp() only supports floating-point dtypes')
+    if out is None and input.requires_grad and torch.is_grad_enabled():
+        return _FrexpResult(_frexp_function().apply(input))
+    mantissa, exponent = _frexp_values(input.detach())
     if out is not None:
         out[0].resize_(mantissa.shape).copy_(mantissa)
         out[1].resize_(exponent.shape).copy_(exponent)
@@ -478,8 +510,7 @@ def i0(input, *, out=None):
     """The modified Bessel function of the first kind of order 0, computed in float64 from Cephes'
     series (PyTorch's coefficients) and rounded to the input's floating dtype."""
     x = _floating_input(input)
-    r = (_i0e_of(x) * x.double().abs().exp()).to(x.dtype)
-    return r if out is None else out.copy_(r) if out.shape == r.shape else out.resize_(r.shape).copy_(r)
+    return _into(out, (_i0e_of(x) * x.double().abs().exp()).to(x.dtype))
 
 
 def is_nonzero(input):

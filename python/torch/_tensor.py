@@ -193,27 +193,23 @@ class Tensor(_C._TensorBase):
             raise TypeError('new(): expected sizes (ints), a sequence of data or a tensor, got %r' % (args,))
         return torch.empty(tuple(sizes) if sizes else (0,), dtype=self.dtype, device=device)
 
-    def apply_(self, callable):
-        """Every element replaced by callable(element), in Python (CPU tensors only, as PyTorch)."""
+    def _map_elements(self, name, callable, *others):
+        """Every element replaced by callable(element, the others' elements broadcast to self), in
+        Python (CPU tensors only, as PyTorch's apply_/map_/map2_)."""
         if self.device.type != 'cpu':
-            raise TypeError('apply_ is only implemented on CPU tensors')
-        values = [callable(v) for v in self.reshape(-1).tolist()]
+            raise TypeError('%s is only implemented on CPU tensors' % name)
+        columns = [self.reshape(-1).tolist()] + [o.expand_as(self).reshape(-1).tolist() for o in others]
+        values = [callable(*row) for row in zip(*columns)]
         return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+    def apply_(self, callable):
+        return self._map_elements('apply_', callable)
 
     def map_(self, tensor, callable):
-        """Every element replaced by callable(element, tensor's element), tensor broadcast to self."""
-        if self.device.type != 'cpu':
-            raise TypeError('map_ is only implemented on CPU tensors')
-        other = tensor.expand_as(self).reshape(-1).tolist()
-        values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
-        return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+        return self._map_elements('map_', callable, tensor)
 
     def map2_(self, x, y, callable):
-        if self.device.type != 'cpu':
-            raise TypeError('map2_ is only implemented on CPU tensors')
-        xs, ys = x.expand_as(self).reshape(-1).tolist(), y.expand_as(self).reshape(-1).tolist()
-        values = [callable(a, b, c) for a, b, c in zip(self.reshape(-1).tolist(), xs, ys)]
-        return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+        return self._map_elements('map2_', callable, x, y)
 
     def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=False,
                           requires_grad=False):

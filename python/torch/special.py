@@ -13,14 +13,13 @@ import torch as _torch
 
 from torch._composites import sinc  # noqa: E402,F401
 from torch._composites import i0  # noqa: E402,F401
-from torch._composites import _floating_input, _i0e_of  # noqa: E402
+from torch._composites import _floating_input, _i0e_of, _into  # noqa: E402
 
 
 def i0e(input, *, out=None):
     """exp(-|x|) i0(x), from Cephes' series in float64, rounded to the input's floating dtype."""
     x = _floating_input(input)
-    r = _i0e_of(x).to(x.dtype)
-    return r if out is None else out.copy_(r)
+    return _into(out, _i0e_of(x).to(x.dtype))
 
 
 def softmax(input, dim, *, dtype=None):

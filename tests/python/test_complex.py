@@ -628,3 +628,25 @@ def test_empty_zero_dim_broadcast_and_strided():
     z2 = z.clone()
     z2[:, 1::2] *= 1j
     assert z2[:, 1::2].tolist() == (z[:, 1::2] * 1j).tolist()
+
+
+def test_vdot_and_vecdot_conjugate_their_first_argument():
+    """vdot(x, y) = sum(conj(x) y) (it had summed x y), linalg.vecdot the same along a dim, dot none;
+    the gradients, checked by central differences, follow PyTorch's conjugate convention."""
+    x = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex128)
+    y = torch.tensor([2 - 1j, 1j], dtype=torch.complex128)
+    assert torch.vdot(x, y).item() == -1 - 2j and torch.dot(x, y).item() == 5 + 6j
+    assert torch.linalg.vecdot(x, y).item() == -1 - 2j
+    assert torch.linalg.vecdot(torch.stack([x, y]), torch.stack([y, x]), dim=1).tolist() == [-1 - 2j, -1 + 2j]
+    assert torch.vdot(x.conj(), y).item() == 5 + 6j
+    for op in (torch.dot, torch.vdot):
+        a = x.clone().requires_grad_()
+        op(a, y).abs().backward()
+        h = 1e-6
+        for i in range(2):
+            step = torch.zeros(2, dtype=torch.complex128)
+            parts = []
+            for d in (h, 1j * h):
+                step[i] = d
+                parts.append((op(x + step, y).abs().item() - op(x - step, y).abs().item()) / (2 * h))
+            assert abs(a.grad[i].item() - complex(*parts)) < 1e-6, (op, i, a.grad[i], parts)

@@ -126,3 +126,12 @@ def test_set_printoptions_is_torch_s():
     finally:
         torch.set_printoptions(profile='default')
     assert repr(torch.tensor([1.23456])) == 'tensor([1.2346])'
+
+
+def test_frexp_mantissa_is_differentiable():
+    import torch
+    x = torch.tensor([3., -0.1, 40.], requires_grad=True)
+    mantissa, exponent = torch.frexp(x)
+    assert not exponent.requires_grad and type(mantissa.grad_fn).__name__ == 'FrexpBackward'
+    mantissa.sum().backward()
+    assert x.grad.tolist() == [0.25, 8.0, 1 / 64]  # 1 / 2 ** exponent, PyTorch's FrexpBackward0
