@@ -12,6 +12,7 @@
 #include "iterate.h"
 #include "loops.h"
 
+#include <immintrin.h>
 #include <string.h>
 
 /* A dense run is one memcpy (the library's, tuned for long copies); anything else the copy loop. */
@@ -70,6 +71,7 @@ typedef struct cat_dense_job {
     const tc_kernel_args *args;
     const size_t *in_row; /* bytes per outer row, per input (never 0: the core drops empty inputs) */
     size_t out_row, total;
+    int stream; /* write with streaming stores (below) */
 } cat_dense_job;
 
 static void cat_dense_range(void *vjob, int64_t chunk_begin, int64_t chunk_end) {
@@ -82,7 +84,10 @@ static void cat_dense_range(void *vjob, int64_t chunk_begin, int64_t chunk_end) 
     while (at >= start + j->in_row[i]) start += j->in_row[i++];
     while (b < e) {
         const size_t off = at - start, n = j->in_row[i] - off < e - b ? j->in_row[i] - off : e - b;
-        copy_piece((char *)a->outputs[0].data + b, (const char *)a->inputs[i].data + row * j->in_row[i] + off, n);
+        char *dst = (char *)a->outputs[0].data + b;
+        const char *src = (const char *)a->inputs[i].data + row * j->in_row[i] + off;
+        if (j->stream) cpu_stream_bytes(dst, src, n);
+        else copy_piece(dst, src, n);
         b += n;
         at += n;
         if (at == start + j->in_row[i]) { /* the next input, or the next row */
@@ -94,6 +99,7 @@ static void cat_dense_range(void *vjob, int64_t chunk_begin, int64_t chunk_end) 
             }
         }
     }
+    if (j->stream) _mm_sfence(); /* before the pool's join */
 }
 
 static int cat_dense(const tc_kernel_args *args, int32_t dim, size_t es) {
@@ -102,9 +108,14 @@ static int cat_dense(const tc_kernel_args *args, int32_t dim, size_t es) {
     size_t *in_row = cpu_core->host_alloc(bytes);
     if (!in_row) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "out of memory in cat");
     for (int32_t i = 0; i < args->n_inputs; i++) in_row[i] = row_bytes(&args->inputs[i], dim, es);
-    cat_dense_job j = {args, in_row, row_bytes(out, dim, es), 0};
+    cat_dense_job j = {args, in_row, row_bytes(out, dim, es), 0, 0};
     j.total = j.out_row;
     for (int32_t d = 0; d < dim; d++) j.total *= (size_t)out->sizes[d];
+    /* Where the inputs and the result together (twice the result) outgrow the caches, the result is
+     * written with streaming stores: no read for ownership of its lines, and the inputs keep the
+     * cache. Four 1024x1024 float32 inputs along dim 1 (C loops, Zen 3): 20-23 -> 36-48 GB/s on one
+     * thread, 25-40 -> 46-52 on two. */
+    j.stream = (int64_t)j.total >= CPU_STREAM_MIN_BYTES / 2;
     const int64_t chunks = (int64_t)((j.total + CAT_CHUNK - 1) / CAT_CHUNK);
     cpu_parallel(chunks, cpu_threads_for((int64_t)(j.total / es)), cat_dense_range, &j);
     cpu_core->host_free(in_row, bytes);

@@ -65,6 +65,15 @@ int cpu_iterate(const tc_view *const *views, int nops, cpu_loop_fn loop, void *c
  * the caches (iterate.c says when and why). */
 int cpu_iterate_write_only(const tc_view *const *views, int nops, cpu_loop_fn loop, void *ctx);
 
+/* Results at least this large are written with streaming (non-temporal) stores where the writer can
+ * (see iterate.c): they would not stay in a cache for the next op anyway. cat counts its inputs' bytes
+ * too (cat.c). */
+#define CPU_STREAM_MIN_BYTES ((int64_t)32 << 20)
+/* Copies `bytes` from src to dst with streaming stores (any alignment; the ends that do not fill a
+ * 16-byte store go through memcpy). The stores are weakly ordered: the writer issues _mm_sfence()
+ * before other threads may read dst. */
+void cpu_stream_bytes(char *dst, const char *src, size_t bytes);
+
 /* cpu_iterate_write_only for a loop written for given operand dtypes: want[op] is the dtype `loop` reads
  * operand op in (-1: as it is). Inputs (op >= 1) of another dtype are converted while loading, a
  * block of CPU_CONVERT_BLOCK elements at a time into a buffer on the stack (a broadcast operand

@@ -1,5 +1,5 @@
 """Large elementwise results are written with streaming stores (plugins/cpu/iterate.c): results of
-at least 32 MiB that overlap no input. These compare such results with the same op computed in
+at least 32 MiB that overlap no input; so are cat's results of at least 16 MiB (plugins/cpu/cat.c). These compare such results with the same op computed in
 pieces small enough to take the ordinary path, over misaligned outputs, partial last blocks,
 broadcast and converted inputs, each dtype size, and one and two threads."""
 
@@ -11,9 +11,16 @@ CHUNK = 1 << 20  # elements per piece of the expected result: far below the thre
 
 
 def pieces(fn, *inputs):
-    """fn applied to slices of the inputs, concatenated: the ordinary, cached path."""
+    """fn applied to slices of the inputs, each copied into its slice of the result: the ordinary,
+    cached path (a cat of them all would stream, below)."""
     n = inputs[0].shape[0]
-    return torch.cat([fn(*(x[i:i + CHUNK] for x in inputs)) for i in range(0, n, CHUNK)])
+    result = None
+    for i in range(0, n, CHUNK):
+        piece = fn(*(x[i:i + CHUNK] for x in inputs))
+        if result is None:
+            result = torch.empty((n,) + tuple(piece.shape[1:]), dtype=piece.dtype)
+        result[i:i + CHUNK] = piece
+    return result
 
 
 def misaligned_empty(n, dtype):
@@ -85,3 +92,36 @@ def test_strided_and_reversed_inputs(threads):
     strided, reversed_ = base[::2], base[:n].flip(0)
     expected = pieces(lambda x, y: x - y, strided.contiguous(), reversed_.contiguous())
     assert torch.equal(strided - reversed_, expected)
+
+
+def misaligned(t):
+    """t's values in a tensor whose data starts one element past a 64-byte boundary."""
+    flat = torch.empty(t.numel() + 1, dtype=t.dtype)[1:]
+    flat.copy_(t.reshape(-1))
+    return flat.view(t.shape)
+
+
+@pytest.mark.parametrize('dtype', [torch.float32, torch.uint8, torch.complex128])
+def test_cat_along_rows(threads, dtype):
+    """Rows of pieces whose ends fall anywhere in a 16-byte store, from misaligned inputs."""
+    widths = (5, 1000, 3)
+    rows = (THRESHOLD // 2) // (sum(widths) * torch.empty(0, dtype=dtype).element_size()) + 3
+    inputs = [misaligned((torch.arange(rows * w) % (97 + w)).to(dtype).view(rows, w)) for w in widths]
+    out = misaligned_empty(rows * sum(widths), dtype).view(rows, sum(widths))
+    torch.cat(inputs, 1, out=out)
+    expected = torch.empty(rows, sum(widths), dtype=dtype)
+    at = 0
+    for x, w in zip(inputs, widths):
+        expected[:, at:at + w] = x
+        at += w
+    assert torch.equal(out, expected)
+    assert torch.equal(torch.cat(inputs, 1), expected)  # a fresh result, aligned
+
+
+def test_cat_along_dim0(threads):
+    n = (THRESHOLD // 2) // 4
+    inputs = [misaligned(torch.arange(k, k + m, dtype=torch.float32)) for k, m in ((0, n // 3 + 1), (7, 13), (5, n - n // 3))]
+    result = torch.cat(inputs)
+    assert torch.equal(result[:n // 3 + 1], inputs[0])
+    assert torch.equal(result[n // 3 + 1:n // 3 + 14], inputs[1])
+    assert torch.equal(result[n // 3 + 14:], inputs[2])
