@@ -119,7 +119,7 @@
         }                                                                                          \
     }
 
-CX_VM_EXP(f, cpu_cf, float, int32_t, VM_NF, VM_VF, VM_SLEEF_F(exp, u10), VM_SLEEF_F(sincos, u10))
+CX_VM_EXP(f, cpu_cf, float, int32_t, VM_NF, VM_VF, VM_EXPF, VM_SLEEF_F(sincos, u10))
 CX_VM_EXP(d, cpu_cd, double, int64_t, VM_ND, VM_VD, VM_SLEEF_D(exp, u10), VM_SLEEF_D(sincos, u10))
 
 #endif

@@ -54,29 +54,32 @@
 #error "nn_vmath.h needs SSE4.1 or later (x86-64-v2)"
 #endif
 
-#define NNV_ARRAY(F)                                                                               \
+/* nnv_F_f32 and nnv_F_f64 from the vector functions FF and FD */
+#define NNV_ARRAY_OF(F, FF, FD)                                                                    \
     static inline void nnv_##F##_f32(float *y, const float *x, int64_t n) {                        \
         int64_t i = 0;                                                                             \
-        for (; i + NNV_NF <= n; i += NNV_NF) NNV_STF(y + i, NNV_F(F)(NNV_LDF(x + i)));             \
+        for (; i + NNV_NF <= n; i += NNV_NF) NNV_STF(y + i, FF(NNV_LDF(x + i)));                   \
         if (i < n) {                                                                               \
             float t[NNV_NF] = {0};                                                                 \
             memcpy(t, x + i, sizeof(float) * (size_t)(n - i));                                    \
-            NNV_STF(t, NNV_F(F)(NNV_LDF(t)));                                                      \
+            NNV_STF(t, FF(NNV_LDF(t)));                                                            \
             memcpy(y + i, t, sizeof(float) * (size_t)(n - i));                                    \
         }                                                                                          \
     }                                                                                              \
     static inline void nnv_##F##_f64(double *y, const double *x, int64_t n) {                      \
         int64_t i = 0;                                                                             \
-        for (; i + NNV_ND <= n; i += NNV_ND) NNV_STD(y + i, NNV_D(F)(NNV_LDD(x + i)));             \
+        for (; i + NNV_ND <= n; i += NNV_ND) NNV_STD(y + i, FD(NNV_LDD(x + i)));                   \
         if (i < n) {                                                                               \
             double t[NNV_ND] = {0};                                                                \
             memcpy(t, x + i, sizeof(double) * (size_t)(n - i));                                    \
-            NNV_STD(t, NNV_D(F)(NNV_LDD(t)));                                                      \
+            NNV_STD(t, FD(NNV_LDD(t)));                                                            \
             memcpy(y + i, t, sizeof(double) * (size_t)(n - i));                                    \
         }                                                                                          \
     }
 
-NNV_ARRAY(exp)
+#define NNV_ARRAY(F) NNV_ARRAY_OF(F, NNV_F(F), NNV_D(F))
+
+NNV_ARRAY_OF(exp, VM_EXPF, NNV_D(exp))
 NNV_ARRAY(log)
 NNV_ARRAY(log1p)
 NNV_ARRAY(tanh)

@@ -11,6 +11,7 @@
  * test per variant); exits nonzero on any failure.
  */
 #include <dlfcn.h>
+#include <immintrin.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -378,6 +379,7 @@ static tensor *TV(int dtype, int ndim, const int64_t *sizes, const double *vals)
 /* ---- checks ----------------------------------------------------------------------------------- */
 
 static const char *g_variant = "";
+static int g_level; /* the variant's x86-64 level */
 static const char *g_test = "";
 static int g_check_failures;
 
@@ -944,6 +946,52 @@ static void test_unary(void) {
     int bad = 0;
     for (int64_t k = 0; k < 100000 && !bad; k++) bad = !same_double(at(big, k), exp((double)(k % 100) / 10), 1e-6, 0);
     CHECK(!bad, "large in-place exp");
+}
+
+/* SLEEF's float32 exp of the level's vector width over n floats (n a multiple of 16), in functions
+ * built for that level: the CPU plugin's variants must give these bits exactly (vmath.h). */
+#pragma GCC push_options
+#pragma GCC target("sse4.1")
+extern __m128 Sleef_expf4_u10sse4(__m128);
+static void sleef_expf_sse4(float *y, const float *x, int64_t n) {
+    for (int64_t i = 0; i < n; i += 4) _mm_storeu_ps(y + i, Sleef_expf4_u10sse4(_mm_loadu_ps(x + i)));
+}
+#pragma GCC pop_options
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+extern __m256 Sleef_expf8_u10avx2(__m256);
+static void sleef_expf_avx2(float *y, const float *x, int64_t n) {
+    for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(y + i, Sleef_expf8_u10avx2(_mm256_loadu_ps(x + i)));
+}
+#pragma GCC pop_options
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+extern __m512 Sleef_expf16_u10avx512f(__m512);
+static void sleef_expf_avx512(float *y, const float *x, int64_t n) {
+    for (int64_t i = 0; i < n; i += 16) _mm512_storeu_ps(y + i, Sleef_expf16_u10avx512f(_mm512_loadu_ps(x + i)));
+}
+#pragma GCC pop_options
+
+/* float32 exp equals SLEEF's expf_u10 of the variant's level bit for bit, over a sweep of bit
+ * patterns (every sign and exponent, subnormals, infinities, NaNs): the AVX2 variant computes it
+ * inline rather than calling the library. */
+static void test_exp_matches_sleef(void) {
+    enum { N = 1 << 20 };
+    tensor *x = T(TC_FLOAT32, DIMS(N + 3)), *y = T(TC_FLOAT32, DIMS(N + 3));
+    uint32_t *bits = x->v.data;
+    for (int64_t i = 0; i < N + 3; i++) bits[i] = (uint32_t)(i * 4093u + (uint32_t)(i >> 18)); /* wraps over 2^32 */
+    CHECK_OK(run1("exp", y, x));
+    float *want = malloc(sizeof(float) * N);
+    if (!want) exit(2);
+    void (*sleef)(float *, const float *, int64_t) =
+        g_level == 4 ? sleef_expf_avx512 : g_level == 3 ? sleef_expf_avx2 : sleef_expf_sse4;
+    sleef(want, x->v.data, N);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < N; i++)
+        if (memcmp(want + i, (float *)y->v.data + i, sizeof(float)) != 0 && bad++ < 4)
+            printf("  exp(%a): %a, SLEEF %a\n", ((float *)x->v.data)[i], ((float *)y->v.data)[i], want[i]);
+    CHECK(bad == 0, "%lld of %d exp values differ from SLEEF's", (long long)bad, N);
+    free(want);
 }
 
 static double ref_sum(const tensor *t) {
@@ -1919,6 +1967,7 @@ static const test_case g_tests[] = {
     {"linalg_eig_providers", test_linalg_eig_providers},
     {"linalg_factor_providers", test_linalg_factor_providers},
     {"complex_movement", test_complex_movement},
+    {"exp_matches_sleef", test_exp_matches_sleef},
 };
 
 int main(int argc, char **argv) {
@@ -1935,6 +1984,7 @@ int main(int argc, char **argv) {
         char path[4096];
         snprintf(path, sizeof path, "%s/plugins/%s", argv[1], variants[v].file);
         g_variant = variants[v].file;
+        g_level = variants[v].level;
         g_test = "load";
         void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         if (!h) {
