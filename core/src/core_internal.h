@@ -263,6 +263,7 @@ TC_INTERNAL tc_tensor *tc_complex_as_real(tc_tensor *t, int32_t extra_dim);
 #define TC_PLAN_MAX_INTS (2 * TC_MAX_DIMS + 8) /* a size and a stride per dim, and a few more */
 #define TC_PLAN_BROADCAST 1u /* present inputs at out[0]'s sizes through zero strides */
 #define TC_PLAN_NO_KERNEL 2u /* the meta function did all the work (empty, a reduction of nothing) */
+#define TC_PLAN_OUT_ANY_DTYPE 4u /* out= of any dtype takes the results, cast (std, var: PyTorch's) */
 
 struct tc_plan {
     tc_opcall *call;

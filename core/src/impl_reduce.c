@@ -5,6 +5,8 @@
  */
 #include "core_internal.h"
 
+#include <string.h>
+
 /* The count a mean divides by, as a wrapped number (lowest promotion priority, any device). */
 static tc_tensor *count_of(int64_t count) {
     tc_tensor *t = tc_scalar_tensor(TC_SCALAR_OF_FLOAT((double)count), TC_FLOAT64);
@@ -63,9 +65,67 @@ int tc_impl_mean_dim(tc_opcall *c) {
     return divide_into(c, sum, count);
 }
 
+/* out= of mean.dim and nanmean: PyTorch reduces in out='s dtype (a dtype= beside it must be the
+ * same), the input converted to it (a complex input's real parts for a real out=: the sum's meta
+ * function warns that the imaginary parts are dropped). An integer or bool out= fails in PyTorch's final
+ * in-place division of the sum by the count, whose result type is Float. */
+int tc_impl_mean_out(tc_opcall *c) {
+    struct tc_op *base = tc_op_at(c->op->base);
+    const int32_t n = base->schema.n_args; /* self, dim, keepdim, dtype; then out */
+    tc_tensor *out = c->args[n].v.tensor, *self = tc_arg_tensor(c, 0);
+    const bool nan = strcmp(base->schema.name, "nanmean") == 0;
+    const int32_t dtype = tc_arg_enum(c, 3);
+    int32_t inferred;
+    if (!nan && mean_dtype(self, dtype, &inferred)) return TC_FAIL; /* from the input, out= or not */
+    if (dtype >= 0 && dtype != out->dtype)
+        return nan ? tc_set_error(TC_ERR_RUNTIME, "nansum: provided dtype must match dtype of result. Got %s and %s.",
+                                  tc_dtype_scalar_name(out->dtype), tc_dtype_scalar_name(dtype))
+                   : tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                                  tc_dtype_cpp_name(dtype), tc_dtype_cpp_name(out->dtype));
+    if (nan && !tc_dtype_is_floating(self->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "nanmean(): expected input to have floating point dtype but got %s",
+                            tc_dtype_scalar_name(self->dtype));
+    if (nan && !tc_dtype_is_floating(out->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "\"nansum_cpu\" not implemented for '%s'", tc_dtype_scalar_name(out->dtype));
+    if (!tc_dtype_is_floating(out->dtype) && !tc_dtype_is_complex(out->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "result type Float can't be cast to the desired output type %s",
+                            tc_dtype_scalar_name(out->dtype));
+    tc_value args[4];
+    memcpy(args, c->args, sizeof args);
+    args[3] = (tc_value){.tag = TC_VALUE_DTYPE, .v.i = out->dtype};
+    tc_value result;
+    if (tc_dispatch(base, args, &result)) return TC_FAIL;
+    int rc;
+    tc_tensor *value = result.v.tensor;
+    rc = tc_resize_output(out, value->ndim, value->sizes);
+    tc_tensor *copied = rc ? NULL : tc_copy_(out, value, false);
+    tc_values_release(&result, 1);
+    tc_tensor_release(copied);
+    if (!copied) return TC_FAIL;
+    tc_tensor_retain(out);
+    return tc_return(c, out);
+}
+
+/* out= of argmax / argmin: an int64 tensor, checked before the input (PyTorch's order). */
+int tc_impl_argmax_out(tc_opcall *c) {
+    const tc_tensor *out = c->args[tc_op_at(c->op->base)->schema.n_args].v.tensor;
+    if (out->dtype != TC_INT64)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype long int, but got %s instead",
+                            tc_dtype_cpp_name(out->dtype));
+    return tc_impl_out_from_functional(c);
+}
+
 /* argmax / argmin (self, dim, keepdim): the indices half of max.dim / min.dim. */
 static int arg_extreme(tc_opcall *c, bool is_max) {
     tc_tensor *self = tc_arg_tensor(c, 0);
+    /* max.dim takes bool, PyTorch's argmax kernels do not; it answers without them along a dim of
+     * size 1 and for an empty input (zeros) */
+    int32_t d = 0;
+    if (!tc_arg_none(c, 1) && tc_shape_wrap_dim(tc_arg_int(c, 1), self->ndim, &d)) return TC_FAIL;
+    const bool trivial = !tc_arg_none(c, 1) && (tc_tensor_numel(self) == 0 || self->ndim == 0 || self->sizes[d] == 1);
+    if ((self->dtype == TC_BOOL || tc_dtype_is_complex(self->dtype)) && !trivial)
+        return tc_set_error(TC_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", c->op->schema.name,
+                            tc_dtype_scalar_name(self->dtype));
     bool keepdim = tc_arg_bool(c, 2);
     tc_tensor *values = NULL, *indices = NULL;
     int rc;

@@ -32,6 +32,22 @@ static int32_t dtype_named(const tc_opcall *c, const char *name) {
     return v && v->tag == TC_VALUE_DTYPE ? (int32_t)v->v.i : -1;
 }
 
+/* The tensor an out= call writes as result i; NULL for the functional and in-place forms. */
+static const tc_tensor *out_arg(const tc_opcall *c, int32_t i) {
+    const tc_op_schema *s = &c->op->schema;
+    if (c->op->variant != TC_VARIANT_OUT || i >= s->n_returns || s->returns[i].alias_arg < 0) return NULL;
+    const tc_value *v = &c->args[s->returns[i].alias_arg];
+    return v->tag == TC_VALUE_TENSOR ? v->v.tensor : NULL;
+}
+
+/* PyTorch's set_output for results of one dtype: out= tensors must have exactly `want`. */
+static int check_out_dtype(const tc_opcall *c, int32_t i, int32_t want) {
+    const tc_tensor *out = out_arg(c, i);
+    if (!out || out->dtype == want) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                        tc_dtype_cpp_name(want), tc_dtype_cpp_name(out->dtype));
+}
+
 /* Which dims a reduction reduces: a dim list (empty or absent or None: every dim) or one dim. */
 static int dims_to_mask(const tc_tensor *t, const tc_value *dims, bool *mask) {
     memset(mask, 0, sizeof(bool) * TC_MAX_DIMS);
@@ -179,8 +195,14 @@ int tc_meta_sum(tc_opcall *c, tc_plan *p) {
     reduction r;
     if (reduction_of(c, &r)) return TC_FAIL;
     int32_t dtype = dtype_named(c, "dtype");
-    if (dtype < 0)
+    const tc_tensor *out = out_arg(c, 0);
+    if (out && dtype >= 0 && check_out_dtype(c, 0, dtype)) return TC_FAIL;
+    if (out) /* PyTorch reduces in out='s dtype, the input converted to it */
+        dtype = out->dtype;
+    else if (dtype < 0)
         dtype = tc_dtype_is_floating(r.self->dtype) || tc_dtype_is_complex(r.self->dtype) ? r.self->dtype : TC_INT64;
+    if (tc_dtype_is_complex(r.self->dtype) && !tc_dtype_is_complex(dtype) && tc_tensor_numel(r.self) > 0)
+        tc_warn_complex_to_real();
     if (tc_dtype_is_complex(dtype) && c->op->kernel == TC_KERNEL_prod) return prod_complex(c, p, &r, dtype);
     if (tc_dtype_is_complex(dtype)) { /* the kernel sums the parts, as real views with a last dim of 2 */
         int64_t sizes[TC_MAX_DIMS];
@@ -198,6 +220,11 @@ int tc_meta_nansum(tc_opcall *c, tc_plan *p) {
     if (tc_dtype_is_complex(tc_arg_tensor(c, 0)->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "nansum does not support complex inputs");
     int32_t dtype = dtype_named(c, "dtype");
+    const tc_tensor *out = out_arg(c, 0);
+    if (out && dtype >= 0 && dtype != out->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "nansum: provided dtype must match dtype of result. Got %s and %s.",
+                            tc_dtype_scalar_name(out->dtype), tc_dtype_scalar_name(dtype));
+    if (out) dtype = out->dtype;
     if (dtype >= 0 && !tc_dtype_is_floating(dtype) && tc_dtype_is_floating(tc_arg_tensor(c, 0)->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "\"nansum_cpu\" not implemented for '%s'", tc_dtype_scalar_name(dtype));
     return tc_meta_sum(c, p);
@@ -209,6 +236,16 @@ int tc_meta_extreme_all(tc_opcall *c, tc_plan *p) {
     if (reduction_of(c, &r)) return TC_FAIL;
     const tc_value *dims = arg_named(c, "dim");
     bool all = !dims || dims->tag != TC_VALUE_INT_LIST || dims->v.ints.len == 0;
+    const tc_tensor *out = out_arg(c, 0);
+    if (out && out->dtype != r.self->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "Expected the dtype for input and out to match, but got %s for input's "
+                                            "dtype and %s for out's dtype.", tc_dtype_scalar_name(r.self->dtype),
+                            tc_dtype_scalar_name(out->dtype));
+    if (tc_dtype_is_complex(r.self->dtype)) { /* PyTorch's kernels' names: max_all, max_values_cpu, ... */
+        const bool is_max = c->op->kernel == TC_KERNEL_max, values = c->op->schema.name[0] == 'a';
+        return tc_set_error(TC_ERR_RUNTIME, "\"%s_%s\" not implemented for '%s'", is_max ? "max" : "min",
+                            values ? "values_cpu" : "all", tc_dtype_scalar_name(r.self->dtype));
+    }
     if (check_nonempty(c, &r, all, c->op->schema.name)) return TC_FAIL;
     return plan_reduction(p, &r, 1, r.self->dtype, -1, -1);
 }
@@ -226,6 +263,10 @@ int tc_meta_aminmax(tc_opcall *c, tc_plan *p) {
             if (r.mask[d] && r.self->sizes[d] == 0)
                 return tc_set_error(TC_ERR_INDEX, "aminmax: Expected reduction dim %d to have non-zero size.", d);
     }
+    if (tc_dtype_is_complex(r.self->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "\"aminmax_cpu\" not implemented for '%s'",
+                            tc_dtype_scalar_name(r.self->dtype));
+    if (check_out_dtype(c, 0, r.self->dtype) || check_out_dtype(c, 1, r.self->dtype)) return TC_FAIL;
     return plan_reduction(p, &r, 2, r.self->dtype, -1, -1);
 }
 
@@ -237,7 +278,17 @@ int tc_meta_logical_reduce(tc_opcall *c, tc_plan *p) {
     /* PyTorch casts a complex input to bool, which reads the real part (so do the kernels) */
     if (tc_dtype_is_complex(r.self->dtype) && tc_tensor_numel(r.self) > 0)
         tc_warn_complex_to_real();
-    return plan_reduction(p, &r, 1, r.self->dtype == TC_UINT8 ? TC_UINT8 : TC_BOOL, -1, -1);
+    int32_t dtype = r.self->dtype == TC_UINT8 ? TC_UINT8 : TC_BOOL;
+    const tc_tensor *out = out_arg(c, 0);
+    if (out) { /* a bool or uint8 out= */
+        if (out->dtype != TC_BOOL && out->dtype != TC_UINT8)
+            return tc_set_error(TC_ERR_RUNTIME, "%s only supports bool tensor for result, got: %s",
+                                c->op->schema.name, tc_dtype_scalar_name(out->dtype));
+        dtype = out->dtype;
+    }
+    /* into uint8, PyTorch reads the input as uint8 (0.5 is then 0, -1 is 255) */
+    const int32_t compute = dtype == TC_UINT8 && r.self->dtype != TC_UINT8 ? TC_UINT8 : -1;
+    return plan_reduction(p, &r, 1, dtype, compute, -1);
 }
 
 /* count_nonzero(self, dim) over a dim list or one dim: an int64 count; the kernel reads the input in
@@ -303,7 +354,25 @@ int tc_meta_var(tc_opcall *c, tc_plan *p) {
     const tc_value *corr = arg_named(c, "correction");
     int64_t correction = corr ? (corr->tag == TC_VALUE_INT ? corr->v.i : 1) : bool_named(c, "unbiased", true);
     if (complex) return var_complex(c, p, &r, correction);
-    if (plan_reduction(p, &r, c->op->schema.n_returns, r.self->dtype, -1, -1)) return TC_FAIL;
+    /* Into out=, PyTorch computes in out's dtype (a floating one), the input converted; a result of
+     * one element it computes in double and fills into out of any dtype. */
+    const tc_tensor *out = out_arg(c, 0);
+    int32_t dtype = r.self->dtype, compute = -1;
+    if (out) {
+        int64_t sizes[TC_MAX_DIMS], count = 1;
+        const int32_t ndim = reduced_sizes(r.self, r.mask, r.keepdim, sizes);
+        for (int32_t d = 0; d < ndim; d++) count *= sizes[d];
+        if (count == 1 && r.self->dtype != TC_FLOAT16 && r.self->dtype != TC_BFLOAT16) {
+            dtype = compute = TC_FLOAT64;
+            p->flags |= TC_PLAN_OUT_ANY_DTYPE;
+        } else if (!tc_dtype_is_floating(out->dtype)) {
+            return tc_set_error(TC_ERR_RUNTIME, "\"std_cpu\" not implemented for '%s'",
+                                tc_dtype_scalar_name(out->dtype));
+        } else {
+            dtype = compute = out->dtype;
+        }
+    }
+    if (plan_reduction(p, &r, c->op->schema.n_returns, dtype, compute, -1)) return TC_FAIL;
     return tc_plan_int(p, correction);
 }
 
@@ -346,6 +415,12 @@ int tc_meta_norm(tc_opcall *c, tc_plan *p) {
     if (dtype < 0 && !tc_dtype_is_floating(r.self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "norm(): input dtype should be either floating point or complex. Got %s "
                                             "instead.", tc_dtype_scalar_name(r.self->dtype));
+    const tc_tensor *out = out_arg(c, 0);
+    if (dtype < 0 && out) { /* PyTorch computes in out='s dtype */
+        if (!tc_dtype_is_floating(out->dtype) && !tc_dtype_is_complex(out->dtype))
+            return tc_set_error(TC_ERR_RUNTIME, "\"norm_cpu\" not implemented for '%s'", tc_dtype_scalar_name(out->dtype));
+        if (tc_dtype_is_floating(out->dtype)) dtype = out->dtype;
+    }
     if (dtype < 0) dtype = r.self->dtype;
     const tc_value *pv = arg_named(c, "p");
     tc_scalar order = pv && pv->tag == TC_VALUE_SCALAR ? pv->v.scalar : TC_SCALAR_OF_INT(2);
@@ -361,6 +436,13 @@ int tc_meta_norm(tc_opcall *c, tc_plan *p) {
 int tc_meta_logsumexp(tc_opcall *c, tc_plan *p) {
     reduction r;
     if (reduction_of(c, &r)) return TC_FAIL;
+    const tc_tensor *out = out_arg(c, 0);
+    if (out && !tc_dtype_is_floating(out->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "logsumexp(): Expected floating point type for result tensor, but got: %s",
+                            tc_dtype_scalar_name(out->dtype));
+    if (tc_dtype_is_complex(r.self->dtype) && out)
+        return tc_set_error(TC_ERR_RUNTIME, "\"max_values_cpu\" not implemented for '%s'",
+                            tc_dtype_scalar_name(r.self->dtype));
     if (tc_dtype_is_complex(r.self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "logsumexp(): Expected floating point type for result tensor, but got: %s",
                             tc_dtype_scalar_name(r.self->dtype));
@@ -372,7 +454,7 @@ int tc_meta_logsumexp(tc_opcall *c, tc_plan *p) {
         tc_shape_format(r.self->ndim, sizes, ones, sizeof ones);
         return tc_set_error(TC_ERR_RUNTIME, "output with shape [] doesn't match the broadcast shape %s", ones);
     }
-    int32_t dtype = tc_dtype_is_floating(r.self->dtype) ? r.self->dtype : tc_default_dtype();
+    int32_t dtype = out ? out->dtype : tc_dtype_is_floating(r.self->dtype) ? r.self->dtype : tc_default_dtype();
     return plan_reduction(p, &r, 1, dtype, dtype, -1);
 }
 
@@ -388,10 +470,14 @@ static int plan_values_indices(tc_opcall *c, tc_plan *p, int32_t *dim_out) {
     if (self->ndim > 0 && self->sizes[dim] == 0)
         return tc_set_error(TC_ERR_INDEX, "%s(): Expected reduction dim %d to have non-zero size.",
                             c->op->schema.name, dim);
-    for (int32_t i = 0; c->op->variant == TC_VARIANT_OUT && i < 2; i++) {
+    const bool max_min = c->op->kernel == TC_KERNEL_max_dim || c->op->kernel == TC_KERNEL_min_dim;
+    if (max_min && tc_dtype_is_complex(self->dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "%s(): does not support complex input", c->op->schema.name);
+    for (int32_t i = 0; i < 2; i++) {
         const int32_t want = i == 0 ? self->dtype : TC_INT64;
-        const tc_tensor *t = c->args[c->op->schema.returns[i].alias_arg].v.tensor;
-        if (t->dtype != want)
+        const tc_tensor *t = out_arg(c, i);
+        if (max_min && check_out_dtype(c, i, want)) return TC_FAIL; /* a structured op of PyTorch's */
+        if (t && t->dtype != want)
             return tc_set_error(TC_ERR_RUNTIME, "expected scalar_type %s but found %s", tc_dtype_scalar_name(want),
                                 tc_dtype_scalar_name(t->dtype));
     }

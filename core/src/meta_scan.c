@@ -10,14 +10,6 @@
 
 #include <string.h>
 
-/* The C++ type names PyTorch's messages spell some dtypes with. */
-static const char *cpp_name(int32_t dtype) {
-    static const char *const names[TC_NUM_DTYPES] = {"bool",  "unsigned char", "signed char", "short int",
-                                                     "int",   "long int",      "c10::Half",   "c10::BFloat16",
-                                                     "float", "double"};
-    return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "?";
-}
-
 /* The tensor result i of an in-place or out= call writes, or NULL. */
 static tc_tensor *written(const tc_opcall *c, int32_t i) {
     const tc_op_schema *s = &c->op->schema;
@@ -50,7 +42,7 @@ int tc_meta_cumsum(tc_opcall *c, tc_plan *p) {
     int32_t dtype = tc_arg_enum(c, 2);
     if (c->op->variant == TC_VARIANT_INPLACE && dtype >= 0 && dtype != self->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "Bad in-place call: input tensor dtype %s and output tensor dtype %s "
-                                            "should match", cpp_name(self->dtype), cpp_name(dtype));
+                                            "should match", tc_dtype_cpp_name(self->dtype), tc_dtype_cpp_name(dtype));
     if (dtype < 0)
         dtype = target ? target->dtype
                        : tc_dtype_is_floating(self->dtype) || tc_dtype_is_complex(self->dtype) ? self->dtype : TC_INT64;
@@ -61,7 +53,10 @@ int tc_meta_cumsum(tc_opcall *c, tc_plan *p) {
 
 /* logcumsumexp(self, dim): floating dtypes only. */
 int tc_meta_logcumsumexp(tc_opcall *c, tc_plan *p) {
-    tc_tensor *self = tc_arg_tensor(c, 0);
+    tc_tensor *self = tc_arg_tensor(c, 0), *target = written(c, 0);
+    if (target && target->dtype != self->dtype) /* PyTorch checks out='s dtype first */
+        return tc_set_error(TC_ERR_RUNTIME, "expected scalar_type %s but found %s", tc_dtype_scalar_name(self->dtype),
+                            tc_dtype_scalar_name(target->dtype));
     if (!tc_dtype_is_floating(self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "\"logcumsumexp_out_cpu\" not implemented for '%s'",
                             tc_dtype_scalar_name(self->dtype));
@@ -88,7 +83,7 @@ static int check_out_dtypes(const tc_opcall *c, int32_t dtype) {
         tc_tensor *t = written(c, i);
         if (t && t->dtype != want[i])
             return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
-                                cpp_name(want[i]), cpp_name(t->dtype));
+                                tc_dtype_cpp_name(want[i]), tc_dtype_cpp_name(t->dtype));
     }
     return TC_OK;
 }

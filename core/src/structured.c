@@ -107,7 +107,7 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
         } else if (resize_out(c, target, ndim, sizes)) {
             return TC_FAIL;
         }
-        if (tc_check_can_cast(dtype, target->dtype)) return TC_FAIL;
+        if (!(p->flags & TC_PLAN_OUT_ANY_DTYPE) && tc_check_can_cast(dtype, target->dtype)) return TC_FAIL;
         if (tc_check_internal_overlap(target)) return TC_FAIL;
         if (target->dtype == dtype && !(target->flags & TC_TENSOR_MATH_BITS)) {
             out = target;

@@ -521,21 +521,32 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
 
 static PyObject *return_type_cache; /* dict: op name -> structseq type */
 
+/* torch.return_types.<name>, or <name>_out for an out= variant (its results are its arguments), as
+ * PyTorch names them. */
 static PyObject *return_type(const tc_op_schema *s) {
     if (!return_type_cache && !(return_type_cache = PyDict_New())) return NULL;
-    PyObject *type = PyDict_GetItemString(return_type_cache, s->name);
-    if (type) return type;
+    bool out_variant = s->n_returns > 0;
+    for (int32_t i = 0; i < s->n_returns; i++) out_variant = out_variant && s->returns[i].alias_arg >= 0;
+    char *name = PyMem_Malloc(strlen(s->name) + 32); /* kept for the type's lifetime */
+    if (!name) return PyErr_NoMemory();
+    sprintf(name, "torch.return_types.%s%s", s->name, out_variant ? "_out" : "");
+    const char *key = name + strlen("torch.return_types.");
+    PyObject *type = PyDict_GetItemString(return_type_cache, key);
+    if (type) {
+        PyMem_Free(name);
+        return type;
+    }
     PyStructSequence_Field fields[TC_MAX_RETURNS + 1];
     for (int32_t i = 0; i < s->n_returns; i++) fields[i] = (PyStructSequence_Field){s->returns[i].name, NULL};
     fields[s->n_returns] = (PyStructSequence_Field){NULL, NULL};
-    char *name = PyMem_Malloc(strlen(s->name) + 32); /* kept for the type's lifetime */
-    if (!name) return PyErr_NoMemory();
-    sprintf(name, "torch.return_types.%s", s->name);
     PyStructSequence_Desc desc = {name, NULL, fields, s->n_returns};
     PyTypeObject *t = PyStructSequence_NewType(&desc);
-    if (!t) return NULL;
+    if (!t) {
+        PyMem_Free(name);
+        return NULL;
+    }
     t->tp_repr = tp_return_type_repr;
-    PyDict_SetItemString(return_type_cache, s->name, (PyObject *)t);
+    PyDict_SetItemString(return_type_cache, key, (PyObject *)t);
     Py_DECREF(t);
     return (PyObject *)t;
 }

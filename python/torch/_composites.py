@@ -389,19 +389,20 @@ def ldexp(input, other, *, out=None):
     return _into(out, torch.mul(input, torch.pow(2.0, other)))
 
 
-class _FrexpResult(tuple):
-    """torch.return_types.frexp: (mantissa, exponent), also by name."""
-    __slots__ = ()
-    _fields = ('mantissa', 'exponent')
-    mantissa = property(lambda self: self[0])
-    exponent = property(lambda self: self[1])
-
+def _return_type(name, fields):
+    """A torch.return_types class: a tuple whose items are also named, printed as PyTorch prints them."""
     def __repr__(self):
-        return 'torch.return_types.frexp(\nmantissa=%r,\nexponent=%r)' % (self[0], self[1])
+        return 'torch.return_types.%s(%s)' % (name, ','.join('\n%s=%r' % (f, v) for f, v in zip(fields, self)))
+    members = {'__slots__': (), '_fields': fields, '__repr__': __repr__}
+    members.update((f, property(lambda self, i=i: self[i])) for i, f in enumerate(fields))
+    cls = type(name, (tuple,), members)
+    cls.__module__ = 'torch.return_types'
+    return cls
 
 
-_FrexpResult.__name__ = _FrexpResult.__qualname__ = 'frexp'
-_FrexpResult.__module__ = 'torch.return_types'
+_FrexpResult = _return_type('frexp', ('mantissa', 'exponent'))
+_FrexpOutResult = _return_type('frexp_out', ('mantissa', 'exponent'))  # PyTorch names out= results apart
+
 
 # per floating dtype: the integer dtype of its bits, the mantissa's bit count, the exponent field's
 # mask and the bias that puts a mantissa in [0.5, 1)
@@ -458,7 +459,7 @@ def frexp(input, *, out=None):
     if out is not None:
         out[0].resize_(mantissa.shape).copy_(mantissa)
         out[1].resize_(exponent.shape).copy_(exponent)
-        return _FrexpResult(out)
+        return _FrexpOutResult(out)
     return _FrexpResult((mantissa, exponent))
 
 
