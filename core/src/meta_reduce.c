@@ -63,9 +63,13 @@ static int dims_to_mask(const tc_tensor *t, const tc_value *dims, bool *mask) {
         return TC_OK;
     }
     bool seen[TC_MAX_DIMS + 1] = {0};
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = 0; i < n; i++) { /* every dim in range first, then repeats: PyTorch's order */
         int32_t d;
         if (tc_shape_wrap_dim(dims->v.ints.items[i], t->ndim, &d)) return TC_FAIL;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int32_t d;
+        tc_shape_wrap_dim(dims->v.ints.items[i], t->ndim, &d);
         if (seen[d]) return tc_set_error(TC_ERR_RUNTIME, "dim %d appears multiple times in the list of dims", d);
         seen[d] = true;
         if (t->ndim) mask[d] = true;

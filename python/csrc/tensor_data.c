@@ -126,7 +126,9 @@ static int infer_shape(PyObject *data, data_shape *shape) {
             rc = -1;
             break;
         }
-        if (tp_is_tensor(cur)) { /* its dims, all at once */
+        if (tp_is_tensor(cur) && shape->ndim > 0) /* inside a sequence a tensor is one number, as in */
+            break;                                   /* PyTorch (float() then refuses more elements) */
+        if (tp_is_tensor(cur)) { /* the data itself: its dims, all at once */
             tc_tensor *t = tp_unwrap(cur);
             if (shape->ndim + t->ndim > TC_MAX_DIMS) {
                 PyErr_SetString(PyExc_ValueError, "too many dimensions 'Tensor'");

@@ -522,3 +522,27 @@ def test_large_inputs_use_every_thread_and_agree():
                               np.arange(n, dtype=np.float32).reshape(-1, 100)[(expected_idx[:3000] % 3000).astype(int)])
         assert mask.nonzero().shape == (len(expected_mask), 1)
     torch.set_num_threads(1)
+
+
+@pytest.mark.parametrize('write', [
+    'x[torch.tensor(False)] = x[0]', 'x[torch.tensor(True)] = x[0]', 'x[torch.tensor([0, 2])] = x[1]',
+    'x[torch.tensor([0, 2])] = x[1:3]', 'x[torch.tensor([], dtype=torch.long)] = x[0]', 'x[True, True] = x[0]',
+    'x.index_put_((torch.tensor([1]),), x[0])'])
+def test_index_put_refuses_values_sharing_memory_with_self(write):
+    """PyTorch's index_put_ refuses a value that shares memory with the tensor written, even when the
+    indices select nothing (0-dim bool tensors index as [0] or nothing, through index_put_)."""
+    x = torch.arange(4.)
+    with pytest.raises(RuntimeError, match='refer to a single memory location'):
+        exec(write, {'torch': torch, 'x': x})
+    assert x.tolist() == [0., 1., 2., 3.]
+
+
+@pytest.mark.parametrize('write,after', [
+    ('x[torch.tensor([True, False, True, False])] = x[0]', [0., 1., 0., 3.]),  # a mask: masked_fill_
+    ('x[x > 10] = x[0]', [0., 1., 2., 3.]), ('x[True] = x[0]', [0., 0., 0., 0.]), ('x[False] = x[0]', [0., 1., 2., 3.]),
+    ('x[0] = x[1]', [1., 1., 2., 3.]), ('x[...] = x[0]', [0., 0., 0., 0.]),
+    ('x[torch.tensor([0, 2])] = x[[1, 3]]', [1., 1., 3., 3.])])  # a list index copies the value first
+def test_writes_that_may_read_self(write, after):
+    x = torch.arange(4.)
+    exec(write, {'torch': torch, 'x': x})
+    assert x.tolist() == after

@@ -117,7 +117,13 @@ def test_tensor_from_tensors_and_numpy_scalars():
     import numpy as np
     assert torch.tensor(torch.tensor([1, 2])).tolist() == [1, 2]
     assert torch.tensor([torch.tensor(1.5), 2]).tolist() == [1.5, 2.0]
-    assert torch.tensor([torch.tensor([1, 2]), torch.tensor([3, 4])]).tolist() == [[1, 2], [3, 4]]
+    # inside a list a tensor is one number, as in PyTorch 1.13 (torch.stack joins tensors)
+    with pytest.raises(ValueError, match='only one element tensors can be converted to Python scalars'):
+        torch.tensor([torch.tensor([1., 2]), torch.tensor([3., 4])])
+    with pytest.raises(TypeError, match='only integer tensors of a single element can be converted to an index'):
+        torch.tensor([torch.tensor([1, 2]), torch.tensor([3, 4])])
+    assert torch.tensor([[1, 2], torch.tensor([3, 4])]).tolist() == [[1, 2], [3, 4]]  # iterated where a row is due
+    assert torch.tensor([torch.ones(1, 1), 3]).tolist() == [1.0, 3.0]
     t = torch.tensor([np.float32(2.5), 1])
     assert t.dtype == torch.float32 and t.tolist() == [2.5, 1.0]
     assert torch.tensor([np.int32(2), 1]).dtype == torch.int64

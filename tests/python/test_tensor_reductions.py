@@ -242,3 +242,11 @@ def test_reduction_keywords():
     assert torch.max(x, axis=1).values.tolist() == [2.0, 5.0]
     assert x.mean(dim=None).item() == 2.5 and x.sum(None).item() == 15.0
     assert torch.sum(input=x).item() == 15.0
+
+
+def test_reduction_dims_checked_for_range_before_repeats():
+    x = torch.zeros(4, 0, dtype=torch.int8)
+    with pytest.raises(IndexError, match=r'Dimension out of range \(expected to be in range of \[-2, 1\], but got -3\)'):
+        x.sum((0, 0, -3), keepdim=True)
+    with pytest.raises(RuntimeError, match='dim 0 appears multiple times in the list of dims'):
+        x.sum((0, 0, -2))
