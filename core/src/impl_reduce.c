@@ -118,12 +118,12 @@ int tc_impl_argmax_out(tc_opcall *c) {
 /* argmax / argmin (self, dim, keepdim): the indices half of max.dim / min.dim. */
 static int arg_extreme(tc_opcall *c, bool is_max) {
     tc_tensor *self = tc_arg_tensor(c, 0);
-    /* max.dim takes bool, PyTorch's argmax kernels do not; it answers without them along a dim of
-     * size 1 and for an empty input (zeros) */
+    /* complex input: PyTorch's refusal (it answers without its kernels along a dim of size 1 and for
+     * an empty input). Bool input, which PyTorch's CPU build has no argmax kernel for, is answered. */
     int32_t d = 0;
     if (!tc_arg_none(c, 1) && tc_shape_wrap_dim(tc_arg_int(c, 1), self->ndim, &d)) return TC_FAIL;
     const bool trivial = !tc_arg_none(c, 1) && (tc_tensor_numel(self) == 0 || self->ndim == 0 || self->sizes[d] == 1);
-    if ((self->dtype == TC_BOOL || tc_dtype_is_complex(self->dtype)) && !trivial)
+    if (tc_dtype_is_complex(self->dtype) && !trivial)
         return tc_set_error(TC_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", c->op->schema.name,
                             tc_dtype_scalar_name(self->dtype));
     bool keepdim = tc_arg_bool(c, 2);

@@ -109,8 +109,10 @@ tc_tensor *tc_expand_to(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
     /* the only view that grows the element count: every tensor's numel must stay an int64 */
     if (tc_shape_numel(ndim, sizes, &numel)) return NULL;
     /* PyTorch's inferExpandGeometry, innermost first: a broadcast dim gets stride 0, a new leading
-     * dim of size 1 the stride unsqueeze would give it (overlap checks compare strides) */
-    for (int32_t i = ndim - 1; i >= 0; i--) {
+     * dim of size 1 the stride unsqueeze would give it (overlap checks compare strides); a 0-dim
+     * tensor's every dim stride 0 */
+    for (int32_t i = ndim - 1; i >= 0 && t->ndim == 0; i--) strides[i] = 0;
+    for (int32_t i = ndim - 1; i >= 0 && t->ndim > 0; i--) {
         int32_t j = t->ndim - ndim + i;
         int64_t size = j >= 0 ? t->sizes[j] : 1;
         if (size == sizes[i]) {

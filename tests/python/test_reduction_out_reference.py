@@ -45,7 +45,8 @@ PAIRED = {  # values and indices
 }
 # The reference computes nonsense here (norm of complex input into another dtype reads uninitialised
 # memory; var of complex input into int64 gives 6), so these stay out of the comparison.
-SKIP = {('norm', 'c64'), ('var', 'c64'), ('std', 'c64')}
+SKIP = {('norm', 'c64'), ('var', 'c64'), ('std', 'c64'),
+        ('argmax', 'bool'), ('argmin', 'bool')}  # answered here; the reference's CPU build lacks the kernel
 # logsumexp of a non-float64 input into float64 computes in float64 in both, but the reference's value
 # differs from the exact one by about 1e-9 (2.8155857906879644 for log(e^1.5 + e^2.5 + e^-3.25), exactly
 # 2.815585783917918), which is ours; test_logsumexp_in_out_dtype checks ours.
@@ -70,7 +71,6 @@ def _cases():
         cases += ['torch.std(%s, out=%s)' % (f32, EMPTY % o), 'torch.var(%s, 1, keepdim=True, out=%s)' % (
             'torch.tensor([[1.5, 2.5, -3.25]])', EMPTY % o)]
     cases += ['torch.sum(%s, dtype=torch.float32)' % INPUTS['c64'], 'torch.prod(%s, 1, dtype=torch.float64)' % INPUTS['c64'],
-              'torch.argmax(%s)' % INPUTS['bool'], 'torch.argmin(%s, 1)' % INPUTS['bool'],
               'torch.amax(%s)' % INPUTS['c64'], 'torch.max(%s)' % INPUTS['c64'], 'torch.aminmax(%s)' % INPUTS['c64'],
               'torch.max(%s, 1)' % INPUTS['c64'], 'torch.argmax(%s)' % INPUTS['c64']]
     return cases
@@ -106,7 +106,7 @@ MESSAGES = [
     ("torch.aminmax(torch.ones(2, 3, dtype=torch.complex64))", "\"aminmax_cpu\" not implemented for 'ComplexFloat'"),
     ("torch.argmax(torch.ones(2, 3), 1, out=torch.empty(0))",
      "Expected out tensor to have dtype long int, but got float instead"),
-    ("torch.argmax(torch.ones(2, 3, dtype=torch.bool))", "\"argmax_cpu\" not implemented for 'Bool'"),
+    ("torch.argmax(torch.ones(2, 3, dtype=torch.complex64))", "\"argmax_cpu\" not implemented for 'ComplexFloat'"),
     ("torch.any(torch.ones(2, 3), 1, out=torch.empty(0))", "any only supports bool tensor for result, got: Float"),
     ("torch.all(torch.ones(2, 3), 1, out=torch.empty(0, dtype=torch.int64))",
      "all only supports bool tensor for result, got: Long"),

@@ -203,13 +203,6 @@ def test_max_dim_of_zero_dim_and_three_dims():
 @pytest.mark.parametrize('dtype', ALL, ids=str)
 def test_argmax_argmin(dtype):
     t = mat(dtype, transposed=True)
-    if dtype == torch.bool:  # PyTorch's argmax/argmin kernels take no bool (max and min do)
-        with pytest.raises(RuntimeError, match="\"argmax_cpu\" not implemented for 'Bool'"):
-            t.argmax()
-        with pytest.raises(RuntimeError, match="\"argmin_cpu\" not implemented for 'Bool'"):
-            t.argmin(1)
-        assert t[:, :1].argmax(1).tolist() == [0] * 4  # along a dim of size 1 it answers without them
-        return
     v = values(dtype)
     flat = [x for r in v for x in r]
     assert t.argmax().dtype == torch.int64 and t.argmax().shape == ()

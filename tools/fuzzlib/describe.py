@@ -15,6 +15,8 @@ def _encode(v):
         if math.isinf(v):
             return 'inf' if v > 0 else '-inf'
         return v
+    if isinstance(v, complex):  # JSON has no complex numbers: the parts, as a complex tensor's view_as_real
+        return [_encode(v.real), _encode(v.imag)]
     if isinstance(v, (list, tuple)):
         return [_encode(x) for x in v]
     return v
@@ -30,7 +32,7 @@ def describe(value, torch):
         return {'t': 'size', 'value': list(value)}
     if isinstance(value, tuple):
         return {'t': 'tuple', 'items': [describe(v, torch) for v in value]}
-    if value is None or isinstance(value, (bool, int, float, str)):
+    if value is None or isinstance(value, (bool, int, float, complex, str)):
         return {'t': 'py', 'type': type(value).__name__, 'value': _encode(value)}
     return {'t': 'other', 'type': type(value).__name__}
 

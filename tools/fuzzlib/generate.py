@@ -39,8 +39,8 @@ class Gen:
     # ---- creation from Python data -------------------------------------------------------------
 
     def leaf(self):
-        """(code, alt): alt lists a multi-element tensor's values, for comparing this project's stacking
-        of tensors in lists (which the reference refuses) with what the reference makes of the lists."""
+        """An element of nested data: numbers, number-like objects, tensors (one a number, others
+        refused as PyTorch refuses them inside lists)."""
         kind = self.r.random()
         if kind < 0.35:
             code = str(self.r.randint(-5, 300))
@@ -56,27 +56,24 @@ class Gen:
         else:
             code = self.choice(['torch.ones(1)', 'torch.ones(2)', 'torch.ones(1, 1)', 'torch.ones(2, 2)', 'torch.zeros(0)',
                                 'torch.arange(3)', 'torch.ones(3, 3)[:, 0]', 'torch.ones(2, 1)', 'torch.ones(2, 2, 2)'])
-            return code, 'L(%s)' % code
-        return code, code
+        return code
 
     def nested(self, depth):
         if depth == 0:
             return self.leaf()
         n = self.r.randint(0, 3)
         if self.chance(0.15):  # tensors where a level of lists is expected
-            code = self.choice(['torch.ones(%d)' % n, 'torch.ones(%d, 2)' % n, 'torch.tensor(1.)', 'torch.ones(2, 2)'])
-            return code, 'L(%s)' % code
+            return self.choice(['torch.ones(%d)' % n, 'torch.ones(%d, 2)' % n, 'torch.tensor(1.)', 'torch.ones(2, 2)'])
         items = [self.nested(depth - 1 if not self.chance(0.1) else max(depth - 2, 0)) for _ in range(n)]
         open_, close = ('(', ',)') if self.chance(0.2) else ('[', ']')
         close = close if items or close == ']' else ')'
-        return tuple(open_ + ', '.join(item[k] for item in items) + close for k in (0, 1))
+        return open_ + ', '.join(items) + close
 
     def creation(self):
-        data, alt = self.nested(self.r.randint(0, 3))
+        data = self.nested(self.r.randint(0, 3))
         dtype = 'None' if self.chance(0.5) else _dt(self.choice(DTYPES))
         fn = self.choice(['torch.tensor', 'torch.tensor', 'torch.as_tensor'])
-        form = 'result = %s(%%s, dtype=%s)' % (fn, dtype)
-        return form % data, (form % alt if alt != data else None)
+        return 'result = %s(%s, dtype=%s)' % (fn, data, dtype)
 
     def tensor_lists(self):
         """Lists of tensors of unequal or equal shapes, nested at unequal depths: the shape still expected
@@ -90,16 +87,15 @@ class Gen:
             k = self.r.random()
             shape = first if k < 0.4 else first[:self.r.randint(0, max(len(first) - 1, 0))] if k < 0.7 \
                 else self.choice(shapes)
-            code = 'torch.arange(%d.).view(%s)' % (_prod(shape), ', '.join(map(str, shape)) if shape else '()')
-            return code, 'L(%s)' % code
+            return 'torch.arange(%d.).view(%s)' % (_prod(shape), ', '.join(map(str, shape)) if shape else '()')
 
         def level(depth):
             items = [one() if depth == 0 or self.chance(0.4) else level(depth - 1) for _ in range(self.r.randint(1, 3))]
-            return tuple('[' + ', '.join(item[k] for item in items) + ']' for k in (0, 1))
+            return '[' + ', '.join(items) + ']'
 
-        data, alt = level(self.r.randint(0, 2))
+        data = level(self.r.randint(0, 2))
         dtype = 'None' if self.chance(0.7) else _dt(self.choice(DTYPES))
-        return 'result = torch.tensor(%s, dtype=%s)' % (data, dtype), 'result = torch.tensor(%s, dtype=%s)' % (alt, dtype)
+        return 'result = torch.tensor(%s, dtype=%s)' % (data, dtype)
 
     def mutated_list(self):
         dtype = _dt(self.choice(['float32', 'float64', 'int64', 'int32', 'bool']))
@@ -309,7 +305,7 @@ def _prod(xs):
 
 
 def generate(seed, count, scenario_share=0.05):
-    """`count` cases: {'family', 'code'[, 'alt'][, 'expect']} programs and {'family': 'scenario', 'spec'}
+    """`count` cases: {'family', 'code'[, 'expect']} programs and {'family': 'scenario', 'spec'}
     process scenarios (tools/fuzzlib/scenarios.py)."""
     g = Gen(seed)
     names = [n for n, w in FAMILIES for _ in range(w)]
@@ -319,11 +315,8 @@ def generate(seed, count, scenario_share=0.05):
             cases.append({'family': 'scenario', 'spec': scenarios.pick(g.r)})
             continue
         family = g.choice(names)
-        made = getattr(g, family)()
-        code, alt = made if isinstance(made, tuple) else (made, None)
+        code = getattr(g, family)()
         case = {'family': family, 'code': code}
-        if alt:
-            case['alt'] = alt
         if family in EXPECT:
             case['expect'] = EXPECT[family]
         if code == 'result = fork_check()':

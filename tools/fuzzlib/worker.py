@@ -97,12 +97,7 @@ def fork_check():
     return 'hang'
 
 
-def L(t):
-    """A multi-element tensor as nested lists: what PyTorch is given where this project stacks tensors."""
-    return t.tolist() if isinstance(t, torch.Tensor) and t.numel() != 1 else t
-
-
-HELPERS = {'L': L, 'torch': torch, 'np': np, 'Decimal': Decimal, 'Fraction': Fraction, 'IndexLike': IndexLike,
+HELPERS = {'torch': torch, 'np': np, 'Decimal': Decimal, 'Fraction': Fraction, 'IndexLike': IndexLike,
            'FloatLike': FloatLike, 'IndexAndFloat': IndexAndFloat, 'Clearer': Clearer, 'FakeArray': FakeArray,
            'fork_check': fork_check, 'nan': float('nan'), 'inf': float('inf')}
 
