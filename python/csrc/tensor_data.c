@@ -312,7 +312,8 @@ PyObject *tp_tensor_from_data(PyObject *module, PyObject *args) {
     if (dtype_obj != Py_None && !PyObject_TypeCheck(dtype_obj, &TPDtype_Type))
         return PyErr_Format(PyExc_TypeError, "tensor(): argument 'dtype' must be torch.dtype, not %s",
                             Py_TYPE(dtype_obj)->tp_name);
-    if (PyUnicode_Check(data)) return PyErr_Format(PyExc_TypeError, "new(): invalid data type 'str'");
+    if (PyUnicode_Check(data) || PyBytes_Check(data))
+        return PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(data)->tp_name);
     data_shape shape;
     if (infer_shape(data, &shape)) return NULL;
     int32_t dtype;

@@ -439,3 +439,10 @@ def test_creation_functions_take_out():
         torch.arange(0, 1, 0.25, out=i)
     with pytest.raises(RuntimeError, match='floating point and complex dtype can require gradients'):
         torch.arange(3, out=i, requires_grad=True)
+
+
+def test_tensor_refuses_text_data():
+    for data in (b'ab', 'ab', [b'a']):
+        with pytest.raises(TypeError, match="new\\(\\): invalid data type '(bytes|str)'"):
+            torch.tensor(data)
+    assert torch.tensor(bytearray(b'ab')).tolist() == [97, 98]  # a sequence of ints, as in PyTorch
