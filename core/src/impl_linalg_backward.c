@@ -635,7 +635,9 @@ int tc_impl_linalg_lstsq_backward_B(tc_opcall *c) {
 
 /* ---- matrix_exp ---- */
 
-/* The Fréchet derivative of exp at A applied to G (adjoint: at A^T): the top right block of
+/* The Fréchet derivative of exp at A applied to G (adjoint: at A^H, its adjoint under the real inner
+ * product re tr(X^H Y), which is what backward needs: A^T for real A, the conjugate transpose for
+ * complex A, as PyTorch's differential_analytic_matrix_function): the top right block of
  * exp([[A, G], [0, A]]) (Mathias 1996), the blocks placed by the selection matrices E1 = eye(2n, n)
  * and E2 = the last n columns of eye(2n). */
 int tc_impl_linalg_matrix_exp_differential(tc_opcall *c) {
@@ -643,7 +645,7 @@ int tc_impl_linalg_matrix_exp_differential(tc_opcall *c) {
     const bool adjoint = tc_arg_bool(c, 2);
     const int64_t n = cols(a);
     bw b = {0};
-    tc_tensor *x = adjoint ? mT(&b, a) : a;
+    tc_tensor *x = adjoint ? mH(&b, a) : a;
     tc_tensor *e1 = eye(&b, 2 * n, n, a), *e2 = narrow(&b, eye(&b, 2 * n, 2 * n, a), -1, n, n);
     tc_tensor *e1t = mT(&b, e1), *e2t = mT(&b, e2);
     tc_tensor *big = b.failed ? NULL : add(&b, add(&b, mm(&b, mm(&b, e1, x), e1t), mm(&b, mm(&b, e1, g), e2t)),

@@ -558,12 +558,15 @@ int tc_meta_solve_triangular(tc_opcall *c, tc_plan *p) {
 
 /* ---- matrix exponential ------------------------------------------------------------------------ */
 
-/* linalg_matrix_exp(self) -> exp(A), square matrices */
+/* linalg_matrix_exp(self) -> exp(A), square matrices, real or complex (the kernel refuses float16 and
+ * complex32 as PyTorch's does). PyTorch 1.13's out= variant is a generated one (torch.ops.aten only):
+ * it computes the result and copies it into out of any dtype, resized, as copy_ casts. */
 int tc_meta_matrix_exp(tc_opcall *c, tc_plan *p) {
     tc_tensor *a = tc_arg_tensor(c, 0);
-    if (tc_linalg_check_square(a, "linalg.matrix_exp", "A") || tc_linalg_check_floating(a, "matrix_exp", true))
+    if (tc_linalg_check_square(a, "linalg.matrix_exp", "A") || tc_linalg_check_inexact(a, "matrix_exp", true))
         return TC_FAIL;
-    if (tc_linalg_output(p, 0, a->ndim, a->sizes, a->dtype) || tc_plan_input(p, a, -1)) return TC_FAIL;
+    p->flags |= TC_PLAN_OUT_ANY_DTYPE;
+    if (tc_plan_output(p, 0, a->ndim, a->sizes, a->dtype) || tc_plan_input(p, a, -1)) return TC_FAIL;
     compute_like(p, a);
     return TC_OK;
 }

@@ -1792,6 +1792,15 @@ static void test_linalg_eig_providers(void) {
     CHECK(inv_fn && inv_fn(&inv_args) == TC_FAIL && g_error_kind == TC_ERR_RUNTIME &&
               strstr(g_error, "getrf_complex") && strstr(g_error, "lapack-1.3"),
           "complex inv on a 1.3 LAPACK: %s", g_error);
+    /* ... and so does the complex matrix_exp, which solves with them */
+    tc_kernel_fn mexp_fn = find_kernel("matrix_exp", TC_ANY_DTYPE);
+    tc_view mexp_outs[1] = {ci->v};
+    tc_kernel_args mexp_args = {.struct_size = sizeof mexp_args, .op = -1, .n_inputs = 1, .n_outputs = 1,
+                                .inputs = inv_ins, .outputs = mexp_outs, .n_args = 0};
+    g_error[0] = 0;
+    CHECK(mexp_fn && mexp_fn(&mexp_args) == TC_FAIL && g_error_kind == TC_ERR_RUNTIME &&
+              strstr(g_error, "linalg.matrix_exp") && strstr(g_error, "getrf_complex") && strstr(g_error, "lapack-1.3"),
+          "complex matrix_exp on a 1.3 LAPACK: %s", g_error);
     /* the complex svd and eigh kernels need the 1.5 members gesdd_complex and heevd_complex */
     tc_kernel_fn svd_fn = find_kernel("linalg_svd", TC_ANY_DTYPE), eigh_fn = find_kernel("linalg_eigh", TC_ANY_DTYPE);
     tensor *cs = T(TC_FLOAT64, DIMS(2)), *cu = T(TC_COMPLEX128, DIMS(2, 2)), *cvh = T(TC_COMPLEX128, DIMS(2, 2));

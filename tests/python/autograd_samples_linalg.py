@@ -91,6 +91,11 @@ def samples(T, mixed):
     def rnd(*shape):
         return T(*shape, low=-1, high=1)
 
+    def small_cplx(*shape):
+        """A complex tensor with parts in [-0.5, 0.5] (matrix_exp's samples)."""
+        parts = (T(*shape, low=-0.5, high=0.5, requires_grad=False) for _ in range(2))
+        return torch.complex(*parts).requires_grad_()
+
     def lu_parts(n=3):
         lu, piv = torch.linalg.lu_factor(dom(n).detach())
         return lu.requires_grad_(), piv
@@ -218,8 +223,8 @@ def samples(T, mixed):
         'linalg_solve_triangular': lambda: [((tri(), rnd(3, 2)), {'upper': True}, upper),
                                             ((tri(), rnd(2, 3)), {'upper': True, 'left': False}, upper),
                                             ((tri(), rnd(3, 2)), {'upper': True, 'unitriangular': True}, upper)],
-        'linalg_matrix_exp': lambda: [((T(3, 3, low=-0.5, high=0.5),), {})],
-        'matrix_exp': lambda: [((T(2, 3, 3, low=-0.5, high=0.5),), {})],
+        'linalg_matrix_exp': lambda: [((T(3, 3, low=-0.5, high=0.5),), {}), ((small_cplx(3, 3),), {})],
+        'matrix_exp': lambda: [((T(2, 3, 3, low=-0.5, high=0.5),), {}), ((small_cplx(2, 3, 3),), {})],
         # norms
         'linalg_vector_norm': lambda: [((rnd(2, 3),), {}), ((rnd(2, 3), 1), {}), ((rnd(2, 3), float('inf'), [1]), {}),
                                        ((rnd(2, 3), 3, [0], True), {}), ((rnd(2, 3), 0.5), {})],
@@ -271,7 +276,8 @@ def samples(T, mixed):
         'solve_triangular_backward_A': lambda: [((rnd(3, 2), tri(), rnd(3, 2), True, True, False), {})],
         'linalg_lstsq_backward_A': lambda: [((rnd(3, 2), rnd(4, 3), rnd(4, 2)), {})],
         'linalg_lstsq_backward_B': lambda: [((rnd(3, 2), rnd(4, 3), rnd(4, 2)), {})],
-        'linalg_matrix_exp_differential': lambda: [((T(3, 3, low=-0.5, high=0.5), T(3, 3), True), {})],
+        'linalg_matrix_exp_differential': lambda: [((T(3, 3, low=-0.5, high=0.5), T(3, 3), True), {}),
+                                                   ((small_cplx(3, 3), small_cplx(3, 3), True), {})],
         'linalg_vector_norm_backward': lambda: [((T(2), rnd(2, 3), 2, T(2), [1], False), {})],
     }
     return s
