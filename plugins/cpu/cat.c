@@ -111,13 +111,16 @@ static int cat_dense(const tc_kernel_args *args, int32_t dim, size_t es) {
     cat_dense_job j = {args, in_row, row_bytes(out, dim, es), 0, 0};
     j.total = j.out_row;
     for (int32_t d = 0; d < dim; d++) j.total *= (size_t)out->sizes[d];
-    /* Where the inputs and the result together (twice the result) outgrow the caches, the result is
-     * written with streaming stores: no read for ownership of its lines, and the inputs keep the
-     * cache. Four 1024x1024 float32 inputs along dim 1 (C loops, Zen 3): 20-23 -> 36-48 GB/s on one
-     * thread, 25-40 -> 46-52 on two. */
-    j.stream = (int64_t)j.total >= CPU_STREAM_MIN_BYTES / 2;
+    /* Where the inputs and the result together (twice the result) outgrow the caches and one thread
+     * copies, the result is written with streaming stores: no read for ownership of its lines, and
+     * the inputs keep the cache. Four 1024x1024 float32 inputs (a 16 MiB result, in-process on one
+     * Zen 3 thread): 22-28 -> 38-42 GB/s, the reference 25-28. Two threads streaming were capped
+     * near 44 GB/s, where ordinary stores reached 48-60 along dim 0 (the reference 51-60) and
+     * 33-43 along dim 1 (the reference 34-43): there the caches still serve. */
+    const int threads = cpu_threads_for((int64_t)(j.total / es));
+    j.stream = threads == 1 && (int64_t)j.total >= CPU_STREAM_MIN_BYTES / 2;
     const int64_t chunks = (int64_t)((j.total + CAT_CHUNK - 1) / CAT_CHUNK);
-    cpu_parallel(chunks, cpu_threads_for((int64_t)(j.total / es)), cat_dense_range, &j);
+    cpu_parallel(chunks, threads, cat_dense_range, &j);
     cpu_core->host_free(in_row, bytes);
     return TC_OK;
 }
