@@ -54,9 +54,11 @@
 #error "nn_vmath.h needs SSE4.1 or later (x86-64-v2)"
 #endif
 
-/* nnv_F_f32 and nnv_F_f64 from the vector functions FF and FD */
+/* nnv_F_f32 and nnv_F_f64 from the vector functions FF and FD. Always inlined: with an inline FF
+ * (VM_EXPF) a call left standing at -O1 made GCC warn that the caller's scratch, filled by a loop
+ * just before, might be uninitialised. */
 #define NNV_ARRAY_OF(F, FF, FD)                                                                    \
-    static inline void nnv_##F##_f32(float *y, const float *x, int64_t n) {                        \
+    static inline __attribute__((always_inline)) void nnv_##F##_f32(float *y, const float *x, int64_t n) { \
         int64_t i = 0;                                                                             \
         for (; i + NNV_NF <= n; i += NNV_NF) NNV_STF(y + i, FF(NNV_LDF(x + i)));                   \
         if (i < n) {                                                                               \
@@ -66,7 +68,7 @@
             memcpy(y + i, t, sizeof(float) * (size_t)(n - i));                                    \
         }                                                                                          \
     }                                                                                              \
-    static inline void nnv_##F##_f64(double *y, const double *x, int64_t n) {                      \
+    static inline __attribute__((always_inline)) void nnv_##F##_f64(double *y, const double *x, int64_t n) { \
         int64_t i = 0;                                                                             \
         for (; i + NNV_ND <= n; i += NNV_ND) NNV_STD(y + i, FD(NNV_LDD(x + i)));                   \
         if (i < n) {                                                                               \
