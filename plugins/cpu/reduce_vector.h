@@ -136,17 +136,19 @@ RED_VEC_EXTREME_FN(red_vec_min_f64, RED_VEC_F64, min, pd)
  * address), float32 max and prod of 16M elements at 29 against the reference's 41-46. Ahead by
  * 2, 4 and 8 KiB they ran at 36-40, 42-47 and 46-50 (alternating runs; sums gained 2-10% too). */
 #define RED_VEC_PREFETCH_AHEAD 8192
-/* Whether a loop of LOAD prefetches: always where the lanes are 64 bytes wide (AVX-512: Zen 4 and
- * 5, Intel's cores from Skylake-SP on); below that only for the loads that widen float32 to double.
- * On Zen 3 (the AVX2 variant) the prefetches slowed a float32 sum streamed from memory on one thread
- * from 20.5 to 18.7 GB/s, while a product in double lanes gained from them (17 -> 19); C loops of
- * eight accumulators, alternating runs. */
+/* Whether a loop combining with VCOMB prefetches: always where the lanes are 64 bytes wide (AVX-512:
+ * Zen 4 and 5, Intel's cores from Skylake-SP on); below that not for sums. On Zen 3 (the AVX2
+ * variant) the prefetches slowed a float32 sum streamed from memory on one thread from 20.5 to 18.7
+ * GB/s, while max (18.0 -> 19.5) and the product in double lanes (17 -> 19) gained from them (C
+ * loops of eight accumulators, alternating runs). */
 #if RED_VEC_BYTES == 64
-#define RED_VEC_LOAD_AS_IS_PREFETCHES 1
+#define RED_VEC_ADD_PREFETCHES 1
 #else
-#define RED_VEC_LOAD_AS_IS_PREFETCHES 0
+#define RED_VEC_ADD_PREFETCHES 0
 #endif
-#define RED_VEC_LOAD_F32_AS_F64_PREFETCHES 1
+#define RED_VEC_MUL_PREFETCHES 1
+#define RED_VEC_MAX_PREFETCHES 1
+#define RED_VEC_MIN_PREFETCHES 1
 
 /* Vector g of the first group takes v, for a g known only at run time (GCC keeps l0 in registers
  * only when every index is a constant). */
@@ -187,7 +189,7 @@ RED_VEC_EXTREME_FN(red_vec_min_f64, RED_VEC_F64, min, pd)
                 _Pragma("GCC unroll 16") for (int k = 0; k < NV; k++) acc[k] = id;                 \
                 for (; i + PERIOD <= n; i += PERIOD)                                               \
                     _Pragma("GCC unroll 16") for (int k = 0; k < NV; k++) {                        \
-                        if (LOAD##_PREFETCHES && k * W * sizeof(CPU_T_##S) % 64 == 0) /* once a line */ \
+                        if (VCOMB##_PREFETCHES && k * W * sizeof(CPU_T_##S) % 64 == 0) /* once a line */ \
                             __builtin_prefetch((const char *)(p + i + k * W) + RED_VEC_PREFETCH_AHEAD); \
                         vec v;                                                                     \
                         LOAD(v, p + i + k * W)                                                     \
