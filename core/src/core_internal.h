@@ -98,6 +98,8 @@ TC_INTERNAL int tc_overlap(const tc_tensor *a, const tc_tensor *b);
 TC_INTERNAL int tc_check_internal_overlap(const tc_tensor *t);
 /* RuntimeError for a partial overlap of written and read. */
 TC_INTERNAL int tc_check_partial_overlap(const tc_tensor *written, const tc_tensor *read);
+/* PyTorch's assert_no_overlap: refuses any shared element, full or partial. */
+TC_INTERNAL int tc_check_no_overlap(const tc_tensor *written, const tc_tensor *read);
 
 /* ---- shapes (every multiplication checked for overflow) ---- */
 TC_INTERNAL int tc_shape_numel(int32_t ndim, const int64_t *sizes, int64_t *numel);
@@ -331,6 +333,13 @@ TC_INTERNAL int tc_plan_along_dim(tc_plan *p, tc_tensor *self, int64_t dim, int3
                                   int32_t compute, int32_t kernel_dtype);
 /* PyTorch's RuntimeError when a result of dtype `from` cannot be written into a `to` tensor. */
 TC_INTERNAL int tc_check_can_cast(int32_t from, int32_t to);
+/* The tensor an in-place or out= call writes as result i; NULL for the functional form. */
+TC_INTERNAL tc_tensor *tc_written_arg(const tc_opcall *c, int32_t i);
+/* An out= tensor (NULL passes) of exactly `want`, as PyTorch's structured ops' set_output requires:
+ * "Expected out tensor to have dtype float, but got double instead". */
+TC_INTERNAL int tc_check_out_dtype(const tc_tensor *out, int32_t want);
+/* The same in the words of PyTorch's older kernels: "expected scalar_type Float but found Double". */
+TC_INTERNAL int tc_check_out_scalar_type(const tc_tensor *out, int32_t want);
 /* Adds a kernel input (retained), to be computed in `dtype` unless dtype < 0: the kernel receives it
  * converted, or converts it while loading when it says it can (TC_KERNEL_CONVERTS_INPUTS). */
 TC_INTERNAL int tc_plan_input(tc_plan *p, tc_tensor *t, int32_t dtype);

@@ -80,8 +80,7 @@ int tc_impl_mean_out(tc_opcall *c) {
     if (dtype >= 0 && dtype != out->dtype)
         return nan ? tc_set_error(TC_ERR_RUNTIME, "nansum: provided dtype must match dtype of result. Got %s and %s.",
                                   tc_dtype_scalar_name(out->dtype), tc_dtype_scalar_name(dtype))
-                   : tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
-                                  tc_dtype_cpp_name(dtype), tc_dtype_cpp_name(out->dtype));
+                   : tc_check_out_dtype(out, dtype);
     if (nan && !tc_dtype_is_floating(self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "nanmean(): expected input to have floating point dtype but got %s",
                             tc_dtype_scalar_name(self->dtype));
@@ -109,10 +108,7 @@ int tc_impl_mean_out(tc_opcall *c) {
 /* out= of argmax / argmin: an int64 tensor, checked before the input (PyTorch's order). */
 int tc_impl_argmax_out(tc_opcall *c) {
     const tc_tensor *out = c->args[tc_op_at(c->op->base)->schema.n_args].v.tensor;
-    if (out->dtype != TC_INT64)
-        return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype long int, but got %s instead",
-                            tc_dtype_cpp_name(out->dtype));
-    return tc_impl_out_from_functional(c);
+    return tc_check_out_dtype(out, TC_INT64) ? TC_FAIL : tc_impl_out_from_functional(c);
 }
 
 /* argmax / argmin (self, dim, keepdim): the indices half of max.dim / min.dim. */

@@ -33,20 +33,13 @@ static int write_into(tc_tensor *target, tc_tensor *value, bool resize) {
     return r ? TC_OK : TC_FAIL;
 }
 
-/* PyTorch's structured kernels take out= tensors of exactly their results' dtypes (set_output). */
-static int check_exact_dtype(const tc_tensor *target, const tc_tensor *value) {
-    if (target->dtype == value->dtype) return TC_OK;
-    return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
-                        tc_dtype_cpp_name(value->dtype), tc_dtype_cpp_name(target->dtype));
-}
-
 static int out_from_functional(tc_opcall *c, bool exact_dtype) {
     struct tc_op *base = tc_op_at(c->op->base);
     tc_value results[TC_MAX_RETURNS];
     if (run_base(c, results)) return TC_FAIL;
     int32_t n = base->schema.n_returns, first_out = base->schema.n_args;
     for (int32_t i = 0; i < n; i++) {
-        if ((exact_dtype && check_exact_dtype(c->args[first_out + i].v.tensor, results[i].v.tensor)) ||
+        if ((exact_dtype && tc_check_out_dtype(c->args[first_out + i].v.tensor, results[i].v.tensor->dtype)) ||
             write_into(c->args[first_out + i].v.tensor, results[i].v.tensor, true)) {
             tc_values_release(results, n);
             return TC_FAIL;

@@ -306,11 +306,7 @@ int tc_meta_index_put(tc_opcall *c, tc_plan *p) {
                             (long long)indices.len);
     if (index_put_by_mask(c, p, &done) || done) return done ? TC_OK : TC_FAIL;
     /* PyTorch's assert_no_overlap(self, values): any shared element, even when nothing is written */
-    const int lap = tc_overlap(self, values);
-    if (lap == TC_OVERLAP_FULL || lap == TC_OVERLAP_PARTIAL)
-        return tc_set_error(TC_ERR_RUNTIME, "unsupported operation: some elements of the input tensor and the "
-                                            "written-to tensor refer to a single memory location. Please clone() the "
-                                            "tensor before performing the operation.");
+    if (tc_check_no_overlap(self, values)) return TC_FAIL;
     adv_index a;
     if (adv_build(self, indices, &a)) return TC_FAIL;
     int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];

@@ -32,22 +32,6 @@ static int32_t dtype_named(const tc_opcall *c, const char *name) {
     return v && v->tag == TC_VALUE_DTYPE ? (int32_t)v->v.i : -1;
 }
 
-/* The tensor an out= call writes as result i; NULL for the functional and in-place forms. */
-static const tc_tensor *out_arg(const tc_opcall *c, int32_t i) {
-    const tc_op_schema *s = &c->op->schema;
-    if (c->op->variant != TC_VARIANT_OUT || i >= s->n_returns || s->returns[i].alias_arg < 0) return NULL;
-    const tc_value *v = &c->args[s->returns[i].alias_arg];
-    return v->tag == TC_VALUE_TENSOR ? v->v.tensor : NULL;
-}
-
-/* PyTorch's set_output for results of one dtype: out= tensors must have exactly `want`. */
-static int check_out_dtype(const tc_opcall *c, int32_t i, int32_t want) {
-    const tc_tensor *out = out_arg(c, i);
-    if (!out || out->dtype == want) return TC_OK;
-    return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
-                        tc_dtype_cpp_name(want), tc_dtype_cpp_name(out->dtype));
-}
-
 /* Which dims a reduction reduces: a dim list (empty or absent or None: every dim) or one dim. */
 static int dims_to_mask(const tc_tensor *t, const tc_value *dims, bool *mask) {
     memset(mask, 0, sizeof(bool) * TC_MAX_DIMS);
@@ -199,8 +183,8 @@ int tc_meta_sum(tc_opcall *c, tc_plan *p) {
     reduction r;
     if (reduction_of(c, &r)) return TC_FAIL;
     int32_t dtype = dtype_named(c, "dtype");
-    const tc_tensor *out = out_arg(c, 0);
-    if (out && dtype >= 0 && check_out_dtype(c, 0, dtype)) return TC_FAIL;
+    const tc_tensor *out = tc_written_arg(c, 0);
+    if (dtype >= 0 && tc_check_out_dtype(out, dtype)) return TC_FAIL;
     if (out) /* PyTorch reduces in out='s dtype, the input converted to it */
         dtype = out->dtype;
     else if (dtype < 0)
@@ -224,7 +208,7 @@ int tc_meta_nansum(tc_opcall *c, tc_plan *p) {
     if (tc_dtype_is_complex(tc_arg_tensor(c, 0)->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "nansum does not support complex inputs");
     int32_t dtype = dtype_named(c, "dtype");
-    const tc_tensor *out = out_arg(c, 0);
+    const tc_tensor *out = tc_written_arg(c, 0);
     if (out && dtype >= 0 && dtype != out->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "nansum: provided dtype must match dtype of result. Got %s and %s.",
                             tc_dtype_scalar_name(out->dtype), tc_dtype_scalar_name(dtype));
@@ -240,7 +224,7 @@ int tc_meta_extreme_all(tc_opcall *c, tc_plan *p) {
     if (reduction_of(c, &r)) return TC_FAIL;
     const tc_value *dims = arg_named(c, "dim");
     bool all = !dims || dims->tag != TC_VALUE_INT_LIST || dims->v.ints.len == 0;
-    const tc_tensor *out = out_arg(c, 0);
+    const tc_tensor *out = tc_written_arg(c, 0);
     if (out && out->dtype != r.self->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "Expected the dtype for input and out to match, but got %s for input's "
                                             "dtype and %s for out's dtype.", tc_dtype_scalar_name(r.self->dtype),
@@ -270,7 +254,8 @@ int tc_meta_aminmax(tc_opcall *c, tc_plan *p) {
     if (tc_dtype_is_complex(r.self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "\"aminmax_cpu\" not implemented for '%s'",
                             tc_dtype_scalar_name(r.self->dtype));
-    if (check_out_dtype(c, 0, r.self->dtype) || check_out_dtype(c, 1, r.self->dtype)) return TC_FAIL;
+    if (tc_check_out_dtype(tc_written_arg(c, 0), r.self->dtype) || tc_check_out_dtype(tc_written_arg(c, 1), r.self->dtype))
+        return TC_FAIL;
     return plan_reduction(p, &r, 2, r.self->dtype, -1, -1);
 }
 
@@ -283,7 +268,7 @@ int tc_meta_logical_reduce(tc_opcall *c, tc_plan *p) {
     if (tc_dtype_is_complex(r.self->dtype) && tc_tensor_numel(r.self) > 0)
         tc_warn_complex_to_real();
     int32_t dtype = r.self->dtype == TC_UINT8 ? TC_UINT8 : TC_BOOL;
-    const tc_tensor *out = out_arg(c, 0);
+    const tc_tensor *out = tc_written_arg(c, 0);
     if (out) { /* a bool or uint8 out= */
         if (out->dtype != TC_BOOL && out->dtype != TC_UINT8)
             return tc_set_error(TC_ERR_RUNTIME, "%s only supports bool tensor for result, got: %s",
@@ -360,7 +345,7 @@ int tc_meta_var(tc_opcall *c, tc_plan *p) {
     if (complex) return var_complex(c, p, &r, correction);
     /* Into out=, PyTorch computes in out's dtype (a floating one), the input converted; a result of
      * one element it computes in double and fills into out of any dtype. */
-    const tc_tensor *out = out_arg(c, 0);
+    const tc_tensor *out = tc_written_arg(c, 0);
     int32_t dtype = r.self->dtype, compute = -1;
     if (out) {
         int64_t sizes[TC_MAX_DIMS], count = 1;
@@ -419,7 +404,7 @@ int tc_meta_norm(tc_opcall *c, tc_plan *p) {
     if (dtype < 0 && !tc_dtype_is_floating(r.self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "norm(): input dtype should be either floating point or complex. Got %s "
                                             "instead.", tc_dtype_scalar_name(r.self->dtype));
-    const tc_tensor *out = out_arg(c, 0);
+    const tc_tensor *out = tc_written_arg(c, 0);
     if (dtype < 0 && out) { /* PyTorch computes in out='s dtype */
         if (!tc_dtype_is_floating(out->dtype) && !tc_dtype_is_complex(out->dtype))
             return tc_set_error(TC_ERR_RUNTIME, "\"norm_cpu\" not implemented for '%s'", tc_dtype_scalar_name(out->dtype));
@@ -440,7 +425,7 @@ int tc_meta_norm(tc_opcall *c, tc_plan *p) {
 int tc_meta_logsumexp(tc_opcall *c, tc_plan *p) {
     reduction r;
     if (reduction_of(c, &r)) return TC_FAIL;
-    const tc_tensor *out = out_arg(c, 0);
+    const tc_tensor *out = tc_written_arg(c, 0);
     if (out && !tc_dtype_is_floating(out->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "logsumexp(): Expected floating point type for result tensor, but got: %s",
                             tc_dtype_scalar_name(out->dtype));
@@ -477,13 +462,9 @@ static int plan_values_indices(tc_opcall *c, tc_plan *p, int32_t *dim_out) {
     const bool max_min = c->op->kernel == TC_KERNEL_max_dim || c->op->kernel == TC_KERNEL_min_dim;
     if (max_min && tc_dtype_is_complex(self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "%s(): does not support complex input", c->op->schema.name);
-    for (int32_t i = 0; i < 2; i++) {
+    for (int32_t i = 0; i < 2; i++) { /* max/min.dim are structured ops of PyTorch's, the others older kernels */
         const int32_t want = i == 0 ? self->dtype : TC_INT64;
-        const tc_tensor *t = out_arg(c, i);
-        if (max_min && check_out_dtype(c, i, want)) return TC_FAIL; /* a structured op of PyTorch's */
-        if (t && t->dtype != want)
-            return tc_set_error(TC_ERR_RUNTIME, "expected scalar_type %s but found %s", tc_dtype_scalar_name(want),
-                                tc_dtype_scalar_name(t->dtype));
+        if ((max_min ? tc_check_out_dtype : tc_check_out_scalar_type)(tc_written_arg(c, i), want)) return TC_FAIL;
     }
     bool mask[TC_MAX_DIMS] = {0};
     if (self->ndim > 0) mask[dim] = true;

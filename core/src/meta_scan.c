@@ -10,13 +10,6 @@
 
 #include <string.h>
 
-/* The tensor result i of an in-place or out= call writes, or NULL. */
-static tc_tensor *written(const tc_opcall *c, int32_t i) {
-    const tc_op_schema *s = &c->op->schema;
-    if (c->op->variant == TC_VARIANT_FUNCTIONAL || i >= s->n_returns || s->returns[i].alias_arg < 0) return NULL;
-    return c->args[s->returns[i].alias_arg].v.tensor;
-}
-
 /* Outputs 0..n-1 (dtypes[i]) of the input's sizes; the input converted to `compute` (< 0: as it
  * is); the kernel's dtype and dim. */
 int tc_plan_along_dim(tc_plan *p, tc_tensor *self, int64_t dim_arg, int32_t n, const int32_t *dtypes,
@@ -38,7 +31,7 @@ int tc_plan_along_dim(tc_plan *p, tc_tensor *self, int64_t dim_arg, int32_t n, c
 
 /* cumsum / cumprod (self, dim, *, dtype) and their in-place and out= variants. */
 int tc_meta_cumsum(tc_opcall *c, tc_plan *p) {
-    tc_tensor *self = tc_arg_tensor(c, 0), *target = written(c, 0);
+    tc_tensor *self = tc_arg_tensor(c, 0), *target = tc_written_arg(c, 0);
     int32_t dtype = tc_arg_enum(c, 2);
     if (c->op->variant == TC_VARIANT_INPLACE && dtype >= 0 && dtype != self->dtype)
         return tc_set_error(TC_ERR_RUNTIME, "Bad in-place call: input tensor dtype %s and output tensor dtype %s "
@@ -53,10 +46,8 @@ int tc_meta_cumsum(tc_opcall *c, tc_plan *p) {
 
 /* logcumsumexp(self, dim): floating dtypes only. */
 int tc_meta_logcumsumexp(tc_opcall *c, tc_plan *p) {
-    tc_tensor *self = tc_arg_tensor(c, 0), *target = written(c, 0);
-    if (target && target->dtype != self->dtype) /* PyTorch checks out='s dtype first */
-        return tc_set_error(TC_ERR_RUNTIME, "expected scalar_type %s but found %s", tc_dtype_scalar_name(self->dtype),
-                            tc_dtype_scalar_name(target->dtype));
+    tc_tensor *self = tc_arg_tensor(c, 0), *target = tc_written_arg(c, 0);
+    if (tc_check_out_scalar_type(target, self->dtype)) return TC_FAIL; /* PyTorch checks out='s dtype first */
     if (!tc_dtype_is_floating(self->dtype))
         return tc_set_error(TC_ERR_RUNTIME, "\"logcumsumexp_out_cpu\" not implemented for '%s'",
                             tc_dtype_scalar_name(self->dtype));
@@ -66,26 +57,14 @@ int tc_meta_logcumsumexp(tc_opcall *c, tc_plan *p) {
 /* Results (values of the input's dtype, int64 indices) that out= tensors must match exactly, as
  * PyTorch's index-returning ops require. */
 static int check_values_indices(const tc_opcall *c, int32_t dtype) {
-    const int32_t want[2] = {dtype, TC_INT64};
-    for (int32_t i = 0; i < 2; i++) {
-        tc_tensor *t = written(c, i);
-        if (t && t->dtype != want[i])
-            return tc_set_error(TC_ERR_RUNTIME, "expected scalar_type %s but found %s", tc_dtype_scalar_name(want[i]),
-                                tc_dtype_scalar_name(t->dtype));
-    }
-    return TC_OK;
+    return tc_check_out_scalar_type(tc_written_arg(c, 0), dtype) || tc_check_out_scalar_type(tc_written_arg(c, 1), TC_INT64)
+               ? TC_FAIL : TC_OK;
 }
 
 /* sort's and topk's words for the same check. */
 static int check_out_dtypes(const tc_opcall *c, int32_t dtype) {
-    const int32_t want[2] = {dtype, TC_INT64};
-    for (int32_t i = 0; i < 2; i++) {
-        tc_tensor *t = written(c, i);
-        if (t && t->dtype != want[i])
-            return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
-                                tc_dtype_cpp_name(want[i]), tc_dtype_cpp_name(t->dtype));
-    }
-    return TC_OK;
+    return tc_check_out_dtype(tc_written_arg(c, 0), dtype) || tc_check_out_dtype(tc_written_arg(c, 1), TC_INT64)
+               ? TC_FAIL : TC_OK;
 }
 
 /* cummax / cummin (self, dim): running extremes and their indices. */

@@ -24,11 +24,19 @@ int tc_overlap(const tc_tensor *a, const tc_tensor *b) {
 
 int tc_tensor_overlap(const tc_tensor *a, const tc_tensor *b) { return tc_overlap(a, b); }
 
-int tc_check_partial_overlap(const tc_tensor *written, const tc_tensor *read) {
-    if (tc_overlap(written, read) != TC_OVERLAP_PARTIAL) return TC_OK;
+static int overlap_error(void) {
     return tc_set_error(TC_ERR_RUNTIME, "unsupported operation: some elements of the input tensor and the "
                                         "written-to tensor refer to a single memory location. Please clone() the "
                                         "tensor before performing the operation.");
+}
+
+int tc_check_partial_overlap(const tc_tensor *written, const tc_tensor *read) {
+    return tc_overlap(written, read) == TC_OVERLAP_PARTIAL ? overlap_error() : TC_OK;
+}
+
+int tc_check_no_overlap(const tc_tensor *written, const tc_tensor *read) {
+    const int lap = tc_overlap(written, read);
+    return lap == TC_OVERLAP_PARTIAL || lap == TC_OVERLAP_FULL ? overlap_error() : TC_OK;
 }
 
 /* A zero stride over a dim of more than one element (expand) means several elements share memory,

@@ -48,12 +48,23 @@ static void plan_release(tc_plan *p) {
     p->n_in = p->n_out = 0;
 }
 
-/* The argument an in-place or out= op writes as result i. */
-static tc_tensor *written_arg(const tc_opcall *c, int32_t i) {
+tc_tensor *tc_written_arg(const tc_opcall *c, int32_t i) {
     const tc_op_schema *s = &c->op->schema;
-    if (i >= s->n_returns || s->returns[i].alias_arg < 0) return NULL;
+    if (c->op->variant == TC_VARIANT_FUNCTIONAL || i >= s->n_returns || s->returns[i].alias_arg < 0) return NULL;
     const tc_value *v = &c->args[s->returns[i].alias_arg];
     return v->tag == TC_VALUE_TENSOR ? v->v.tensor : NULL;
+}
+
+int tc_check_out_dtype(const tc_tensor *out, int32_t want) {
+    if (!out || out->dtype == want) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead",
+                        tc_dtype_cpp_name(want), tc_dtype_cpp_name(out->dtype));
+}
+
+int tc_check_out_scalar_type(const tc_tensor *out, int32_t want) {
+    if (!out || out->dtype == want) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "expected scalar_type %s but found %s", tc_dtype_scalar_name(want),
+                        tc_dtype_scalar_name(out->dtype));
 }
 
 static int shape_mismatch(const tc_tensor *t, int32_t ndim, const int64_t *sizes) {
@@ -96,7 +107,7 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
     if (i != p->n_out || i >= TC_MAX_RETURNS)
         return tc_set_error(TC_ERR_RUNTIME, "internal error: %s sets output %d out of order", c->op->schema.name, i);
     if (dtype < 0 || dtype >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype %d", dtype);
-    tc_tensor *target = c->op->variant == TC_VARIANT_FUNCTIONAL ? NULL : written_arg(c, i);
+    tc_tensor *target = tc_written_arg(c, i);
     tc_tensor *out;
     if (!target) {
         if (!(out = tc_empty(ndim, sizes, dtype, c->device))) return TC_FAIL;
@@ -128,7 +139,7 @@ int tc_plan_output_deferred(tc_plan *p, int32_t i, int32_t dtype) {
     if (i != p->n_out || i >= TC_MAX_RETURNS)
         return tc_set_error(TC_ERR_RUNTIME, "internal error: %s sets output %d out of order", c->op->schema.name, i);
     if (dtype < 0 || dtype >= TC_NUM_DTYPES) return tc_set_error(TC_ERR_TYPE, "invalid dtype %d", dtype);
-    tc_tensor *target = c->op->variant == TC_VARIANT_FUNCTIONAL ? NULL : written_arg(c, i);
+    tc_tensor *target = tc_written_arg(c, i);
     if (target && (tc_check_can_cast(dtype, target->dtype) || tc_check_internal_overlap(target))) return TC_FAIL;
     if (target) tc_tensor_retain(target);
     p->out[i] = NULL; /* until the kernel asks: always a fresh tensor, so it never overlaps an input */

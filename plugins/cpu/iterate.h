@@ -67,7 +67,7 @@ int cpu_iterate_write_only(const tc_view *const *views, int nops, cpu_loop_fn lo
 
 /* Results at least this large are written with streaming (non-temporal) stores where the writer can
  * (see iterate.c): they would not stay in a cache for the next op anyway. cat counts its inputs' bytes
- * too (cat.c). */
+ * too, and streams only when one thread copies (cat.c). */
 #define CPU_STREAM_MIN_BYTES ((int64_t)32 << 20)
 /* Copies `bytes` from src to dst with streaming stores (any alignment; the ends that do not fill a
  * 16-byte store go through memcpy). The stores are weakly ordered: the writer issues _mm_sfence()

@@ -522,33 +522,40 @@ static int convert(arena *a, const tc_op_schema *s, int32_t op, binding *b, tc_v
 static PyObject *return_type_cache; /* dict: op name -> structseq type */
 
 /* torch.return_types.<name>, or <name>_out for an out= variant (its results are its arguments), as
- * PyTorch names them. */
+ * PyTorch names them. The cache is keyed by that name; the type's own copy is allocated once. */
 static PyObject *return_type(const tc_op_schema *s) {
     if (!return_type_cache && !(return_type_cache = PyDict_New())) return NULL;
     bool out_variant = s->n_returns > 0;
     for (int32_t i = 0; i < s->n_returns; i++) out_variant = out_variant && s->returns[i].alias_arg >= 0;
-    char *name = PyMem_Malloc(strlen(s->name) + 32); /* kept for the type's lifetime */
-    if (!name) return PyErr_NoMemory();
-    sprintf(name, "torch.return_types.%s%s", s->name, out_variant ? "_out" : "");
-    const char *key = name + strlen("torch.return_types.");
-    PyObject *type = PyDict_GetItemString(return_type_cache, key);
-    if (type) {
-        PyMem_Free(name);
+    PyObject *key = PyUnicode_FromFormat("%s%s", s->name, out_variant ? "_out" : "");
+    if (!key) return NULL;
+    PyObject *type = PyDict_GetItemWithError(return_type_cache, key);
+    if (type || PyErr_Occurred()) {
+        Py_DECREF(key);
         return type;
     }
     PyStructSequence_Field fields[TC_MAX_RETURNS + 1];
     for (int32_t i = 0; i < s->n_returns; i++) fields[i] = (PyStructSequence_Field){s->returns[i].name, NULL};
     fields[s->n_returns] = (PyStructSequence_Field){NULL, NULL};
+    const char *key_text = PyUnicode_AsUTF8(key);
+    char *name = key_text ? PyMem_Malloc(strlen(key_text) + 32) : NULL; /* kept for the type's lifetime */
+    if (!name) {
+        Py_DECREF(key);
+        return key_text ? PyErr_NoMemory() : NULL;
+    }
+    sprintf(name, "torch.return_types.%s", key_text);
     PyStructSequence_Desc desc = {name, NULL, fields, s->n_returns};
     PyTypeObject *t = PyStructSequence_NewType(&desc);
     if (!t) {
         PyMem_Free(name);
+        Py_DECREF(key);
         return NULL;
     }
     t->tp_repr = tp_return_type_repr;
-    PyDict_SetItemString(return_type_cache, key, (PyObject *)t);
+    int rc = PyDict_SetItem(return_type_cache, key, (PyObject *)t);
+    Py_DECREF(key);
     Py_DECREF(t);
-    return (PyObject *)t;
+    return rc ? NULL : (PyObject *)t;
 }
 
 /* PyTorch writes one field per line: "torch.return_types.max(\nvalues=...,\nindices=...)". */
