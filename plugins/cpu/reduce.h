@@ -51,10 +51,10 @@
  * NAME##_pair): on this project's machine (Zen 3) one thread then read memory 15-25% faster than
  * from one stream, prefetched or not (a float32 sum 17 -> 20 GB/s, max 16.5 -> 19, a product in double
  * lanes 14 -> 16; two threads 7-15% faster). Blocks 4 KiB apart gained nothing; 64 KiB and more, all
- * of it. Rows shorter than RED_STREAMS_MIN elements go block by block as before (the results are
- * the same either way). */
+ * of it. Shorter rows of two blocks or more are read two rows at once (NAME##_two_rows), their
+ * blocks in pairs. The results are the same either way. */
 #define RED_STREAM_GAP 16
-#define RED_STREAMS_MIN (4 * RED_STREAM_GAP * RED_BLOCK)
+#define RED_STREAMS_MIN (2 * RED_STREAM_GAP * RED_BLOCK)
 #define RED_TILE 1024     /* columns per tile in the outer plan */
 #define RED_LEAF_ROWS 8   /* rows the outer plan adds into its tile per pass */
 
@@ -267,6 +267,23 @@ double reduce_count(const tc_kernel_args *args);
         const A y = NAME##_pairwise_blocks(b, k + h / RED_BLOCK, n - h);                           \
         return COMB(x, y);                                                                         \
     }                                                                                              \
+    /* NAME##_pairwise of two rows of n elements (2 blocks to RED_STREAMS_MIN), into *x and *y,  \
+     * their blocks computed in pairs: rows along a dim as two streams. */                        \
+    static void NAME##_two_rows(A *x, A *y, const CPU_T_##S *p, const CPU_T_##S *q, int64_t n, const red_call *cx, \
+                                double cp, double cq) {                                            \
+        NAME##_blocks a = {.p = p, .n = n, .first = 0, .count = (n + RED_BLOCK - 1) / RED_BLOCK, .cx = cx, .c = cp}; \
+        NAME##_blocks b = {.p = q, .n = n, .first = 0, .count = a.count, .cx = cx, .c = cq};      \
+        _Static_assert(RED_STREAMS_MIN <= 2 * RED_STREAM_GAP * RED_BLOCK, "a row's blocks fit in done"); \
+        const int64_t whole = n / RED_BLOCK;                                                       \
+        for (int64_t j = 0; j < whole; j++)                                                        \
+            NAME##_lanes1_pair(&a.done[j], &b.done[j], p + j * RED_BLOCK, q + j * RED_BLOCK, cx, cp); \
+        if (whole < a.count) {                                                                     \
+            a.done[whole] = NAME##_block(p + whole * RED_BLOCK, n - whole * RED_BLOCK, 1, cx, cp);  \
+            b.done[whole] = NAME##_block(q + whole * RED_BLOCK, n - whole * RED_BLOCK, 1, cx, cq);  \
+        }                                                                                          \
+        *x = NAME##_pairwise_blocks(&a, 0, n);                                                     \
+        *y = NAME##_pairwise_blocks(&b, 0, n);                                                     \
+    }                                                                                              \
     static A NAME##_pairwise(const CPU_T_##S *p, int64_t n, int64_t s, const red_call *cx, double c) { \
         if (n <= RED_BLOCK) return NAME##_block(p, n, s, cx, c);                                   \
         if (NAME##_lanes1_pairs && s == 1 && n >= RED_STREAMS_MIN) {                               \
@@ -285,6 +302,15 @@ double reduce_count(const tc_kernel_args *args);
         A *restrict x = acc;                                                                       \
         /* batches of contiguous rows first (only stamps whose MAP ignores the centre batch) */    \
         int64_t r = s == 1 ? NAME##_lanes1_batches(x, p, step, nrows, n) : 0;                      \
+        if (NAME##_lanes1_pairs && s == 1 && n >= 2 * RED_BLOCK && n < RED_STREAMS_MIN) {          \
+            /* row r with row r + k, at least RED_STREAM_GAP blocks further on where rows are dense */ \
+            for (int64_t k = (RED_STREAM_GAP * RED_BLOCK + n - 1) / n; k >= 1; k = k > 1 ? 1 : 0)  \
+                for (; r + 2 * k <= nrows; r += 2 * k)                                             \
+                    for (int64_t j = r; j < r + k; j++)                                            \
+                        NAME##_two_rows(x + j, x + j + k, (const CPU_T_##S *)(p + j * step),        \
+                                        (const CPU_T_##S *)(p + (j + k) * step), n, cx,            \
+                                        cs ? cs[j] : RED_NOCENTER, cs ? cs[j + k] : RED_NOCENTER);  \
+        }                                                                                          \
         for (; r < nrows; r++)                                                                     \
             x[r] = NAME##_pairwise((const CPU_T_##S *)(p + r * step), n, s, cx, cs ? cs[r] : RED_NOCENTER); \
     }                                                                                              \
