@@ -158,13 +158,17 @@ def test_sums_of_every_length_count_each_element_once(dtype):
     # Small integers sum exactly in any order, so a tail element dropped, added twice or read past
     # the row's end changes the result. Lengths cover every tail of a period (128 lanes at most)
     # and rows of a sum along a dim, at every start within a cache line.
-    base = torch.from_numpy((np.arange(4096 + 40) % 13 + 1).astype(np.float64)).to(dtype).clone()
+    # Rows of 32K elements and more are read as two streams of blocks, whose results are handed
+    # out in order (every block exactly once, the last partial one too), and rows of two blocks or
+    # more along a dim two rows at once.
+    long_lengths = [32767, 32768, 32769, 40000, 65536 + 1024, 100003, 2 ** 18 + 3]
+    base = torch.from_numpy((np.arange(2 ** 18 + 40) % 13 + 1).astype(np.float64)).to(dtype).clone()
     for off in (0, 1, 5):
-        for n in list(range(1, 300)) + [511, 512, 513, 1000, 2047, 2049, 4095]:
+        for n in list(range(1, 300)) + [511, 512, 513, 1000, 2047, 2049, 4095] + long_lengths:
             x = base[off:off + n]
             expected = float(((np.arange(off, off + n) % 13) + 1).sum())
             assert x.sum().item() == expected, (off, n)
-    for n in (3, 8, 9, 31, 64, 100, 129, 256):
+    for n in (3, 8, 9, 31, 64, 100, 129, 256, 2048, 3001, 8192, 16385):
         rows = base[1:1 + 16 * n].view(16, n)
         expected = [float(v) for v in ((np.arange(1, 1 + 16 * n) % 13) + 1).reshape(16, n).sum(1)]
         assert rows.sum(1).tolist() == expected, n
@@ -173,17 +177,18 @@ def test_sums_of_every_length_count_each_element_once(dtype):
     if dtype == torch.int64:
         return
     # products of powers of two are exact too: 1/2, 1, 2, ... (a dropped factor moves the exponent)
-    exps = np.arange(4096 + 40) % 3 - 1
+    exps = np.arange(2 ** 18 + 40) % 3 - 1
     powers = torch.from_numpy(np.ldexp(1.0, exps)).to(dtype)
     for off in (0, 1, 5):
-        for n in list(range(1, 140)) + [255, 257, 2047, 2049, 4095]:
+        for n in list(range(1, 140)) + [255, 257, 2047, 2049, 4095] + long_lengths:
             assert powers[off:off + n].prod().item() == 2.0 ** int(exps[off:off + n].sum()), (off, n)
-    rows = powers[1:1 + 16 * 100].view(16, 100)
-    assert rows.prod(1).tolist() == [2.0 ** int(e) for e in exps[1:1 + 1600].reshape(16, 100).sum(1)]
+    for n in (100, 3001):
+        rows = powers[1:1 + 16 * n].view(16, n)
+        assert rows.prod(1).tolist() == [2.0 ** int(e) for e in exps[1:1 + 16 * n].reshape(16, n).sum(1)]
     # nansum counts a NaN as 0 wherever it falls: in whole vectors, in the tail, in its last part
     holes = base.clone()
     holes[::7] = float('nan')
-    for n in list(range(1, 140)) + [257, 2049]:
+    for n in list(range(1, 140)) + [257, 2049] + long_lengths:
         kept = [v for v in holes[2:2 + n].tolist() if v == v]
         assert holes[2:2 + n].nansum().item() == sum(kept), n
 
@@ -193,7 +198,7 @@ def test_max_min_of_every_length_see_every_element_and_nan(dtype):
     # Rows of every length take the vector blocks: the extreme can sit anywhere, in the
     # tail's last partial vector too, and a NaN anywhere wins.
     rng = np.random.default_rng(5)
-    for n in list(range(1, 140)) + [255, 511, 512, 513, 2049]:
+    for n in list(range(1, 140)) + [255, 511, 512, 513, 2049, 4096, 40000, 100003]:
         for at in sorted({0, n // 2, n - 1}):
             x = torch.from_numpy(rng.standard_normal(n + 3)).to(dtype)[3:]
             x[at] = 100.0
@@ -216,7 +221,7 @@ def test_rows_reduced_in_batches_match_each_row_alone(dtype):
     # only, must stay in theirs.
     rng = np.random.default_rng(23)
     ops = ['sum', 'prod', 'amax', 'amin'] + (['nansum', 'mean'] if dtype != torch.int64 else [])
-    for n in list(range(1, 300)) + [511, 512, 513, 2048, 2049]:
+    for n in list(range(1, 300)) + [511, 512, 513, 2048, 2049, 3000, 4096, 9000]:
         wide = torch.from_numpy(rng.standard_normal((19, n + 5)) * 100).to(dtype)
         if dtype != torch.int64:
             wide[3, 2 + rng.integers(n)] = float('nan')
