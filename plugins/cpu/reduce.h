@@ -48,7 +48,7 @@
  * the 16-byte variant, 2M float32 0.1s summed 0.12 off). */
 #define RED_BLOCK (16 * RED_GROUPS * RED_GROUP_LANES(float))
 /* A long contiguous row is read as two streams, RED_STREAM_GAP blocks apart (the vector blocks'
- * NAME##_pair): on this project's machine (Zen 3) one thread then read memory 15-25% faster than
+ * NAME##_pair): on this project's machine (Zen 3) one thread then read memory 12-22% faster than
  * from one stream, prefetched or not (a float32 sum 17 -> 20 GB/s, max 16.5 -> 19, a product in double
  * lanes 14 -> 16; two threads 7-15% faster). Blocks 4 KiB apart gained nothing; 64 KiB and more, all
  * of it. Shorter rows of two blocks or more are read two rows at once (NAME##_two_rows), their
@@ -202,9 +202,10 @@ double reduce_count(const tc_kernel_args *args);
     }                                                                                              \
     /* and blocks one by one (the vector blocks reduce two at once, NAME##_pair) */                 \
     enum { NAME##_pairs = 0 };                                                                     \
-    static inline void NAME##_pair(A *x, A *y, const CPU_T_##S *p, const CPU_T_##S *q, const red_call *cx, double c) { \
-        *x = NAME(p, RED_BLOCK, 1, cx, c);                                                         \
-        *y = NAME(q, RED_BLOCK, 1, cx, c);                                                         \
+    static inline void NAME##_pair(A *x, A *y, const CPU_T_##S *p, const CPU_T_##S *q, const red_call *cx, double cp, \
+                                   double cq) {                                                    \
+        *x = NAME(p, RED_BLOCK, 1, cx, cp);                                                        \
+        *y = NAME(q, RED_BLOCK, 1, cx, cq);                                                        \
     }
 #define RED_LANES1_VECTORS(NAME, S, A, L, ID, MAP, COMB, LI_VCOMB_VMAP_LOAD)                       \
     RED_CALL(RED_LANES1_VECTORS_, (NAME, S, A, L, ID, COMB, RED_UNPAREN LI_VCOMB_VMAP_LOAD))
@@ -255,7 +256,7 @@ double reduce_count(const tc_kernel_args *args);
             }                                                                                      \
             for (int64_t j = 0; j < gap; j++)                                                      \
                 NAME##_lanes1_pair(&b->done[j], &b->done[gap + j], b->p + (k + j) * RED_BLOCK,      \
-                                   b->p + (k + gap + j) * RED_BLOCK, b->cx, b->c);                 \
+                                   b->p + (k + gap + j) * RED_BLOCK, b->cx, b->c, b->c);           \
         }                                                                                          \
         return b->done[k - b->first];                                                              \
     }                                                                                              \
@@ -276,7 +277,7 @@ double reduce_count(const tc_kernel_args *args);
         _Static_assert(RED_STREAMS_MIN <= 2 * RED_STREAM_GAP * RED_BLOCK, "a row's blocks fit in done"); \
         const int64_t whole = n / RED_BLOCK;                                                       \
         for (int64_t j = 0; j < whole; j++)                                                        \
-            NAME##_lanes1_pair(&a.done[j], &b.done[j], p + j * RED_BLOCK, q + j * RED_BLOCK, cx, cp); \
+            NAME##_lanes1_pair(&a.done[j], &b.done[j], p + j * RED_BLOCK, q + j * RED_BLOCK, cx, cp, cq); \
         if (whole < a.count) {                                                                     \
             a.done[whole] = NAME##_block(p + whole * RED_BLOCK, n - whole * RED_BLOCK, 1, cx, cp);  \
             b.done[whole] = NAME##_block(q + whole * RED_BLOCK, n - whole * RED_BLOCK, 1, cx, cq);  \
@@ -303,7 +304,7 @@ double reduce_count(const tc_kernel_args *args);
         /* batches of contiguous rows first (only stamps whose MAP ignores the centre batch) */    \
         int64_t r = s == 1 ? NAME##_lanes1_batches(x, p, step, nrows, n) : 0;                      \
         if (NAME##_lanes1_pairs && s == 1 && n >= 2 * RED_BLOCK && n < RED_STREAMS_MIN) {          \
-            /* row r with row r + k, at least RED_STREAM_GAP blocks further on where rows are dense */ \
+            /* row r with row r + k, at least RED_STREAM_GAP blocks further on, then neighbours */    \
             for (int64_t k = (RED_STREAM_GAP * RED_BLOCK + n - 1) / n; k >= 1; k = k > 1 ? 1 : 0)  \
                 for (; r + 2 * k <= nrows; r += 2 * k)                                             \
                     for (int64_t j = r; j < r + k; j++)                                            \

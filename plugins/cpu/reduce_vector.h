@@ -286,9 +286,10 @@ RED_VEC_EXTREME_FN(red_vec_min_f64, RED_VEC_F64, min, pd)
     }                                                                                              \
     /* NAME of the whole blocks at p and q, into *x and *y */                                      \
     enum { NAME##_pairs = 1 };                                                                     \
-    static void NAME##_pair(A *x, A *y, const CPU_T_##S *p, const CPU_T_##S *q, const red_call *cx, double c) { \
+    static void NAME##_pair(A *x, A *y, const CPU_T_##S *p, const CPU_T_##S *q, const red_call *cx, double cp, double cq) { \
         (void)cx;                                                                                  \
-        (void)c;                                                                                   \
+        (void)cp;                                                                                  \
+        (void)cq; /* the vector blocks' ops have no centres */                                    \
         NAME##_vec last[2];                                                                        \
         NAME##_pair_to_vec(last, p, q);                                                            \
         *x = NAME##_finish(last[0]);                                                               \
