@@ -4,10 +4,11 @@
  *
  * mm.c's loop keeps one accumulator per output column in memory, so a single column made every
  * multiply-add wait for the previous one's store (a 64x64 mv took 12-17 us; the reference 1.2), and
- * BLIS's sgemm packs for a single column. Here a matrix with contiguous rows is read row by row as
- * dot products in vector lanes; a matrix with contiguous columns adds x[p] times its columns into a
- * block of accumulators. Both read the matrix once, in memory order, and split its rows over the pool.
- * float32 accumulates in float lanes (as BLAS's sgemv does), float64 in double.
+ * BLIS's sgemm packs for a single column. Here a matrix with contiguous rows is read as dot products
+ * in vector lanes, four rows at a time where the vector is contiguous; a matrix with contiguous
+ * columns adds x[p] times its columns into a block of accumulators. Both read the matrix once, in
+ * memory order, and split its rows over the pool. float32 accumulates in float lanes (as BLAS's sgemv
+ * does), float64 in double.
  */
 #include <string.h>
 
@@ -17,6 +18,15 @@
 
 #define MV_LANES 32     /* lanes of a dot product: several vectors, so the adds do not wait on each other */
 #define MV_BLOCK 256    /* rows of accumulators per block (column-major matrices) */
+#define MV_ROWS 4        /* rows of a block of dot products */
+/* each of its rows' lanes: two vectors of the ISA level */
+#if defined(__AVX512F__)
+#define MV_VEC_BYTES 64
+#elif defined(__AVX__)
+#define MV_VEC_BYTES 32
+#else
+#define MV_VEC_BYTES 16
+#endif
 #define MV_GRAIN_RATIO 4 /* a piece of a product: 4 times CPU_GRAIN multiply-adds at least */
 
 #define MV_STAMP(S, T)                                                                             \
@@ -31,6 +41,36 @@
             for (int l = 0; l < w; l++) lanes[l] += lanes[l + w];                                  \
         return lanes[0] + tail;                                                                    \
     }                                                                                              \
+    /* Four rows' dot products at once (v contiguous): each load of v serves four rows, and four \
+     * streams of the matrix are in flight (512x512 float32, one Zen 3 thread: 30 -> 22 us). */   \
+    static void mv_dot4_##S(const T *m, int64_t ms0, const T *v, int64_t k, T out[MV_ROWS]) {      \
+        typedef T vec __attribute__((vector_size(MV_VEC_BYTES)));                                  \
+        enum { W = MV_VEC_BYTES / sizeof(T) };                                                     \
+        vec a[MV_ROWS][2];                                                                         \
+        memset(a, 0, sizeof a);                                                                    \
+        int64_t p = 0;                                                                             \
+        for (; p + 2 * W <= k; p += 2 * W) {                                                       \
+            vec x0, x1;                                                                            \
+            memcpy(&x0, v + p, sizeof(vec));                                                       \
+            memcpy(&x1, v + p + W, sizeof(vec));                                                   \
+            _Pragma("GCC unroll 4") for (int r = 0; r < MV_ROWS; r++) {                            \
+                vec m0, m1;                                                                        \
+                memcpy(&m0, m + r * ms0 + p, sizeof(vec));                                         \
+                memcpy(&m1, m + r * ms0 + p + W, sizeof(vec));                                     \
+                a[r][0] += m0 * x0;                                                                \
+                a[r][1] += m1 * x1;                                                                \
+            }                                                                                      \
+        }                                                                                          \
+        for (int r = 0; r < MV_ROWS; r++) {                                                        \
+            T lanes[W], tail = 0;                                                                  \
+            const vec t = a[r][0] + a[r][1];                                                       \
+            memcpy(lanes, &t, sizeof(vec));                                                        \
+            for (int w = W / 2; w >= 1; w /= 2)                                                    \
+                for (int l = 0; l < w; l++) lanes[l] += lanes[l + w];                              \
+            for (int64_t q = p; q < k; q++) tail += m[r * ms0 + q] * v[q];                         \
+            out[r] = lanes[0] + tail;                                                              \
+        }                                                                                          \
+    }                                                                                              \
     static void mv_store_##S(const mv_args *g, int64_t i, T sum) {                                \
         T *y = (T *)g->y + i * g->ys;                                                              \
         const T r = (T)g->alpha * sum;                                                             \
@@ -41,7 +81,13 @@
         const mv_args *g = vg;                                                                     \
         const T *m = g->m, *v = g->v;                                                              \
         if (g->ms1 == 1 || g->k == 1) {                                                            \
-            for (int64_t i = i0; i < i1; i++) mv_store_##S(g, i, mv_dot_##S(m + i * g->ms0, v, g->k, g->vs)); \
+            int64_t i = i0;                                                                        \
+            if (g->ms1 == 1 && g->vs == 1)                                                         \
+                for (T out[MV_ROWS]; i + MV_ROWS <= i1; i += MV_ROWS) {                            \
+                    mv_dot4_##S(m + i * g->ms0, g->ms0, v, g->k, out);                             \
+                    for (int r = 0; r < MV_ROWS; r++) mv_store_##S(g, i + r, out[r]);              \
+                }                                                                                  \
+            for (; i < i1; i++) mv_store_##S(g, i, mv_dot_##S(m + i * g->ms0, v, g->k, g->vs));    \
             return;                                                                                \
         }                                                                                          \
         T acc[MV_BLOCK];                                                                           \

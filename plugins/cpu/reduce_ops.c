@@ -215,6 +215,10 @@ CPU_DTYPES_COMPLEX_FULL(KERNEL, count)
  * contiguous span runs one loop keeping both, in two groups of lanes (two vectors each), as the
  * driver's lanes do: min and max computed apart cost about 30% more at memory speed. */
 #define MINMAX_LANES(C) ((int)(2 * RED_VEC_BYTES / sizeof(C)))
+/* Long spans are read as two streams, as the other reductions read long rows (reduce.h): each pair
+ * of chunks in lockstep, one per group of lanes. Min and max combine in any order, so the result is
+ * the same. */
+#define MINMAX_CHUNK ((int64_t)RED_STREAM_GAP * RED_BLOCK)
 #define MINMAX_STEP(S, G, IDX)                                                                     \
     _Pragma("GCC unroll 1") for (int j = 0; j < V; j++) {                                          \
         const CPU_C_##S x = cpu_ld_##S(p[IDX]);                                                    \
@@ -232,6 +236,11 @@ CPU_DTYPES_COMPLEX_FULL(KERNEL, count)
             hi0[j] = hi1[j] = (C)(RED_MAX_ID_##S);                                                 \
         }                                                                                          \
         int64_t i = 0;                                                                             \
+        for (; i + 2 * MINMAX_CHUNK <= n; i += 2 * MINMAX_CHUNK) /* two streams */                 \
+            for (int64_t k = i; k < i + MINMAX_CHUNK; k += V) {                                    \
+                MINMAX_STEP(S, 0, k + j)                                                           \
+                MINMAX_STEP(S, 1, k + MINMAX_CHUNK + j)                                            \
+            }                                                                                      \
         for (; i + 2 * V <= n; i += 2 * V) {                                                       \
             MINMAX_STEP(S, 0, i + j)                                                               \
             MINMAX_STEP(S, 1, i + V + j)                                                           \

@@ -10,7 +10,9 @@
  *                       splicing), so sorted=False, and NaN placement under sorted=True, come out as
  *                       PyTorch's. NaN never equals NaN: each is its own value, with count 0 and
  *                       inverse 0 (PyTorch's maps never find it). bool counts its two values.
- *                       As in PyTorch the inverse comes out whenever counts do.
+ *                       As in PyTorch the inverse comes out whenever counts do. A sorted unique of
+ *                       integers spanning few values is counted in an array over the span instead
+ *                       (sorting erases the set's order; integers have no NaN).
  *   unique_consecutive  ints [dim or -1 for the flattened input, return_inverse, return_counts].
  *   unique_dim          ints [dim, return_inverse, return_counts]: slices sorted lexicographically
  *                       (std::sort replica), equal neighbours merged; inverse and counts always.
@@ -236,6 +238,17 @@ static void set_link_after(stl_set *s, int64_t prev, int64_t node) {
 #define UNIQUE_LT_i64 UNIQUE_LT_u8
 #define UNIQUE_LT_f32 UNIQUE_LT_u8
 #define UNIQUE_LT_f64 UNIQUE_LT_u8
+/* The integer dtypes, whose sorted unique may count over their span (unique_dense_). */
+#define UNIQUE_INTEGER_u8 1
+#define UNIQUE_INTEGER_i8 1
+#define UNIQUE_INTEGER_i16 1
+#define UNIQUE_INTEGER_i32 1
+#define UNIQUE_INTEGER_i64 1
+#define UNIQUE_INTEGER_bf16 0
+#define UNIQUE_INTEGER_f32 0
+#define UNIQUE_INTEGER_f64 0
+#define UNIQUE_DENSE_SPAN 65536 /* spans up to this many values count densely whatever n is */
+#define UNIQUE_NOT_DENSE 2      /* neither TC_OK nor TC_FAIL */
 #define UNIQUE_NAN_bf16(v) (cpu_ld_bf16(v) != cpu_ld_bf16(v))
 #define UNIQUE_NAN_f32(v) ((v) != (v))
 #define UNIQUE_NAN_f64(v) ((v) != (v))
@@ -406,6 +419,40 @@ static int unique_bool(const tc_kernel_args *args, int want_inverse, int want_co
                             s->head >= 0 ? stl_mod_of(s->mod, uhash_##S(((CPU_T_##S *)s->vals)[s->head])) : 0); \
         return node;                                                                               \
     }                                                                                              \
+    /* Sorted unique of integers spanning at most max(n, UNIQUE_DENSE_SPAN) values: counted in an \
+     * array over the span instead of through the hash set, whose order sorting erases (1M int64 \
+     * of 100K values, one thread: 29 -> 5 ms). UNIQUE_NOT_DENSE when the span is wider. */      \
+    static int unique_dense_##S(const tc_kernel_args *args, const CPU_T_##S *x, int64_t n, unique_bufs *b, \
+                                int want_inverse, int want_counts) {                               \
+        if (!UNIQUE_INTEGER_##S || n == 0) return UNIQUE_NOT_DENSE;                                \
+        CPU_T_##S lo = x[0], hi = x[0];                                                            \
+        for (int64_t i = 1; i < n; i++) {                                                          \
+            lo = x[i] < lo ? x[i] : lo;                                                            \
+            hi = x[i] > hi ? x[i] : hi;                                                            \
+        }                                                                                          \
+        const uint64_t span = (uint64_t)hi - (uint64_t)lo; /* modular: exact for any two values */ \
+        if (span >= (uint64_t)(n > UNIQUE_DENSE_SPAN ? n : UNIQUE_DENSE_SPAN)) return UNIQUE_NOT_DENSE; \
+        int64_t *cnt = ubuf(b, (int64_t)span + 1, sizeof(int64_t));                               \
+        if (!cnt) return TC_FAIL;                                                                  \
+        memset(cnt, 0, ((size_t)span + 1) * sizeof(int64_t));                                    \
+        for (int64_t i = 0; i < n; i++) cnt[(uint64_t)x[i] - (uint64_t)lo]++;                      \
+        int64_t u = 0;                                                                             \
+        for (uint64_t r = 0; r <= span; r++) u += cnt[r] != 0;                                     \
+        tc_view v, inv, c;                                                                         \
+        int rc = uout(args, 0, u, &v);                                                             \
+        if (rc == TC_OK) rc = want_inverse ? uout_like(args, 1, &args->inputs[0], &inv) : uout(args, 1, 0, &inv); \
+        if (rc == TC_OK && args->n_outputs > 2) rc = uout(args, 2, want_counts ? u : 0, &c);      \
+        if (rc != TC_OK) return rc;                                                                \
+        for (uint64_t r = 0, k = 0; r <= span; r++) {                                              \
+            if (!cnt[r]) continue;                                                                 \
+            ((CPU_T_##S *)v.data)[k] = (CPU_T_##S)((uint64_t)lo + r);                              \
+            if (want_counts && args->n_outputs > 2) ((int64_t *)c.data)[k] = cnt[r];               \
+            cnt[r] = (int64_t)k++; /* from here on, the value's place in the result */             \
+        }                                                                                          \
+        if (want_inverse)                                                                          \
+            for (int64_t i = 0; i < n; i++) ((int64_t *)inv.data)[i] = cnt[(uint64_t)x[i] - (uint64_t)lo]; \
+        return TC_OK;                                                                              \
+    }                                                                                              \
     static int unique_##S(const tc_kernel_args *args, int sorted, int want_inverse, int want_counts) { \
         const tc_view *in = &args->inputs[0];                                                      \
         const int64_t n = numel_of(in);                                                            \
@@ -417,6 +464,13 @@ static int unique_bool(const tc_kernel_args *args, int want_inverse, int want_co
             if (!copy) return TC_FAIL;                                                             \
             cpu_gather(in, 0, copy, sizeof(CPU_T_##S), NULL);                                      \
             x = copy;                                                                              \
+        }                                                                                          \
+        if (sorted) {                                                                              \
+            const int dense = unique_dense_##S(args, x, n, &b, want_inverse, want_counts);         \
+            if (dense != UNIQUE_NOT_DENSE) {                                                       \
+                ubuf_free(&b);                                                                     \
+                return dense;                                                                      \
+            }                                                                                      \
         }                                                                                          \
         int64_t *node_of = want_inverse ? ubuf(&b, n, sizeof(int64_t)) : NULL;                     \
         int64_t single = SET_EMPTY;                                                                \

@@ -393,6 +393,46 @@ def test_sort_ties_nan_and_dims():
     assert torch.sort(big).values.tolist() == list(range(5000))
 
 
+def test_unstable_sort_of_long_tied_lines_orders_ties_as_the_reference():
+    # Long lines whose sampled keys tie skip the radix pass and go straight to the std::sort replica.
+    # The fingerprints (first indices and two checksums of the index order) are PyTorch 1.13.1's.
+    want = {(70_000, False): ([1472, 35778, 47423, 24038, 46414, 38894], 35003184362, 104220337540),
+            (70_000, True): ([41861, 62225, 58646, 42045, 63602, 53696], 35041452881, 104457854540),
+            (100_000, False): ([70012, 30026, 30027, 30028, 30029, 30030], 50038880327, 149126923156),
+            (100_000, True): ([29983, 69989, 69988, 69987, 69986, 69985], 49927747392, 149409623356)}
+    for (n, desc), (first, c1, c2) in want.items():
+        x = (torch.arange(n) * 7919 % 1009 % (100 if n == 70_000 else 3)).float()
+        v, i = torch.sort(x, descending=desc)
+        assert i[:6].tolist() == first, (n, desc)
+        assert int((i * torch.arange(n)).remainder(1_000_003).sum()) == c1, (n, desc)
+        assert int((i * i).remainder(999_983).mul(torch.arange(n) % 7).sum()) == c2, (n, desc)
+        assert torch.equal(x[i], v) and torch.equal(v, x.sort(stable=True, descending=desc).values)
+
+
+@pytest.mark.parametrize('dtype', [np.uint8, np.int8, np.int16, np.int32, np.int64], ids=lambda d: d.__name__)
+def test_sorted_unique_of_integers_counted_over_their_span_matches_numpy(dtype):
+    # spans up to max(n, 64K) values are counted in an array; wider ones go through the hash set
+    rng = np.random.default_rng(11)
+    info = np.iinfo(dtype)
+    cases = [rng.integers(0, 100, 10_000), rng.integers(info.min, info.max, 3_000, endpoint=True),
+             np.array([info.max, info.min, info.max, 0]), np.array([7])]
+    if dtype == np.int64:
+        cases += [rng.integers(-70_000, 70_000, 500), np.array([-2 ** 63, 2 ** 63 - 1, 5, -2 ** 63])]
+    for a in cases:
+        a = a.astype(dtype)
+        values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True)
+        t = torch.from_numpy(a)
+        assert np.array_equal(torch.unique(t).numpy(), values)
+        v, i, c = torch.unique(t, return_inverse=True, return_counts=True)
+        assert np.array_equal(v.numpy(), values) and v.dtype == t.dtype
+        assert np.array_equal(i.numpy(), inverse) and np.array_equal(c.numpy(), counts)
+        v, i = torch.unique(t.view(1, -1), return_inverse=True)
+        assert np.array_equal(i.numpy(), inverse.reshape(1, -1))
+        v, c = torch.unique(t, return_counts=True)
+        assert np.array_equal(c.numpy(), counts)
+    assert torch.unique(torch.tensor([], dtype=torch.int64)).shape == (0,)
+
+
 def test_topk_kthvalue_median_mode():
     x = torch.tensor([5.0, 1.0, 4.0, 2.0, 3.0])
     v, i = torch.topk(x, 2)
@@ -540,6 +580,57 @@ def test_aminmax_of_long_rows_agrees_with_amin_and_amax(dtype):
             y[at] = float('nan')
             lo, hi = torch.aminmax(y)
             assert math.isnan(lo.item()) and math.isnan(hi.item())
+
+
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64, torch.int64], ids=str)
+def test_aminmax_of_rows_read_as_two_streams_finds_the_extremes_anywhere(dtype):
+    # spans of 32K elements and more are read as pairs of chunks in lockstep, then a tail
+    for n in (32_768, 100_003):
+        base = (torch.arange(n, dtype=torch.float64) * 7919 % 1013 - 500).to(dtype)
+        for at in (0, 16_383, 16_384, 32_767 if n == 32_768 else 40_000, n - 1):
+            x = base.clone()
+            x[at], x[(at + 1) % n] = -10_000, 10_000
+            lo, hi = torch.aminmax(x)
+            assert (lo.item(), hi.item()) == (-10_000, 10_000), (n, at)
+            if dtype.is_floating_point:
+                x[at] = float('nan')
+                assert all(math.isnan(t.item()) for t in torch.aminmax(x)), (n, at)
+
+
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64], ids=str)
+def test_logsumexp_of_contiguous_rows_in_vectors(dtype):
+    # contiguous rows exponentiate in vectors, chunk by chunk, a tail padded with -inf
+    rng = np.random.default_rng(5)
+    for n in (1, 7, 8, 255, 256, 257, 4099):
+        a = rng.standard_normal((3, n)) * 20
+        a[2, ::3] = -np.inf
+        got = torch.from_numpy(a.astype(np.float64)).to(dtype).logsumexp(1).double().numpy()
+        a32 = a.astype(np.float32).astype(np.float64) if dtype == torch.float32 else a
+        m = a32.max(1, keepdims=True)
+        m[~np.isfinite(m)] = 0  # an all -inf row: -inf
+        with np.errstate(divide='ignore'):
+                want = (np.log(np.exp(a32 - m).sum(1, keepdims=True)) + m)[:, 0]
+        assert np.allclose(got, want, rtol=1e-6 if dtype == torch.float32 else 1e-13), n
+    x = torch.zeros(2, 300, dtype=dtype)
+    x[0, 299] = INF
+    x[1, 0] = float('nan')
+    got = x.logsumexp(1)
+    assert got[0].item() == INF and math.isnan(got[1].item())
+    assert torch.full((2, 300), -INF, dtype=dtype).logsumexp(1).tolist() == [-INF, -INF]
+
+
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64], ids=str)
+def test_two_norm_of_long_rows_in_double_vectors(dtype):
+    # float32 squares in double: sums of squares of small integers are exact, tails included
+    for n in (1, 63, 1000, 40_000, 100_003):
+        x = (torch.arange(n, dtype=torch.float64) % 7 - 3).to(dtype)
+        want = math.sqrt(float(((np.arange(n) % 7 - 3) ** 2).sum()))
+        assert x.norm().item() == pytest.approx(want, rel=1e-7), n
+        assert x.view(1, n).norm(dim=1).item() == pytest.approx(want, rel=1e-7), n
+    x = torch.ones(50_000, dtype=dtype)
+    x[49_999] = float('nan')
+    assert math.isnan(x.norm().item())
+    assert torch.tensor([3e30, 4e30]).norm().item() == pytest.approx(5e30)  # no float32 overflow in squares
 
 
 # ---- devices, variants, threads --------------------------------------------------------------------
