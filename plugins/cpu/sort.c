@@ -185,8 +185,8 @@ typedef struct sort_ctx {
         }                                                                                          \
     }                                                                                              \
     /* Whether evenly spaced keys of a long line already tie (then the line's keys do, and an     \
-     * unstable sort goes to the replica at once: its radix pass would be wasted, 10% of a 1M     \
-     * float32 sort of 100 distinct values). The same keys as the check after the radix pass. */  \
+     * unstable sort goes to the replica at once: its radix pass would be wasted). The same keys  \
+     * as the check after the radix pass, so the same lines reach the replica. */                 \
     static int sample_ties_##S(const CPU_T_##S *in, int64_t n, int64_t s) {                       \
         RK_##S k[SORT_SAMPLE];                                                                     \
         for (int j = 0; j < SORT_SAMPLE; j++) {                                                    \
