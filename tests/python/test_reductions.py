@@ -620,6 +620,28 @@ def test_logsumexp_of_contiguous_rows_in_vectors(dtype):
 
 
 @pytest.mark.parametrize('dtype', [torch.float32, torch.float64], ids=str)
+def test_logsumexp_over_leading_dims_in_vectors(dtype):
+    # rows added into a kept contiguous dim's columns, chunks of 256 columns, tails padded
+    rng = np.random.default_rng(6)
+    for shape, dim in (((5, 300), 0), ((17, 7), 0), ((9, 3, 260), 1), ((4, 5, 6), (0, 1)), ((1, 513), 0)):
+        a = rng.standard_normal(shape) * 20
+        a.reshape(-1)[::11] = -np.inf
+        got = torch.from_numpy(a).to(dtype).logsumexp(dim).double().numpy()
+        a = torch.from_numpy(a).to(dtype).double().numpy()
+        m = np.max(a, axis=dim, keepdims=True)
+        m[~np.isfinite(m)] = 0
+        with np.errstate(divide='ignore'):
+            want = np.squeeze(np.log(np.exp(a - m).sum(axis=dim, keepdims=True)) + m, axis=dim)
+        tol = {'rtol': 1e-6, 'atol': 1e-5} if dtype == torch.float32 else {'rtol': 1e-13, 'atol': 1e-12}
+        assert np.allclose(got, want, **tol), shape
+    x = torch.zeros(3, 300, dtype=dtype)
+    x[1, 299], x[0, 7], x[:, 8] = INF, float('nan'), -INF
+    got = x.logsumexp(0)
+    assert got[299].item() == INF and math.isnan(got[7].item()) and got[8].item() == -INF
+    assert got[0].item() == pytest.approx(math.log(3))
+
+
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64], ids=str)
 def test_two_norm_of_long_rows_in_double_vectors(dtype):
     # float32 squares in double: sums of squares of small integers are exact, tails included
     for n in (1, 63, 1000, 40_000, 100_003):
