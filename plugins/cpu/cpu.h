@@ -41,6 +41,16 @@ typedef struct cpu_kernel_table {
  * (cpu_iterate_as): the core then skips its full-size conversion copies. */
 #define CPU_CONVERTING_KERNEL_TABLE(entries) CPU_KERNEL_TABLE_FLAGS(entries, TC_KERNEL_CONVERTS_INPUTS)
 
+/* The bytes of one vector register at the ISA level this file is built for (reductions' lanes,
+ * mv's dot products). */
+#if defined(CPU_ISA_LEVEL) && CPU_ISA_LEVEL >= 4
+#define CPU_VEC_BYTES 64
+#elif defined(CPU_ISA_LEVEL) && CPU_ISA_LEVEL >= 3
+#define CPU_VEC_BYTES 32
+#else
+#define CPU_VEC_BYTES 16
+#endif
+
 /* The least work (in elements) worth giving a thread: below it, waking a worker costs more than it
  * saves. */
 #define CPU_GRAIN ((int64_t)32768)

@@ -3,9 +3,10 @@
  * each output's elements first (an infinite m counts as 0, so that all -inf gives -inf and a +inf
  * gives +inf, as in PyTorch), then log(sum(exp(x - m))) + m, accumulated in double.
  *
- * Contiguous float32 and float64 rows compute x - m and its exp in vectors of the dtype (SLEEF's
- * u10 exp of the ISA level, as PyTorch's vectorised exp), the terms still summed in double: one
- * scalar double exp per element had held a 4096-wide float32 row to 0.67 GB/s on one Zen 3 thread.
+ * Contiguous float32 and float64 rows compute x - m and its exp in the dtype, in vectors (vmath.h's
+ * exp: SLEEF's u10 of the ISA level, as PyTorch's vectorised exp), the terms still summed in double:
+ * one scalar double exp per element had held a 4096-wide float32 row to 0.67 GB/s on one Zen 3
+ * thread.
  * Rows added into a kept contiguous dim's columns (the outer plan) exponentiate in vectors too;
  * strided rows keep the scalar exp.
  */
@@ -22,39 +23,34 @@
     RED_STAMP(lse_##S, S, double, CPU_T_##S, 0, MAP_EXP, RED_ADD, FIN_LSE, cpu_st_##S)
 CPU_DTYPES_FLOAT(STAMP, _)
 
-/* Terms are exponentiated a chunk at a time into a buffer, then added into double lanes that GCC
- * keeps in vector registers; a tail is padded with -inf, whose term is 0. */
+/* Terms are formed a chunk at a time in a buffer and exponentiated there by vmath.h's array exp,
+ * then added into double lanes that GCC keeps in vector registers. */
 #define LSE_CHUNK 256
 #define LSE_LANES 8
 
-#define LSE_VECTOR(S, T, N, V, LD, ST, OPS, EXP)                                                   \
+#define LSE_VECTOR(S, T)                                                                           \
     static double lse_terms_##S(const T *p, int64_t n, double c) {                                 \
-        const V m = OPS(set1)((T)c);                                                               \
+        const T m = (T)c;                                                                          \
         double lanes[LSE_LANES] = {0};                                                             \
         T e[LSE_CHUNK];                                                                            \
         for (int64_t at = 0; at < n; at += LSE_CHUNK) {                                            \
             const int64_t k = n - at < LSE_CHUNK ? n - at : LSE_CHUNK;                             \
+            for (int64_t i = 0; i < k; i++) e[i] = p[at + i] - m;                                  \
+            vm_exp_##S(e, e, k);                                                                   \
             int64_t i = 0;                                                                         \
-            for (; i + (N) <= k; i += (N)) ST(e + i, EXP(OPS(sub)(LD(p + at + i), m)));            \
-            if (i < k) {                                                                           \
-                T t[N];                                                                            \
-                for (int j = 0; j < (N); j++) t[j] = i + j < k ? p[at + i + j] : (T)-INFINITY;     \
-                ST(t, EXP(OPS(sub)(LD(t), m)));                                                    \
-                memcpy(e + i, t, sizeof(T) * (size_t)(k - i));                                    \
-            }                                                                                      \
-            for (i = 0; i + LSE_LANES <= k; i += LSE_LANES)                                        \
+            for (; i + LSE_LANES <= k; i += LSE_LANES)                                             \
                 _Pragma("GCC unroll 1") for (int j = 0; j < LSE_LANES; j++) lanes[j] += (double)e[i + j]; \
             for (int j = 0; i < k; i++, j++) lanes[j] += (double)e[i];                             \
         }                                                                                          \
         return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7])); \
     }                                                                                              \
     static void lse_vrow_##S(void *acc, const char *p, int64_t n, int64_t s, const red_call *cx, double c) { \
-        if (s != 1) lse_##S##_ops.row(acc, p, n, s, cx, c);                                         \
-        else *(double *)acc = lse_terms_##S((const T *)p, n, c);                                        \
+        if (s != 1) lse_##S##_ops.row(acc, p, n, s, cx, c);                                        \
+        else *(double *)acc = lse_terms_##S((const T *)p, n, c);                                   \
     }                                                                                              \
     static void lse_vrows_##S(void *acc, const char *p, int64_t step, int64_t nrows, int64_t n, int64_t s, \
                               const red_call *cx, const double *cs) {                              \
-        if (s != 1) lse_##S##_ops.rows(acc, p, step, nrows, n, s, cx, cs);                          \
+        if (s != 1) lse_##S##_ops.rows(acc, p, step, nrows, n, s, cx, cs);                         \
         else                                                                                       \
             for (int64_t r = 0; r < nrows; r++)                                                    \
                 ((double *)acc)[r] = lse_terms_##S((const T *)(p + r * step), n, cs ? cs[r] : RED_NOCENTER); \
@@ -70,24 +66,17 @@ CPU_DTYPES_FLOAT(STAMP, _)
             for (int64_t j = 0; j < k; j++) c[j] = (T)(cs ? cs[j0 + j] : RED_NOCENTER);            \
             for (int r = 0; r < nrows; r++) {                                                      \
                 const T *row = (const T *)rows[r] + j0;                                            \
-                int64_t j = 0;                                                                     \
-                for (; j + (N) <= k; j += (N)) ST(e + j, EXP(OPS(sub)(LD(row + j), LD(c + j))));    \
-                if (j < k) {                                                                       \
-                    T t[N] = {0}, u[N] = {0};                                                      \
-                    memcpy(t, row + j, sizeof(T) * (size_t)(k - j));                               \
-                    memcpy(u, c + j, sizeof(T) * (size_t)(k - j));                                 \
-                    ST(t, EXP(OPS(sub)(LD(t), LD(u))));                                            \
-                    memcpy(e + j, t, sizeof(T) * (size_t)(k - j));                                 \
-                }                                                                                  \
-                for (j = 0; j < k; j++) x[j0 + j] += (double)e[j];                                 \
+                for (int64_t j = 0; j < k; j++) e[j] = row[j] - c[j];                              \
+                vm_exp_##S(e, e, k);                                                               \
+                for (int64_t j = 0; j < k; j++) x[j0 + j] += (double)e[j];                         \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
     static const red_ops lse_vector_##S##_ops = {lse_##S##_identity, lse_vrow_##S,   lse_##S##_combine, \
                                                  lse_vaccum_##S,     lse_##S##_store, lse_##S##_center, \
                                                  lse_vrows_##S,      sizeof(double)};
-LSE_VECTOR(f32, float, VM_NF, VM_VF, VM_LDF, VM_STF, VM_OPF, VM_EXPF)
-LSE_VECTOR(f64, double, VM_ND, VM_VD, VM_LDD, VM_STD, VM_OPD, VM_SLEEF_D(exp, u10))
+LSE_VECTOR(f32, float)
+LSE_VECTOR(f64, double)
 
 #define KERNEL(_, S, OPS)                                                                          \
     static int k_logsumexp_##S(const tc_kernel_args *args) {                                      \

@@ -18,15 +18,7 @@
 
 #define MV_LANES 32     /* lanes of a dot product: several vectors, so the adds do not wait on each other */
 #define MV_BLOCK 256    /* rows of accumulators per block (column-major matrices) */
-#define MV_ROWS 4        /* rows of a block of dot products */
-/* each of its rows' lanes: two vectors of the ISA level */
-#if defined(__AVX512F__)
-#define MV_VEC_BYTES 64
-#elif defined(__AVX__)
-#define MV_VEC_BYTES 32
-#else
-#define MV_VEC_BYTES 16
-#endif
+#define MV_ROWS 4        /* rows of a block of dot products, two vectors of lanes each */
 #define MV_GRAIN_RATIO 4 /* a piece of a product: 4 times CPU_GRAIN multiply-adds at least */
 
 #define MV_STAMP(S, T)                                                                             \
@@ -44,8 +36,8 @@
     /* Four rows' dot products at once (v contiguous): each load of v serves four rows, and four \
      * streams of the matrix are in flight (512x512 float32, one Zen 3 thread: 30 -> 22 us). */   \
     static void mv_dot4_##S(const T *m, int64_t ms0, const T *v, int64_t k, T out[MV_ROWS]) {      \
-        typedef T vec __attribute__((vector_size(MV_VEC_BYTES)));                                  \
-        enum { W = MV_VEC_BYTES / sizeof(T) };                                                     \
+        typedef T vec __attribute__((vector_size(CPU_VEC_BYTES)));                                  \
+        enum { W = CPU_VEC_BYTES / sizeof(T) };                                                     \
         vec a[MV_ROWS][2];                                                                         \
         memset(a, 0, sizeof a);                                                                    \
         int64_t p = 0;                                                                             \

@@ -34,13 +34,7 @@
 /* A contiguous row is reduced in 4 groups of lanes, two vector registers each, which hides the
  * latency of the combining instruction. The vector width is the ISA variant's, so the order in which
  * a float64 sum adds up (not its accuracy) differs between variants. */
-#if defined(CPU_ISA_LEVEL) && CPU_ISA_LEVEL >= 4
-#define RED_VEC_BYTES 64
-#elif defined(CPU_ISA_LEVEL) && CPU_ISA_LEVEL >= 3
-#define RED_VEC_BYTES 32
-#else
-#define RED_VEC_BYTES 16
-#endif
+#define RED_VEC_BYTES CPU_VEC_BYTES
 #define RED_GROUPS 4
 #define RED_GROUP_LANES(A) ((int)(2 * RED_VEC_BYTES / sizeof(A)))
 /* Elements reduced lane-wise before blocks combine pairwise: 16 per lane of float32 at every ISA
