@@ -177,7 +177,8 @@ int tc_meta_arange(tc_opcall *c, tc_plan *p) {
                            ? tc_default_dtype() : TC_INT64;
     int32_t dtype;
     if (tc_factory_options(c, n_scalars, inferred, &dtype)) return TC_FAIL;
-    if (dtype == TC_BOOL) return tc_set_error(TC_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
+    if (dtype == TC_BOOL || tc_dtype_is_complex(dtype))
+        return tc_set_error(TC_ERR_RUNTIME, "\"arange_cpu\" not implemented for '%s'", tc_dtype_scalar_name(dtype));
     int32_t acc = arange_acc_dtype(dtype);
     tc_scalar xstart, xend, xstep;
     if (range_bounds(start, end, step, acc, "larger", &xstart, &xend, &xstep)) return TC_FAIL;

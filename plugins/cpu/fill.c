@@ -29,8 +29,8 @@ static int check_fill_args(const tc_kernel_args *args, const char *op) {
 
 /* arange of floating values (linspace.h): in the accumulation type (double, or float for the 16-bit
  * floats), element i is first + step * i, a vector's first element rounded to the dtype before the
- * others add k * step to it (a fused multiply-add in double at AVX2 and up, as the reference's
- * compiled arange has it; not in float). Integer dtypes count exactly in int64 (wrapping). */
+ * others add k * step to it (a fused multiply-add in double, as the reference's AVX2 build has it;
+ * not in float). Integer dtypes count exactly in int64 (wrapping). */
 #define ARANGE_AT_D(i) LINSPACE_MUL_ADD_D(step, (double)(i), first)
 #define ARANGE_AT_F(i) LINSPACE_MUL_ADD_F(step, (float)(i), first)
 #define ARANGE_EMIT(i, value) (p[(i) * s] = to_dtype(value))

@@ -22,11 +22,10 @@
 #include "random.h"
 #include "vmath.h"
 
-#if CPU_ISA_LEVEL >= 3
+/* Fused, as oneDNN's AVX2 and AVX-512 kernels fuse them (its SSE4.1 kernel multiplies, then adds):
+ * the reference's results on the project's machines, in every ISA variant of this plugin. At
+ * x86-64-v2, fmaf is glibc's exact routine, so that variant takes the scalar loop only. */
 #define GELU_MUL_ADD(a, b, c) fmaf((a), (b), (c))
-#else /* oneDNN's SSE4.1 kernel multiplies, then adds */
-#define GELU_MUL_ADD(a, b, c) ((a) * (b) + (c))
-#endif
 
 #define from_bits cpu_f32_from_bits
 #define to_bits cpu_f32_bits
@@ -72,8 +71,10 @@ static inline float onednn_gelu_erf(float s) {
  * 2^n from the exponent bits directly, where the scalar code forms 2^(n-1), doubles the product, and
  * zeroes arguments below log(FLT_MIN). The two differ only where n < -124, by less than 1e-37 in
  * exp, which 1 - exp t q then rounds away (NaN arguments give NaN either way): all 2^32 floats
- * agreed bit for bit at the AVX2 level, every 7th at SSE4.1 (a C sweep; a sample is in
- * tests/python/test_rounding_reference.py). */
+ * agreed bit for bit at the AVX2 level (a C sweep; a sample is in
+ * tests/python/test_rounding_reference.py). The x86-64-v2 variant, without fused multiply-add
+ * instructions, computes every element by the scalar steps. */
+#if CPU_ISA_LEVEL >= 3 /* the vector steps need fused multiply-add instructions */
 #define GELU_V VM_VF
 #define GELU_OP VM_OPF
 #if defined(__AVX512F__)
@@ -81,22 +82,13 @@ static inline float onednn_gelu_erf(float s) {
 #define GELU_OPI(OP) _mm512_##OP##_epi32
 #define GELU_AS_FLOAT _mm512_castsi512_ps
 #define GELU_TRUNCATE _mm512_cvttps_epi32
-#elif defined(__AVX2__)
+#else
 #define GELU_VI __m256i
 #define GELU_OPI(OP) _mm256_##OP##_epi32
 #define GELU_AS_FLOAT _mm256_castsi256_ps
 #define GELU_TRUNCATE _mm256_cvttps_epi32
-#else
-#define GELU_VI __m128i
-#define GELU_OPI(OP) _mm_##OP##_epi32
-#define GELU_AS_FLOAT _mm_castsi128_ps
-#define GELU_TRUNCATE _mm_cvttps_epi32
 #endif
-#if CPU_ISA_LEVEL >= 3
 #define GELU_V_MUL_ADD(a, b, c) GELU_OP(fmadd)((a), (b), (c))
-#else
-#define GELU_V_MUL_ADD(a, b, c) GELU_OP(add)(GELU_OP(mul)((a), (b)), (c))
-#endif
 #define GELU_C(bits) GELU_OP(set1)(from_bits(bits))
 #define GELU_F(value) GELU_OP(set1)(value)
 
@@ -138,6 +130,7 @@ static inline float onednn_gelu_erf(float s) {
     }
 GELU_ERF_VECTORS(4)
 GELU_ERF_VECTORS(1)
+#endif
 
 /* The elementwise loop: the caller's layout is one contiguous row for both operands. */
 static void gelu_loop(int64_t n, char *const *p, const int64_t *s, void *ctx) {
@@ -146,8 +139,10 @@ static void gelu_loop(int64_t n, char *const *p, const int64_t *s, void *ctx) {
     const float *x = (const float *)(const void *)p[1];
     if (s[0] == 1 && s[1] == 1) {
         int64_t i = 0;
+#if CPU_ISA_LEVEL >= 3
         for (; i + 4 * VM_NF <= n; i += 4 * VM_NF) onednn_gelu_erf_v4(x + i, y + i);
         for (; i + VM_NF <= n; i += VM_NF) onednn_gelu_erf_v1(x + i, y + i);
+#endif
         for (; i < n; i++) y[i] = onednn_gelu_erf(x[i]);
     } else {
         for (int64_t i = 0; i < n; i++) y[i * s[0]] = onednn_gelu_erf(x[i * s[1]]);

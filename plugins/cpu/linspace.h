@@ -7,11 +7,17 @@
  * vector by that formula (for integer dtypes truncated to the dtype), the others as first + k * step,
  * so a vector that starts below n / 2 counts from start to its end. The elements after the last pair
  * of whole vectors, and every element of a strided output, come one at a time by the formula.
- * Built for AVX2 and above, PyTorch's formula is a fused multiply-add (the compiler contracts it)
- * while first + k * step is not. Above 32768 elements its threads take contiguous pieces, each
- * starting its own vectors. A plain start + i * step (what this plugin computed before) differs in
- * the last bit of about a third of the float elements and by one in integer ones, so all of this is
- * reproduced: tests compare the values with the reference's bit for bit.
+ * PyTorch's formula is a fused multiply-add where its kernel is built for AVX2 (the compiler
+ * contracts it) while first + k * step is not. Above 32768 elements its threads take contiguous
+ * pieces, each starting its own vectors. A plain start + i * step (what this plugin computed before)
+ * differs in the last bit of about a third of the float elements and by one in integer ones, so all
+ * of this is reproduced: tests compare the values with the reference's bit for bit.
+ *
+ * Which of PyTorch's CPU capabilities to follow: AVX2 (32-byte vectors, fused multiply-adds), in
+ * every ISA variant of this plugin. That is the capability the reference runs its kernels at on the
+ * project's machines, AVX-512 ones included, so a user gets the same values on every CPU and every
+ * variant (TORCH_CPU_ISA) passes the same recorded tests. fma() is correctly rounded wherever it
+ * runs: an instruction at x86-64-v3 and up, glibc's exact routine at v2.
  *
  * arange's kernel is the same walk without the second end: element i is start + step * i in its
  * accumulation type (double for float32 and float64, float for float16 and bfloat16), a vector's
@@ -26,20 +32,11 @@
 
 #include "cpu.h"
 
-#ifndef CPU_ISA_LEVEL
-#define CPU_ISA_LEVEL 2
-#endif
-
-#define LINSPACE_VECTOR_BYTES (CPU_ISA_LEVEL >= 4 ? 64 : 32)
+#define LINSPACE_VECTOR_BYTES 32 /* PyTorch's AVX2 vectors, in every variant (above) */
 #define LINSPACE_GRAIN 32768 /* PyTorch's at::internal::GRAIN_SIZE */
 
-#if CPU_ISA_LEVEL >= 3
 #define LINSPACE_MUL_ADD_F(a, b, c) fmaf((a), (b), (c))
 #define LINSPACE_MUL_ADD_D(a, b, c) fma((a), (b), (c))
-#else
-#define LINSPACE_MUL_ADD_F(a, b, c) ((a) * (b) + (c))
-#define LINSPACE_MUL_ADD_D(a, b, c) ((a) * (b) + (c))
-#endif
 
 /* How PyTorch's parallel_for cuts n elements: pieces of this many (the last one shorter). */
 static inline int64_t linspace_piece(int64_t n) {

@@ -1,7 +1,22 @@
 """python3 -m torch.plugins: list every plugin the core found, its state, and why."""
+import os
+import re
 import sys
 
 import torch
+
+
+def cpu_variant(rows):
+    """The CPU plugin's loaded ISA variant, the variants this machine could run, and TORCH_CPU_ISA."""
+    def level(p):
+        found = re.search(r'x86-64-v(\d)', p['version'] or '')
+        return found.group(1) if found else '?'
+    variants = [p for p in rows if p['name'] == 'cpu']
+    loaded = [level(p) for p in variants if p['state'] == 'loaded']
+    runnable = sorted(level(p) for p in variants if p['state'] in ('loaded', 'shadowed'))
+    return 'CPU variant: %s (runnable here: %s; TORCH_CPU_ISA=%s, one of 2|3|4 forces a variant)' % (
+        'x86-64-v' + loaded[0] if loaded else 'none loaded', ', '.join('x86-64-v' + v for v in runnable) or 'none',
+        os.environ.get('TORCH_CPU_ISA', '') or 'unset')
 
 
 def report():
@@ -13,6 +28,7 @@ def report():
         if p['reason']:
             lines.append('%14s reason: %s' % ('', p['reason']))
     lines.append('')
+    lines.append(cpu_variant(rows))
     lines.append('BLAS provider: %s' % torch.backends.blas.describe())
     lines.append('threads: %d' % torch.get_num_threads())
     return '\n'.join(lines)

@@ -217,6 +217,14 @@ def test_arange_every_dtype(dtype):
                                                                               else i * 0.1) for i in range(10)]
 
 
+@pytest.mark.parametrize('dtype,name', [(torch.bool, 'Bool'), (torch.complex64, 'ComplexFloat'),
+                                        (torch.complex128, 'ComplexDouble')])
+def test_arange_refuses_bool_and_complex_as_pytorch(dtype, name):
+    for args in [(5,), (0.0, 2.5, 0.5), (0, 5, 2)]:
+        with pytest.raises(RuntimeError, match='"arange_cpu" not implemented for \'%s\'' % name):
+            torch.arange(*args, dtype=dtype)
+
+
 def test_arange_converts_bounds_to_the_dtype_first():
     # PyTorch computes an integer arange in int64: the step 0.5 becomes 0, the start -0.5 becomes 0
     with pytest.raises(RuntimeError, match='step must be nonzero'):
