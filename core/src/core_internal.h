@@ -375,6 +375,8 @@ TC_INTERNAL int tc_elementwise_dtypes(const tc_opcall *c, tc_tensor *const *ts, 
 /* pow's complex part: a Python-number exponent goes to the kernel as a scalar too, for PyTorch's
  * special cases (x ** 2 is x * x). */
 TC_INTERNAL int tc_meta_pow_complex(tc_opcall *c, tc_plan *p);
+/* Hands a Python number exponent of a floating pow to the kernel as its scalar (meta_elementwise.c). */
+TC_INTERNAL int tc_meta_pow_plan_exponent(tc_opcall *c, tc_plan *p);
 /* sum of complex values as a sum of their parts: the input and the output presented to the kernel
  * as real views with a last dim of 2, which the reduction keeps. */
 TC_INTERNAL int tc_meta_sum_complex(tc_plan *p, tc_tensor *self, int32_t dtype);

@@ -140,12 +140,24 @@ int tc_meta_sub(tc_opcall *c, tc_plan *p) {
     return tc_meta_binary(c, p);
 }
 
+/* A Python number as a floating pow's exponent becomes the kernel's scalar: PyTorch computes x ** 2,
+ * x ** 0.5, ... by their own formulas for a number, but not for a tensor of exponents. */
+int tc_meta_pow_plan_exponent(tc_opcall *c, tc_plan *p) {
+    if (!tc_dtype_is_floating(p->dtype)) return TC_OK;
+    if (c->args[1].tag == TC_VALUE_SCALAR) return tc_plan_scalar(p, c->args[1].v.scalar);
+    tc_tensor *e = tc_arg_tensor(c, 1);
+    tc_scalar v;
+    if (c->args[0].tag != TC_VALUE_TENSOR || !(e->flags & TC_TENSOR_WRAPPED_NUMBER)) return TC_OK;
+    return tc_tensor_get(e, 0, &v) || tc_plan_scalar(p, v) ? TC_FAIL : TC_OK;
+}
+
 /* PyTorch refuses an integer tensor raised to a negative integer *scalar* (x ** -1) before computing,
  * but computes with a tensor of exponents (1 for a base of 1, +-1 for -1, 0 otherwise); only the core
  * can tell a wrapped Python number from a tensor. */
 int tc_meta_pow(tc_opcall *c, tc_plan *p) {
     if (tc_meta_binary(c, p)) return TC_FAIL;
     if (tc_dtype_is_complex(p->dtype)) return tc_meta_pow_complex(c, p);
+    if (tc_meta_pow_plan_exponent(c, p)) return TC_FAIL;
     if (c->args[1].tag == TC_VALUE_SCALAR) { /* pow.Tensor_Scalar: the exponent is a Python number */
         tc_scalar v = c->args[1].v.scalar;
         if (tc_dtype_is_floating(p->dtype)) return TC_OK;

@@ -144,7 +144,7 @@ int tc_meta_float_power(tc_opcall *c, tc_plan *p) {
     if ((ts[0] = tc_meta_operand(c, 0, &owned[0])) && (ts[1] = tc_meta_operand(c, 1, &owned[1])))
         rc = tc_meta_elementwise_as(p, ts, 2, TC_FLOAT64, TC_FLOAT64);
     release_all(owned, 2);
-    return rc;
+    return rc ? rc : tc_meta_pow_plan_exponent(c, p); /* PyTorch: pow(self.double(), exponent) */
 }
 
 /* ---- three operands ---- */

@@ -1,6 +1,6 @@
 /*
  * binary.c - arithmetic elementwise ops of two tensors: add, sub, mul, div, floor_divide, remainder,
- * fmod, pow, maximum, minimum.
+ * fmod, pow (integers and the 16-bit floats; pow.c has float32 and float64), maximum, minimum.
  *
  * Each op is a BODY_<op>_<kind> macro per dtype kind it supports (KB bool, KU unsigned, KI signed,
  * KF floating; see dtype.h), stamped into one loop and one kernel per dtype by loops.h. Integer
@@ -148,6 +148,9 @@ DEF_FLOAT_HELPERS(double, d)
 
 /* ---- stamping ---- */
 
+/* float32 and float64 pow: pow.c (PyTorch's special exponents, SLEEF's vectors) */
+#define POW_DTYPES(X, A) CPU_DTYPES_INT(X, A) X(A, f16) X(A, bf16)
+
 #define BINARY_OPS(X)                                                                              \
     X(add, CPU_DTYPES_ALL)                                                                         \
     X(sub, CPU_DTYPES_NUMERIC)                                                                     \
@@ -156,7 +159,7 @@ DEF_FLOAT_HELPERS(double, d)
     X(floor_divide, CPU_DTYPES_NUMERIC)                                                            \
     X(remainder, CPU_DTYPES_NUMERIC)                                                               \
     X(fmod, CPU_DTYPES_NUMERIC)                                                                    \
-    X(pow, CPU_DTYPES_NUMERIC)                                                                     \
+    X(pow, POW_DTYPES)                                                                             \
     X(maximum, CPU_DTYPES_ALL)                                                                     \
     X(minimum, CPU_DTYPES_ALL)
 

@@ -1,5 +1,6 @@
 """VALUES PYTORCH ROUNDS ITS OWN WAY, BIT FOR BIT AGAINST THE REFERENCE PYTORCH (1.13.1): linspace,
-logspace, arange, and gelu of contiguous float32 tensors (oneDNN's erf approximation, gelu_erf.c).
+logspace, arange, gelu of contiguous float32 tensors (oneDNN's erf approximation, gelu_erf.c), and
+float32/float64 pow (its special exponents and SLEEF's pow, pow.c).
 
 PyTorch's CPU linspace and arange round as their vectorised kernels do (plugins/cpu/linspace.h says how), and
 that depends on the CPU capability it runs with (DEFAULT, AVX2 or AVX512: vector widths and fused
@@ -15,6 +16,7 @@ Nothing at module level may import this project's torch.
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -120,7 +122,35 @@ def _gelu_cases():
     return cases
 
 
-CASES = _linspace_cases() + _logspace_cases() + _arange_cases() + _gelu_cases()
+# pow cases whose values come from SLEEF's pow, a 1-ulp function whose builds for SSE4, AVX2 and AVX-512
+# may differ in the last bit: exact where our variant calls the reference's (AVX2) build.
+SLEEF_CASES = set()
+
+
+def _pow_cases():
+    """pow's special exponents (x ** 2 is x * x, ...), SLEEF's pow on the vector part of a contiguous
+    run and libm's on its tail and on strided runs (plugins/cpu/pow.c), float32 and float64; inputs
+    are exact ranges with negatives, so NaN signs count too. Not compared: runs longer than 32768
+    elements on several threads, whose vector parts end where PyTorch's threads split them, and
+    transposed inputs, whose results PyTorch lays out as the input (this project: row-major)."""
+    cases = []
+    for dt in ('float32', 'float64'):
+        x = '((torch.arange(-500, 503, dtype=torch.float64) / 97).to(torch.%s))' % dt
+        ax = '%s.abs()' % x
+        y = '((torch.arange(1003, dtype=torch.float64) / 331 - 1).to(torch.%s))' % dt
+        for e in ['2', '3', '-2', '0.5', '-0.5', '-1', '1.7', '2.5', '-3', '0.1', '7', '0', '1', '2.0']:
+            cases += [(1, 'torch.pow(%s, %s)' % (x, e)), (1, '%s[::2] ** %s' % (x, e))]
+            if float(e) not in (2, 3, -2, 0.5, -0.5, -1):
+                SLEEF_CASES.add('torch.pow(%s, %s)' % (x, e))
+        sleef = ['torch.pow(%s, %s)' % (ax, y), 'torch.pow(%s, torch.tensor(2.0, dtype=torch.%s))' % (ax, dt),
+                 'torch.pow(2.5, %s)' % y, 'torch.float_power(%s, 1.3)' % ax]
+        SLEEF_CASES.update(sleef)
+        cases += [(1, c) for c in sleef] + [(1, 'torch.pow(%s[::2], %s[::2])' % (ax, y)),
+                                            (1, 'torch.square(%s)' % x), (1, 'torch.float_power(%s, 2)' % x)]
+    return cases
+
+
+CASES = _linspace_cases() + _logspace_cases() + _arange_cases() + _gelu_cases() + _pow_cases()
 
 
 def reference_request():
@@ -147,14 +177,23 @@ def both():
 FOLLOWED_CAPABILITY = 'AVX2'
 
 
+# Units in the last place of each dtype, in units of float64's (its 52 fraction bits less theirs).
+ULP_SHIFT = {'float16': 42, 'bfloat16': 45, 'float32': 29, 'complex64': 29, 'float64': 0, 'complex128': 0}
+
+
+def _dtype_of(expr):
+    """The floating dtype an expression computes in: the last one it names, else the default."""
+    named = re.findall(r'torch\.(float16|bfloat16|float32|float64|complex64|complex128)\b', expr)
+    return named[-1] if named else 'float32'
+
+
 def _close(r, o, dtype):
     if isinstance(r, int):
         return abs(r - o) <= 1
     r, o = float.fromhex(r), float.fromhex(o)
-    if math.isnan(r) or math.isnan(o):
-        return math.isnan(r) and math.isnan(o)
-    ulp = math.ulp(r) * (2 ** 29 if dtype in ('float32', 'complex64') else 1)
-    return abs(r - o) <= ulp
+    if r == o or (math.isnan(r) and math.isnan(o)):
+        return True
+    return abs(r - o) <= math.ulp(r) * 2 ** ULP_SHIFT.get(dtype, 0)
 
 
 @pytest.mark.parametrize('threads,expr', CASES, ids=['%d %s' % c for c in CASES])
@@ -164,11 +203,12 @@ def test_matches_reference(both, threads, expr):
     r, o = ref[key], ours[key]
     assert len(r) == len(o), (len(r), len(o))
     exact = ref['capability'] == FOLLOWED_CAPABILITY or 'logspace' in expr or 'gelu' in expr
+    if expr in SLEEF_CASES:
+        exact = ref['capability'] == ours['capability']
     if exact:
         bad = [(i, a, b) for i, (a, b) in enumerate(zip(r, o)) if a != b]
     else:
-        dtype = expr.split('dtype=torch.')[-1].rstrip(')') if 'dtype=' in expr else 'float32'
-        bad = [(i, a, b) for i, (a, b) in enumerate(zip(r, o)) if not _close(a, b, dtype)]
+        bad = [(i, a, b) for i, (a, b) in enumerate(zip(r, o)) if not _close(a, b, _dtype_of(expr))]
     assert not bad, '%d of %d values differ (index, reference, ours; capability %s, our variant %s): %s' % (
         len(bad), len(r), ref['capability'], ours['capability'], bad[:6])
 
