@@ -5,7 +5,7 @@ from torch.nn import functional, init, utils  # noqa: F401
 
 
 def __getattr__(name):
-    if name == 'parallel':  # imported on first use
+    if name in ('parallel', 'DataParallel'):  # imported on first use
         import torch.nn.parallel
-        return torch.nn.parallel
+        return torch.nn.parallel if name == 'parallel' else torch.nn.parallel.DataParallel
     raise AttributeError("module 'torch.nn' has no attribute '%s'" % name)
