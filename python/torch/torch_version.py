@@ -12,18 +12,18 @@ class InvalidVersion(ValueError):
     pass
 
 
-_PEP440 = re.compile(r'v?(?:(\d+)!)?(\d+(?:\.\d+)*)'
+_PEP440 = (r'v?(?:(\d+)!)?(\d+(?:\.\d+)*)'
                      r'(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d*))?'
                      r'(?:-(\d+)|[-_.]?(?:post|rev|r)[-_.]?(\d*))?'
                      r'(?:[-_.]?dev[-_.]?(\d*))?'
-                     r'(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?', re.IGNORECASE)
+                     r'(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?')  # compiled on the first comparison
 _PRE = {'a': 'a', 'alpha': 'a', 'b': 'b', 'beta': 'b', 'c': 'rc', 'rc': 'rc', 'pre': 'rc', 'preview': 'rc'}
 _INF, _NEG = (float('inf'),), (float('-inf'),)
 
 
 def _key(text):
     """PEP 440's order as a tuple: epoch, release without trailing zeros, pre, post, dev, local."""
-    m = _PEP440.fullmatch(text.strip())
+    m = re.fullmatch(_PEP440, text.strip(), re.IGNORECASE)
     if not m:
         raise InvalidVersion("Invalid version: '%s'" % text)
     epoch, release, pre_l, pre_n, post_implicit, post_n, dev_n, local = m.groups()

@@ -5,13 +5,16 @@ need the generator raise as _lazy_init does.
 Where the cuda plugin runs, each device's generator is PyTorch's Philox state, a seed and an offset. The
 plugin has no random kernels yet (docs/cuda.md), so nothing draws from it and the offset stays 0; the
 state still round-trips through get_rng_state/set_rng_state in PyTorch's 16-byte layout."""
-import random as _random
-
 import torch
 from torch import cuda as _cuda
 
 _DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 _states = {}  # device index -> [seed, offset]
+
+
+def _random_seed():
+    import random  # the standard library's, imported only when a random seed is asked for
+    return random.SystemRandom().getrandbits(64)
 
 
 def _state(index):
@@ -40,12 +43,12 @@ def manual_seed_all(seed):
 def seed():
     """Seeds the current device's generator from a random number."""
     if _cuda.is_available():
-        manual_seed(_random.SystemRandom().getrandbits(64))
+        manual_seed(_random_seed())
 
 
 def seed_all():
     if _cuda.is_available():
-        manual_seed_all(_random.SystemRandom().getrandbits(64))
+        manual_seed_all(_random_seed())
 
 
 def initial_seed():
