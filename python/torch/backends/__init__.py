@@ -1,6 +1,7 @@
 """torch.backends: what the core loaded (plugins), the BLAS provider in use, and PyTorch's backend
 modules (cudnn, cuda, mps, mkl, mkldnn, openmp), each imported on first use. Their is_available()
-answers for this project: none of cuDNN, MPS, MKL, oneDNN or OpenMP is linked (docs/backends.md)."""
+answers for this project: none of cuDNN, MPS, MKL, oneDNN or OpenMP is linked (docs/module-surface.md)."""
+import contextlib
 import importlib
 import types
 
@@ -49,3 +50,13 @@ class _FlagModule(types.ModuleType):
             if v is not None:
                 setattr(self, n, v)
         return old
+
+
+@contextlib.contextmanager
+def _flags_block(set_flags, *flags):
+    """The `flags(...)` context of a backend module: set_flags(*flags) inside, the old values after."""
+    old = set_flags(*flags)
+    try:
+        yield
+    finally:
+        set_flags(*old)

@@ -1,10 +1,9 @@
 """torch.backends.cudnn: PyTorch's cuDNN switches. This project links no cuDNN (the cuda plugin runs its
 own kernels), so is_available() is False and version() None everywhere; the flags keep their values
 and PyTorch's type checks, and mean nothing to any kernel here (the CPU kernels are deterministic)."""
-import contextlib
 import sys
 
-from torch.backends import _Flag, _FlagModule
+from torch.backends import _Flag, _FlagModule, _flags_block
 
 
 def is_available():
@@ -31,14 +30,9 @@ def set_flags(_enabled=None, _benchmark=None, _benchmark_limit=None, _determinis
     return old + (limit,) + m._set_flags(deterministic=_deterministic, allow_tf32=_allow_tf32)
 
 
-@contextlib.contextmanager
 def flags(enabled=False, benchmark=False, benchmark_limit=10, deterministic=False, allow_tf32=True):
     """The flags set inside the block, restored after it (PyTorch's defaults: everything off but tf32)."""
-    old = set_flags(enabled, benchmark, benchmark_limit, deterministic, allow_tf32)
-    try:
-        yield
-    finally:
-        set_flags(*old)
+    return _flags_block(set_flags, enabled, benchmark, benchmark_limit, deterministic, allow_tf32)
 
 
 class _CudnnModule(_FlagModule):

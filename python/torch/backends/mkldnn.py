@@ -1,9 +1,8 @@
 """torch.backends.mkldnn: PyTorch's oneDNN switch. This project links no oneDNN: is_available() is False;
 `enabled` keeps its value (and PyTorch's type check) but no kernel reads it."""
-import contextlib
 import sys
 
-from torch.backends import _Flag, _FlagModule
+from torch.backends import _Flag, _FlagModule, _flags_block
 
 
 def is_available():
@@ -14,13 +13,8 @@ def set_flags(_enabled):
     return sys.modules[__name__]._set_flags(enabled=_enabled)
 
 
-@contextlib.contextmanager
 def flags(enabled=False):
-    old = set_flags(enabled)
-    try:
-        yield
-    finally:
-        set_flags(*old)
+    return _flags_block(set_flags, enabled)
 
 
 class _MkldnnModule(_FlagModule):
