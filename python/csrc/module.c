@@ -226,6 +226,15 @@ static PyObject *py_empty_cache(PyObject *m, PyObject *name) {
     Py_RETURN_NONE;
 }
 
+/* _log_api_usage_once(event): PyTorch hands the event to a logger a host application installs; no
+ * logger can be installed here, so checking the argument is all there is to do. */
+static PyObject *py_log_api_usage_once(PyObject *m, PyObject *event) {
+    if (!PyUnicode_Check(event))
+        return PyErr_Format(PyExc_TypeError, "_log_api_usage_once(): incompatible function arguments: expected a str, "
+                                             "got %s", Py_TYPE(event)->tp_name);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_functions[] = {
     {"_tensor_from_data", tp_tensor_from_data, METH_VARARGS, NULL},
     {"_from_buffer", py_from_buffer, METH_VARARGS, NULL},
@@ -248,6 +257,7 @@ static PyMethodDef module_functions[] = {
     {"_allocator_stats", py_allocator_stats, METH_O, NULL},
     {"_empty_cache", py_empty_cache, METH_O, NULL},
     {"_cpu_cache_stats", py_cpu_cache_stats, METH_NOARGS, NULL},
+    {"_log_api_usage_once", py_log_api_usage_once, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -35,7 +35,7 @@ from torch._functional import broadcast_shapes, is_storage  # noqa: F401
 from torch import optim  # noqa: F401
 import torch.utils.data  # noqa: F401
 
-__version__ = '0.1.0'
+from torch.torch_version import __version__  # noqa: E402  (1.13.1+tc.<this project's version>)
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
@@ -44,6 +44,12 @@ chalf, cfloat, cdouble = complex32, complex64, complex128
 
 def is_complex(input):
     return input.dtype.is_complex
+
+
+def _assert(condition, message):
+    """`assert condition, message` as a function (PyTorch's; symbolic tracing keeps calls to it)."""
+    if not condition:
+        raise AssertionError(message)
 
 # the legacy tensor types: torch.FloatTensor, torch.LongTensor, ...
 globals().update({t.__name__: t for t in _legacy.TYPES.values()})
@@ -74,3 +80,19 @@ from torch.functional import tensordot, cdist, einsum, adjoint  # noqa: E402,F40
 from torch._composites import *  # noqa: E402,F401,F403  (diff, trapezoid, cov, the windows, ...)
 from torch._dtype_info import finfo, iinfo, promote_types, result_type, can_cast  # noqa: E402,F401
 from torch._tensor_str import set_printoptions  # noqa: E402,F401
+
+# Modules and names that a program may never touch are imported on first use (PyTorch imports them with
+# torch; attribute access behaves the same).
+_LAZY_MODULES = {'jit', 'hub', 'testing', 'amp', 'cpu', '_six'}
+_LAZY_NAMES = {'autocast': 'torch.amp', 'is_autocast_enabled': 'torch.amp.autocast_mode',
+               'is_autocast_cpu_enabled': 'torch.amp.autocast_mode',
+               'get_autocast_gpu_dtype': 'torch.amp.autocast_mode', 'get_autocast_cpu_dtype': 'torch.amp.autocast_mode'}
+
+
+def __getattr__(name):
+    import importlib
+    if name in _LAZY_MODULES:
+        return importlib.import_module('torch.' + name)
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+    raise AttributeError("module 'torch' has no attribute '%s'" % name)

@@ -74,10 +74,15 @@ class _Ops(types.ModuleType):
         return ns
 
     def load_library(self, path):
-        """Loads a plugin built against the SDK: its ops and kernels join the core's."""
+        """Loads a plugin built against the SDK: its ops and kernels join the core's. OSError (as
+        PyTorch's ctypes.CDLL raises) with the loader's reason when the file cannot be loaded or is not
+        a plugin of this project."""
         import os
         path = os.path.realpath(path)
-        _C._load_library(path)
+        try:
+            _C._load_library(path)
+        except RuntimeError as e:
+            raise OSError(str(e)) from None
         self.loaded_libraries.add(path)
 
 

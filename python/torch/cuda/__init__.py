@@ -35,9 +35,12 @@ def is_initialized():
 
 
 def _lazy_init():
+    """Raises where CUDA cannot be used, as PyTorch's: AssertionError when there is no cuda plugin (PyTorch's
+    CPU-only build), RuntimeError with the loader's reason when the plugin cannot run (no driver, no GPU)."""
     if not is_available():
-        raise RuntimeError('Torch not compiled with CUDA enabled' if _C._device_unavailable_reason('cuda') is None
-                           else 'CUDA is not available: ' + unavailable_reason())
+        if _C._device_unavailable_reason('cuda') is None:
+            raise AssertionError('Torch not compiled with CUDA enabled')
+        raise RuntimeError('CUDA is not available: ' + unavailable_reason())
 
 
 def _lib():
@@ -122,6 +125,11 @@ def get_device_name(device=None):
 def get_device_capability(device=None):
     p = get_device_properties(device)
     return (p.major, p.minor)
+
+
+def is_bf16_supported():
+    """Whether the current device computes in bfloat16 (compute capability 8.0 and later)."""
+    return get_device_capability()[0] >= 8
 
 
 def _stats():
@@ -373,3 +381,16 @@ def _is_pinned(t):
     if not is_available():
         return False
     return bool(_lib().tc_cuda_is_pinned(t.data_ptr()))
+
+
+from torch.cuda.random import (  # noqa: E402,F401
+    manual_seed, manual_seed_all, seed, seed_all, initial_seed, get_rng_state, get_rng_state_all, set_rng_state,
+    set_rng_state_all,
+)
+
+
+def __getattr__(name):
+    if name == 'amp':  # imported on first use: most programs never touch it
+        import torch.cuda.amp
+        return torch.cuda.amp
+    raise AttributeError("module 'torch.cuda' has no attribute '%s'" % name)

@@ -2,3 +2,10 @@
 from torch.nn.parameter import Parameter  # noqa: F401
 from torch.nn.modules import *  # noqa: F401,F403
 from torch.nn import functional, init, utils  # noqa: F401
+
+
+def __getattr__(name):
+    if name in ('parallel', 'DataParallel'):  # imported on first use
+        import torch.nn.parallel
+        return torch.nn.parallel if name == 'parallel' else torch.nn.parallel.DataParallel
+    raise AttributeError("module 'torch.nn' has no attribute '%s'" % name)
