@@ -12,6 +12,7 @@ from torch._C import (  # noqa: F401  (the dtype objects)
 from torch._device import device
 from torch._enums import (  # noqa: F401
     layout, memory_format, strided, sparse_coo, preserve_format, contiguous_format, channels_last, channels_last_3d,
+    legacy_contiguous_format,
 )
 from torch._tensor import Tensor
 from torch import _legacy

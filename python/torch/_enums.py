@@ -30,6 +30,7 @@ preserve_format = memory_format('preserve_format', 0)
 contiguous_format = memory_format('contiguous_format', 1)
 channels_last = memory_format('channels_last', 2)
 channels_last_3d = memory_format('channels_last_3d', 3)
+legacy_contiguous_format = contiguous_format  # PyTorch's alias (torch.legacy_contiguous_format)
 
 _layouts = {0: strided, 1: sparse_coo}
 _memory_formats = {f._value: f for f in (preserve_format, contiguous_format, channels_last, channels_last_3d)}

@@ -252,8 +252,8 @@ class Tensor(_C._TensorBase):
     def storage(self):
         return torch.storage.TypedStorage(self)
 
-    def cpu(self):
-        return self.to('cpu')
+    def cpu(self, memory_format=torch.preserve_format):
+        return self.to('cpu', memory_format=memory_format)
 
     def cuda(self, device=None, non_blocking=False):
         return self.to(torch.device('cuda', device) if isinstance(device, int) else (device or 'cuda'))
@@ -343,8 +343,12 @@ for _name, _dtype in (('float', torch.float32), ('double', torch.float64), ('hal
                       ('bfloat16', torch.bfloat16), ('long', torch.int64), ('int', torch.int32),
                       ('short', torch.int16), ('char', torch.int8), ('byte', torch.uint8), ('bool', torch.bool),
                       ('chalf', torch.complex32), ('cfloat', torch.complex64), ('cdouble', torch.complex128)):
-    setattr(Tensor, _name, (lambda dtype: lambda self: self.to(dtype))(_dtype))
-    getattr(Tensor, _name).__name__ = _name
+    def _convert(dtype, name):
+        def conversion(self, memory_format=torch.preserve_format):
+            return self.to(dtype, memory_format=memory_format)
+        conversion.__name__ = conversion.__qualname__ = name
+        return conversion
+    setattr(Tensor, _name, _convert(_dtype, _name))
 del _name, _dtype
 
 

@@ -17,6 +17,7 @@ __all__ = [
     'threshold', 'threshold_', 'relu', 'relu_', 'relu6', 'hardtanh', 'hardtanh_', 'elu', 'elu_', 'selu', 'selu_',
     'celu', 'celu_', 'leaky_relu', 'leaky_relu_', 'prelu', 'rrelu', 'rrelu_', 'glu', 'gelu', 'logsigmoid',
     'hardshrink', 'tanhshrink', 'softsign', 'softplus', 'softmin', 'softmax', 'log_softmax', 'softshrink', 'tanh',
+    'gumbel_softmax',
     'sigmoid', 'hardsigmoid', 'silu', 'mish', 'hardswish',
     'nll_loss', 'poisson_nll_loss', 'kl_div', 'cross_entropy', 'binary_cross_entropy',
     'binary_cross_entropy_with_logits', 'smooth_l1_loss', 'huber_loss', 'l1_loss', 'mse_loss',
@@ -145,6 +146,20 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dtype is None:
         return input.log_softmax(dim)
     return input.log_softmax(dim, dtype=dtype)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Samples from the Gumbel-softmax distribution: softmax((logits + Gumbel noise) / tau), or its one-hot
+    argmax with the soft sample's gradient (straight-through) when hard."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.")
+    gumbels = -torch.empty_like(logits, memory_format=torch.legacy_contiguous_format).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = torch.zeros_like(logits, memory_format=torch.legacy_contiguous_format).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 def tanh(input):

@@ -1,10 +1,8 @@
 """The module classes of torch.nn, in PyTorch's module layout (torch.nn.modules.conv, ...).
 
 Left out until torch.nn.functional has their functional forms: MaxPool3d, AvgPool3d,
-AdaptiveMaxPool3d, AdaptiveAvgPool3d, MaxUnpool1d/2d/3d, FractionalMaxPool2d/3d, LPPool1d/2d,
-CosineSimilarity, ChannelShuffle, GaussianNLLLoss, MultiLabelMarginLoss, SoftMarginLoss,
-MultiLabelSoftMarginLoss, MultiMarginLoss, TripletMarginWithDistanceLoss; and the Lazy* modules,
-SyncBatchNorm, CrossMapLRN2d, AdaptiveLogSoftmaxWithLoss.
+AdaptiveMaxPool3d, AdaptiveAvgPool3d, MaxUnpool1d/2d/3d, FractionalMaxPool2d/3d, LPPool1d/2d; and the
+Lazy* modules, SyncBatchNorm, CrossMapLRN2d, AdaptiveLogSoftmaxWithLoss.
 """
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
@@ -14,7 +12,8 @@ from torch.nn.modules.activation import Threshold, ReLU, Hardtanh, ReLU6, Sigmoi
     MultiheadAttention, PReLU, Softsign, Softmin, Tanhshrink, RReLU, Hardsigmoid, Hardswish, SiLU, Mish
 from torch.nn.modules.loss import L1Loss, NLLLoss, KLDivLoss, MSELoss, BCELoss, BCEWithLogitsLoss, NLLLoss2d, \
     PoissonNLLLoss, CosineEmbeddingLoss, CTCLoss, HingeEmbeddingLoss, MarginRankingLoss, SmoothL1Loss, HuberLoss, \
-    CrossEntropyLoss, TripletMarginLoss
+    CrossEntropyLoss, TripletMarginLoss, SoftMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, \
+    MultiLabelMarginLoss, GaussianNLLLoss, TripletMarginWithDistanceLoss
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
 from torch.nn.modules.pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d, AdaptiveMaxPool1d, \
     AdaptiveMaxPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d
@@ -28,7 +27,8 @@ from torch.nn.modules.sparse import Embedding, EmbeddingBag
 from torch.nn.modules.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from torch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from torch.nn.modules.upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
-from torch.nn.modules.distance import PairwiseDistance
+from torch.nn.modules.distance import PairwiseDistance, CosineSimilarity
+from torch.nn.modules.channelshuffle import ChannelShuffle
 from torch.nn.modules.fold import Fold, Unfold
 from torch.nn.modules.transformer import TransformerEncoder, TransformerDecoder, TransformerEncoderLayer, \
     TransformerDecoderLayer, Transformer
@@ -51,5 +51,6 @@ __all__ = [
     'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d', 'TripletMarginLoss', 'ZeroPad2d', 'ConstantPad1d', 'ConstantPad2d',
     'ConstantPad3d', 'Bilinear', 'Unfold', 'Fold', 'TransformerEncoder', 'TransformerDecoder',
     'TransformerEncoderLayer', 'TransformerDecoderLayer', 'Transformer', 'Flatten', 'Unflatten', 'Hardsigmoid',
-    'Hardswish', 'SiLU', 'Mish',
+    'Hardswish', 'SiLU', 'Mish', 'SoftMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss',
+    'MultiLabelMarginLoss', 'GaussianNLLLoss', 'TripletMarginWithDistanceLoss', 'CosineSimilarity', 'ChannelShuffle',
 ]

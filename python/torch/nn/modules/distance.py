@@ -1,8 +1,8 @@
-"""Distances between batches of vectors (CosineSimilarity waits for F.cosine_similarity)."""
+"""Distances between batches of vectors: PairwiseDistance, CosineSimilarity."""
 from torch.nn import functional as F
 from torch.nn.modules.module import Module
 
-__all__ = ['PairwiseDistance']
+__all__ = ['PairwiseDistance', 'CosineSimilarity']
 
 
 class PairwiseDistance(Module):
@@ -18,3 +18,17 @@ class PairwiseDistance(Module):
 
     def forward(self, x1, x2):
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class CosineSimilarity(Module):
+    """The cosine of the angle between x1 and x2 along dim."""
+
+    __constants__ = ['dim', 'eps']
+
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)

@@ -12,7 +12,8 @@ from torch.nn.modules.module import Module
 
 __all__ = ['L1Loss', 'NLLLoss', 'NLLLoss2d', 'PoissonNLLLoss', 'KLDivLoss', 'MSELoss', 'BCELoss', 'BCEWithLogitsLoss',
            'HingeEmbeddingLoss', 'SmoothL1Loss', 'HuberLoss', 'CrossEntropyLoss', 'CosineEmbeddingLoss',
-           'MarginRankingLoss', 'TripletMarginLoss', 'CTCLoss']
+           'MarginRankingLoss', 'TripletMarginLoss', 'CTCLoss', 'SoftMarginLoss', 'MultiLabelSoftMarginLoss',
+           'MultiMarginLoss', 'MultiLabelMarginLoss', 'GaussianNLLLoss', 'TripletMarginWithDistanceLoss']
 
 
 class _Loss(Module):
@@ -240,3 +241,78 @@ class CTCLoss(_Loss):
     def forward(self, log_probs, targets, input_lengths, target_lengths):
         return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                           self.zero_infinity)
+
+
+class SoftMarginLoss(_Loss):
+    """log(1 + exp(-y x)) for targets y in {-1, 1}."""
+
+    __constants__ = ['reduction']
+
+    def forward(self, input, target):
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    """The per-class binary log-likelihood of targets in {0, 1}, averaged over the classes."""
+
+    __constants__ = ['reduction']
+
+    def forward(self, input, target):
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    """The multi-class hinge loss: sum over i != y of max(0, margin - x[y] + x[i])^p, over the classes."""
+
+    __constants__ = ['p', 'margin', 'reduction']
+
+    def __init__(self, p=1, margin=1., weight=None, size_average=None, reduce=None, reduction='mean'):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise ValueError("only p == 1 and p == 2 supported")
+        assert weight is None or weight.dim() == 1
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                   reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """The multi-label hinge loss over the targets listed before the first -1 of each row."""
+
+    __constants__ = ['reduction']
+
+    def forward(self, input, target):
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """The negative log-likelihood of a target under a Gaussian of the given mean (input) and variance."""
+
+    __constants__ = ['full', 'eps', 'reduction']
+
+    def __init__(self, *, full=False, eps=1e-6, reduction='mean'):
+        super().__init__(None, None, reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input, target, var):
+        return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """max(d(a, p) - d(a, n) + margin, 0) with any distance function (pairwise_distance by default)."""
+
+    __constants__ = ['margin', 'swap', 'reduction']
+
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction='mean'):
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        self.distance_function = distance_function if distance_function is not None else F.pairwise_distance
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                   margin=self.margin, swap=self.swap, reduction=self.reduction)
