@@ -290,9 +290,11 @@ static int assign_indexed(index_result *r, tc_tensor *value) {
 
 /* "torch.FloatTensor": the legacy type name PyTorch's messages use. */
 static const char *legacy_type_name(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {
+    static const char *names[] = {
         "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",     "torch.ShortTensor", "torch.IntTensor",
-        "torch.LongTensor", "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor"};
+        "torch.LongTensor", "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor",
+        "torch.ComplexHalfTensor", "torch.ComplexFloatTensor", "torch.ComplexDoubleTensor"};
+    _Static_assert(sizeof names / sizeof *names == TC_NUM_DTYPES, "a name for every dtype (%s of NULL crashes)");
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "torch.Tensor";
 }
 

@@ -546,3 +546,25 @@ def test_writes_that_may_read_self(write, after):
     x = torch.arange(4.)
     exec(write, {'torch': torch, 'x': x})
     assert x.tolist() == after
+
+
+# ---- assigning arbitrary Python objects (issue #32: complex dtypes crashed on a NULL type name) ----
+
+_SETITEM_KEYS = [0, slice(0, 1), torch.tensor([0]), torch.tensor([True, False]), Ellipsis]
+
+
+@pytest.mark.parametrize('dtype', [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+                                   torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+                                   torch.complex128])
+def test_setitem_of_non_numbers_raises_type_error_for_every_dtype_and_key(dtype):
+    legacy = {torch.complex64: 'torch.ComplexFloatTensor', torch.complex128: 'torch.ComplexDoubleTensor',
+              torch.float32: 'torch.FloatTensor', torch.bool: 'torch.BoolTensor'}
+    for value in (None, [1], [], 'x', (1,), object()):
+        for key in _SETITEM_KEYS:
+            t = torch.zeros(2, dtype=dtype)
+            with pytest.raises(TypeError, match="can't assign a %s to a torch\\." % type(value).__name__) as info:
+                t[key] = value
+            if dtype in legacy:
+                assert str(info.value).endswith(legacy[dtype])
+            assert t.tolist() == torch.zeros(2, dtype=dtype).tolist()
+
