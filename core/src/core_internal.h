@@ -81,6 +81,9 @@ TC_INTERNAL tc_scalar tc_scalar_cast(tc_scalar s, int32_t dtype);
 
 /* ---- storage and tensors ---- */
 TC_INTERNAL tc_storage *tc_storage_new(size_t nbytes, tc_device device);
+/* Grows s in place to nbytes, contents kept, so every view of s sees the new memory (PyTorch's
+ * storage resize); RuntimeError for foreign memory (a deleter: numpy, from_blob), which cannot grow. */
+TC_INTERNAL int tc_storage_grow(tc_storage *s, size_t nbytes);
 TC_INTERNAL tc_tensor *tc_tensor_alloc(int32_t ndim);
 /* A view of t with t's storage, dtype and version counter but new geometry; new reference. */
 TC_INTERNAL tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes,
