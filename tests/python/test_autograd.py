@@ -820,3 +820,28 @@ def test_checkpoint_replays_the_random_stream():
         torch.manual_seed(3)
         checkpoint(block, x2, use_reentrant=reentrant).sum().backward()
         assert x2.grad.tolist() == x.grad.tolist()
+
+
+# ---- issue #32: formulas that dropped the graph, NaN in extremes, writes through unrecorded views ----
+
+@pytest.mark.parametrize('op', ['abs', 'relu'])
+def test_first_derivative_of_abs_and_relu_stays_differentiable(op):
+    x = torch.tensor([1.5, -2., 0.5], dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(getattr(x, op)().sum(), x, create_graph=True)
+    assert g.requires_grad
+    # d2/dx2 of x * |x| is 2 sgn(x); of x * relu(x), 2 for x > 0
+    y = x * getattr(x, op)()
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    g2, = torch.autograd.grad(g.sum(), x)
+    want = [2., -2., 2.] if op == 'abs' else [2., 0., 2.]
+    assert g2.tolist() == want
+
+
+@pytest.mark.parametrize('op', ['max', 'min'])
+def test_full_max_min_backward_puts_the_gradient_on_the_nan(op):
+    for vals, want in (([1., math.nan, 2.], [0., 1., 0.]), ([math.nan, math.nan, 1.], [.5, .5, 0.]),
+                       ([2., 1., 2.] if op == 'max' else [1., 2., 1.], [.5, 0., .5])):
+        x = torch.tensor(vals, requires_grad=True)
+        getattr(x, op)().backward()
+        assert x.grad.tolist() == want
+
