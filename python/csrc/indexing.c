@@ -243,6 +243,11 @@ out:
 PyObject *tp_getitem(PyObject *self, PyObject *key) {
     index_result r;
     if (apply_key(tp_unwrap(self), key, &r)) return NULL;
+    if (!r.n_indices && r.view == tp_unwrap(self)) { /* x[...], x[()]: an alias view, as PyTorch returns */
+        tc_tensor *alias = tc_alias(r.view);
+        tc_tensor_release(r.view);
+        return alias ? tp_wrap(alias) : (tp_raise_core_error(), NULL);
+    }
     if (!r.n_indices) return tp_wrap(r.view);
     tc_tensor *result = tc_index_Tensor(r.view, (tc_tensor_list){r.indices, r.n_indices});
     result_release(&r);

@@ -845,3 +845,20 @@ def test_full_max_min_backward_puts_the_gradient_on_the_nan(op):
         getattr(x, op)().backward()
         assert x.grad.tolist() == want
 
+
+def test_inplace_write_through_an_expand_of_a_leaf_that_requires_grad_raises():
+    for make in (lambda x: x.expand(3), lambda x: x.expand_as(x), lambda x: x[...], lambda x: x[:2]):
+        for op in (lambda v: v.add_(1), lambda v: v.zero_(), lambda v: v.__setitem__(0, 1.)):
+            x = torch.zeros(3)
+            v = make(x)
+            x.requires_grad_()
+            with pytest.raises(RuntimeError, match='a view of a leaf Variable that requires grad is being used in '
+                                                   'an in-place operation'):
+                op(v)
+    x = torch.zeros(3)
+    v = x.expand(3)
+    assert v._is_view() and v._base is x
+    with torch.no_grad():
+        x.requires_grad_()
+        v.add_(1)  # no_grad: allowed, as in PyTorch
+    assert x.tolist() == [1., 1., 1.]

@@ -568,3 +568,11 @@ def test_setitem_of_non_numbers_raises_type_error_for_every_dtype_and_key(dtype)
                 assert str(info.value).endswith(legacy[dtype])
             assert t.tolist() == torch.zeros(2, dtype=dtype).tolist()
 
+
+def test_getitem_of_ellipsis_or_empty_tuple_is_an_alias_view():
+    x = torch.zeros(3)
+    for key in (Ellipsis, ()):
+        v = x[key]
+        assert v is not x and v._is_view() and v._base is x
+        v[0] = 1
+    assert x[0] == 1
