@@ -1,6 +1,7 @@
 """Bad input: one test per case, each checking PyTorch's exception type and that the message names the
 problem. The last tests run inputs that could crash a careless implementation in a child process, so
 that a crash fails a test instead of killing pytest."""
+import math
 import os
 import subprocess
 import sys
@@ -480,6 +481,26 @@ def test_bool_floor_division():
 def test_pow_with_modulus():
     with pytest.raises(TypeError, match='modulus'):
         pow(torch.tensor([2]), 2, 3)
+
+
+def test_pow_of_reduced_floats_checks_the_exponent_fits():
+    for dtype, name in ((torch.float16, 'at::Half'), (torch.bfloat16, 'at::BFloat16')):
+        e = 1e10 if dtype == torch.float16 else 1e39
+        for f in (lambda: torch.pow(torch.ones(2, dtype=dtype), e), lambda: torch.ones(2, dtype=dtype) ** e,
+                  lambda: torch.ones(2, dtype=dtype).pow_(e)):
+            with pytest.raises(RuntimeError, match='value cannot be converted to type %s without overflow' % name):
+                f()
+    assert torch.pow(torch.ones(2, dtype=torch.float16), float('inf')).tolist() == [1., 1.]
+    assert torch.pow(torch.ones(2), 1e39).tolist() == [1., 1.]  # float and double take any exponent
+    assert torch.pow(1e10, torch.ones(2, dtype=torch.float16)).tolist() == [math.inf, math.inf]
+
+
+def test_binary_cross_entropy_with_logits_refuses_integer_tensors():
+    import torch.nn.functional as F
+    for x, y in ((torch.tensor([1, 2]), torch.tensor([1, 0])), (torch.tensor([1., 2.]), torch.tensor([1, 0])),
+                 (torch.tensor([1, 2]), torch.tensor([1., 0.]))):
+        with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+            F.binary_cross_entropy_with_logits(x, y)
 
 
 # ---- reductions -------------------------------------------------------------------------------------------

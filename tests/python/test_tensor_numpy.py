@@ -129,3 +129,13 @@ def test_numpy_arrays_as_operands():
     assert isinstance(r, torch.Tensor) and r.dtype == torch.int64 and r.tolist() == [3, 4, 5]
     r = torch.ones(3) * np.array([2, 3, 4], dtype=np.float16)
     assert r.dtype == torch.float32 and r.tolist() == [2.0, 3.0, 4.0]
+
+
+def test_numpy_of_a_tensor_that_requires_grad_raises():
+    x = torch.zeros(2, requires_grad=True)
+    for f in (x.numpy, lambda: np.asarray(x), x.__array__):
+        with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad. "
+                                               r"Use tensor.detach\(\).numpy\(\) instead."):
+            f()
+    assert x.detach().numpy().tolist() == [0., 0.]
+    assert x.numpy(force=True).tolist() == [0., 0.]
