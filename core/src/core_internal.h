@@ -364,6 +364,10 @@ static inline tc_int_list tc_arg_ints(const tc_opcall *c, int i) {
     return (tc_int_list){c->args[i].v.ints.items, c->args[i].v.ints.len};
 }
 /* The result of an impl that returns one tensor (takes over the reference). */
+/* Returns v (a new reference, or NULL after a failure) as a view op's result: v records the tensor
+ * t views (the root of t's views), which autograd rebases when v is written in place. */
+TC_INTERNAL int tc_return_view(tc_opcall *c, tc_tensor *t, tc_tensor *v);
+
 static inline int tc_return(tc_opcall *c, tc_tensor *t) {
     if (!t) return TC_FAIL;
     c->outs[0] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = t};

@@ -9,7 +9,7 @@
 
 /* A view remembers the tensor it views (the root of a chain of views): autograd rebases that
  * tensor's history when the view is written in place, and Tensor._base reads it. */
-static int view_of(tc_opcall *c, tc_tensor *t, tc_tensor *v) {
+int tc_return_view(tc_opcall *c, tc_tensor *t, tc_tensor *v) {
     if (!v) return TC_FAIL;
     v->base = t->base ? t->base : t;
     tc_tensor_retain(v->base);
@@ -18,7 +18,7 @@ static int view_of(tc_opcall *c, tc_tensor *t, tc_tensor *v) {
 
 static int view_result(tc_opcall *c, tc_tensor *t, int32_t ndim, const int64_t *sizes, const int64_t *strides,
                        int64_t offset) {
-    return view_of(c, t, tc_tensor_restride(t, ndim, sizes, strides, offset));
+    return tc_return_view(c, t, tc_tensor_restride(t, ndim, sizes, strides, offset));
 }
 
 /* as_strided(self, size, stride, storage_offset): any geometry inside the storage. */
@@ -352,7 +352,7 @@ int tc_impl_expand(tc_opcall *c) {
             sizes[i] = req.items[i];
         }
     }
-    return view_of(c, t, tc_expand_to(t, (int32_t)req.len, sizes)); /* a view: writes through it are tracked */
+    return tc_return_view(c, t, tc_expand_to(t, (int32_t)req.len, sizes)); /* a view: writes through it are tracked */
 }
 
 /* flatten.using_ints(self, start_dim, end_dim) */

@@ -173,7 +173,7 @@ static int k_mish_backward(const tc_kernel_args *a) {
 #define BODY_hardswish_backward(T, p, n, y, x)                                                     \
     for (int64_t i = 0; i < n; i++) {                                                              \
         const T v = x[1][i], g = x[0][i];                                                          \
-        y[i] = v < (T)-3 ? (T)0 : (v >= (T)3 ? g : g * ((v / (T)3) + (T)0.5));                    \
+        y[i] = v < (T)-3 ? (T)0 : (v > (T)3 ? g : g * ((v / (T)3) + (T)0.5)); /* 1.5 g at 3 */    \
     }
 NNP_DEFINE_ANY_LENGTH(hardswish_backward, BODY_hardswish_backward)
 

@@ -303,6 +303,16 @@ static const char *legacy_type_name(int32_t dtype) {
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "torch.Tensor";
 }
 
+/* The numbers PyTorch's valueToTensor takes: bool, int (numpy integers too), float and complex (and
+ * their subclasses, numpy.float64 among them); not numpy.float32, numpy.bool_, Fraction, Decimal or
+ * objects that only convert through __float__ / __index__. */
+static bool assignable_number(PyObject *v) {
+    if (PyBool_Check(v) || PyLong_Check(v) || PyFloat_Check(v) || PyComplex_Check(v)) return true;
+    const char *name = Py_TYPE(v)->tp_name;
+    return strncmp(name, "numpy.int", 9) == 0 || strncmp(name, "numpy.uint", 10) == 0 ||
+           strncmp(name, "numpy.long", 10) == 0 || strncmp(name, "numpy.ulong", 11) == 0;
+}
+
 int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     if (!value) {
         PyErr_SetString(PyExc_TypeError, "tensor items cannot be deleted");
@@ -313,7 +323,7 @@ int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     const int is_tensor = tp_is_tensor(value);
     /* the value is converted before the key is looked at, as in PyTorch: x[False] = 'a' still fails */
     if (!is_tensor) {
-        if (tp_parse_scalar(value, &s)) {
+        if (!assignable_number(value) || tp_parse_scalar(value, &s)) {
             PyErr_Clear();
             PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name,
                          legacy_type_name(t->dtype));

@@ -862,3 +862,31 @@ def test_inplace_write_through_an_expand_of_a_leaf_that_requires_grad_raises():
         x.requires_grad_()
         v.add_(1)  # no_grad: allowed, as in PyTorch
     assert x.tolist() == [1., 1., 1.]
+
+
+def test_maximum_minimum_backward_with_nan_follow_pytorch():
+    # PyTorch: where(self == other, grad / 2, grad).masked_fill(self < other, 0): a NaN gets the gradient
+    for op in ('maximum', 'minimum', 'max', 'min'):
+        x = torch.tensor([2., math.nan, 1., 1.], requires_grad=True)
+        y = torch.tensor([1., 0., math.nan, 1.], requires_grad=True)
+        getattr(torch, op)(x, y).sum().backward()
+        if op in ('maximum', 'max'):
+            assert x.grad.tolist() == [1., 1., 1., .5] and y.grad.tolist() == [0., 1., 1., .5]
+        else:
+            assert x.grad.tolist() == [0., 1., 1., .5] and y.grad.tolist() == [1., 1., 1., .5]
+
+
+def test_hardswish_backward_at_three_is_pytorchs():
+    x = torch.tensor([-3., 3., 0., 4.], dtype=torch.float64, requires_grad=True)
+    torch.nn.functional.hardswish(x).sum().backward()
+    assert x.grad.tolist() == [-0.5, 1.5, 0.5, 1.]
+
+
+def test_diagonal_and_unfold_are_views_autograd_knows():
+    for make in (lambda x: x.diagonal(), lambda x: x.unfold(0, 2, 1)):
+        x = torch.zeros(3, 3)
+        v = make(x)
+        assert v._is_view() and v._base is x
+        x.requires_grad_()
+        with pytest.raises(RuntimeError, match='a view of a leaf Variable that requires grad'):
+            v.add_(1)

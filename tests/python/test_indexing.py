@@ -576,3 +576,15 @@ def test_getitem_of_ellipsis_or_empty_tuple_is_an_alias_view():
         assert v is not x and v._is_view() and v._base is x
         v[0] = 1
     assert x[0] == 1
+
+
+def test_setitem_takes_only_the_numbers_pytorch_takes():
+    # PyTorch's valueToTensor: bool, int (numpy integers too), float and complex (numpy.float64 is a float)
+    import fractions
+    for value in (np.float32(2), np.bool_(True), np.float16(1), fractions.Fraction(1, 3)):
+        t = torch.zeros(2)
+        with pytest.raises(TypeError, match=r"can't assign a (numpy\.)?%s to a torch.FloatTensor" % type(value).__name__):
+            t[0] = value
+    t = torch.zeros(3)
+    t[0], t[1], t[2] = np.int64(3), np.float64(2.5), True
+    assert t.tolist() == [3., 2.5, 1.]
