@@ -6,8 +6,6 @@
 #include "core_internal.h"
 #include "torch_core/tc_autograd.h"
 
-#include <string.h>
-
 int tc_impl_is_floating_point(tc_opcall *c) {
     c->outs[0] = (tc_value){.tag = TC_VALUE_BOOL, .v.b = tc_dtype_is_floating(tc_arg_tensor(c, 0)->dtype)};
     return TC_OK;

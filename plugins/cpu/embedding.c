@@ -131,7 +131,7 @@ CPU_DTYPES_ALL(GATHER_STAMP, _)
             else if (p != 1 && p != 0 && !isinf(p)) norm = pow(norm, 1.0 / p);                     \
             if (norm > max_norm) {                                                                 \
                 const double scale = max_norm / (norm + 1e-7);                                     \
-                for (int64_t k = 0; k < j->d; k++)                                                \
+                for (int64_t k = 0; k < j->d; k++)                                                 \
                     row[k * cs] = cpu_st_##S((CPU_C_##S)(cpu_ld_##S(row[k * cs]) * scale));        \
             }                                                                                      \
         }                                                                                          \

@@ -876,12 +876,6 @@ def test_maximum_minimum_backward_with_nan_follow_pytorch():
             assert x.grad.tolist() == [0., 1., 1., .5] and y.grad.tolist() == [1., 1., 1., .5]
 
 
-def test_hardswish_backward_at_three_is_pytorchs():
-    x = torch.tensor([-3., 3., 0., 4.], dtype=torch.float64, requires_grad=True)
-    torch.nn.functional.hardswish(x).sum().backward()
-    assert x.grad.tolist() == [-0.5, 1.5, 0.5, 1.]
-
-
 def test_diagonal_and_unfold_are_views_autograd_knows():
     for make in (lambda x: x.diagonal(), lambda x: x.unfold(0, 2, 1)):
         x = torch.zeros(3, 3)

@@ -117,8 +117,10 @@ def test_numpy_scalars_as_operands():
     assert (torch.ones(3) == np.float32(1)).tolist() == [True] * 3
     assert torch.full((2,), np.int64(3)).tolist() == [3, 3]
     x = torch.zeros(3)
-    x[np.int64(1)] = np.float32(2.5)
+    x[np.int64(1)] = np.float64(2.5)  # a float; numpy.float32 is not, and PyTorch refuses to assign it
     assert x.tolist() == [0.0, 2.5, 0.0]
+    with pytest.raises(TypeError, match="can't assign a numpy.float32 to a torch.FloatTensor"):
+        x[np.int64(1)] = np.float32(2.5)
     assert torch.arange(np.int64(3)).tolist() == [0, 1, 2]
     assert torch.zeros(np.int64(2), 3).shape == (2, 3)
     assert torch.ones(3).sum(np.int64(0)).item() == 3.0

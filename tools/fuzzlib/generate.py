@@ -394,7 +394,7 @@ class Gen:
         derivatives through them."""
         op = self.choice(self.FORMULA_OPS)
         form = self.choice(['y = %s', 'y = x * (%s)'])
-        vals = self.choice(['[1.5, -2.0, 0.25, -0.75]', '[0.3, 0.7, -0.4, 2.5]', '[-1.25, 0.5, 3.0, -0.1]'])
+        vals = self.choice(['[1.5, -2.0, 0.25, -0.75]', '[0.3, 0.7, -0.4, 2.5]', '[-1.25, 0.5, 2.9, -0.1]'])
         return ('x = torch.tensor(%s, dtype=torch.float64, requires_grad=True)\n%s\n'
                 'g, = torch.autograd.grad(y.sum(), x, create_graph=True)\n'
                 'g2 = torch.autograd.grad(g.sum(), x, allow_unused=True)[0] if g.requires_grad else None\n'
