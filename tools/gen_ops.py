@@ -60,7 +60,7 @@ MAX_RETURNS = 8
 # attributes after the `|`
 KINDS = ('structured', 'impl')
 FLAG_WORDS = ('method', 'function', 'number_self', 'no_bool', 'float_only', 'factory', 'composite', 'view',
-              'inplace_function', 'ignore_coverage', 'internal', 'hidden', 'varargs', 'hidden_out', 'nn')
+              'inplace_function', 'ignore_coverage', 'internal', 'hidden', 'varargs', 'hidden_out', 'nn', 'out_exact')
 # python modules an op may live in instead of torch (PyTorch's python_module): module=linalg makes
 # linalg_inv torch.linalg.inv; the flag `nn` is module=nn (torch._C._nn.gelu, what torch.nn.functional
 # calls), neither torch.* nor a method
@@ -388,7 +388,8 @@ def derive_out(base):
     op.returns = [Arg(name=r.name, ty=dict(r.ty, alias=letters[i], write=True)) for i, r in enumerate(base.returns)]
     op.variant = 'out'
     if base.kind == 'impl':
-        op.impl_name = base.out_impl or 'out_from_functional'
+        op.impl_name = base.out_impl or ('out_exact_from_functional' if 'out_exact' in base.flags
+                                         else 'out_from_functional')
     # out= is a torch function, unless the op is a method only (x.repeat: torch.ops.aten.repeat.out alone)
     # or PyTorch's Python has no out= for it (hidden_out)
     op.flags = set(base.flags) - {'method'}
@@ -737,7 +738,8 @@ def write_source(ops, path):
         if o.variant == 'out':
             flags.append('TC_OPF_OUT')
         for f, c in (('number_self', 'NUMBER_SELF'), ('no_bool', 'NO_BOOL'), ('float_only', 'FLOAT_ONLY'),
-                     ('factory', 'FACTORY'), ('composite', 'COMPOSITE'), ('view', 'VIEW'), ('varargs', 'VARARGS')):
+                     ('factory', 'FACTORY'), ('composite', 'COMPOSITE'), ('view', 'VIEW'), ('varargs', 'VARARGS'),
+                     ('out_exact', 'OUT_EXACT')):
             if f in o.flags:
                 flags.append('TC_OPF_' + c)
         variant = {'functional': 'TC_VARIANT_FUNCTIONAL', 'inplace': 'TC_VARIANT_INPLACE',

@@ -81,6 +81,9 @@ TC_INTERNAL tc_scalar tc_scalar_cast(tc_scalar s, int32_t dtype);
 
 /* ---- storage and tensors ---- */
 TC_INTERNAL tc_storage *tc_storage_new(size_t nbytes, tc_device device);
+/* Grows s in place to nbytes, contents kept, so every view of s sees the new memory (PyTorch's
+ * storage resize); RuntimeError for foreign memory (a deleter: numpy, from_blob), which cannot grow. */
+TC_INTERNAL int tc_storage_grow(tc_storage *s, size_t nbytes);
 TC_INTERNAL tc_tensor *tc_tensor_alloc(int32_t ndim);
 /* A view of t with t's storage, dtype and version counter but new geometry; new reference. */
 TC_INTERNAL tc_tensor *tc_tensor_restride(tc_tensor *t, int32_t ndim, const int64_t *sizes,
@@ -361,6 +364,10 @@ static inline tc_int_list tc_arg_ints(const tc_opcall *c, int i) {
     return (tc_int_list){c->args[i].v.ints.items, c->args[i].v.ints.len};
 }
 /* The result of an impl that returns one tensor (takes over the reference). */
+/* Returns v (a new reference, or NULL after a failure) as a view op's result: v records the tensor
+ * t views (the root of t's views), which autograd rebases when v is written in place. */
+TC_INTERNAL int tc_return_view(tc_opcall *c, tc_tensor *t, tc_tensor *v);
+
 static inline int tc_return(tc_opcall *c, tc_tensor *t) {
     if (!t) return TC_FAIL;
     c->outs[0] = (tc_value){.tag = TC_VALUE_TENSOR, .v.tensor = t};

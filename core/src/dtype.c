@@ -101,10 +101,12 @@ const char *tc_dtype_cpp_name(int32_t dtype) {
 }
 
 const char *tc_dtype_legacy_name(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {"torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
+    static const char *names[] = {"torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
                                                "torch.ShortTensor", "torch.IntTensor", "torch.LongTensor",
                                                "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor",
-                                               "torch.DoubleTensor"};
+                                               "torch.DoubleTensor", "torch.ComplexHalfTensor",
+                                               "torch.ComplexFloatTensor", "torch.ComplexDoubleTensor"};
+    _Static_assert(sizeof names / sizeof *names == TC_NUM_DTYPES, "a name for every dtype");
     return valid(dtype) ? names[dtype] : "?";
 }
 

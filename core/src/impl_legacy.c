@@ -6,8 +6,6 @@
 #include "core_internal.h"
 #include "torch_core/tc_autograd.h"
 
-#include <string.h>
-
 int tc_impl_is_floating_point(tc_opcall *c) {
     c->outs[0] = (tc_value){.tag = TC_VALUE_BOOL, .v.b = tc_dtype_is_floating(tc_arg_tensor(c, 0)->dtype)};
     return TC_OK;
@@ -23,34 +21,6 @@ int tc_impl_numel(tc_opcall *c) {
     return TC_OK;
 }
 
-/* Grows s to nbytes keeping its contents: a new buffer from s's device, the old bytes copied in, and
- * the two buffers swapped between s and a temporary storage that then frees the old one. */
-static int storage_grow(tc_storage *s, size_t nbytes) {
-    if (s->deleter) return tc_set_error(TC_ERR_RUNTIME, "Trying to resize storage that is not resizable");
-    tc_storage *fresh = tc_storage_new(nbytes, s->device);
-    if (!fresh) return TC_FAIL;
-    if (s->nbytes) {
-        if (s->device.type == TC_DEVICE_CPU) {
-            memcpy(fresh->data, s->data, s->nbytes);
-        } else {
-            const tc_device_type_desc *d = tc_device_desc(s->device.type);
-            if (d && d->copy && d->copy(fresh->data, s->device, s->data, s->device, s->nbytes, NULL) != TC_OK) {
-                tc_storage_release(fresh);
-                return tc_last_error_kind() ? TC_FAIL : tc_set_error(TC_ERR_RUNTIME, "resize_: copying failed");
-            }
-        }
-    }
-    tc_storage tmp = *fresh;
-    fresh->data = s->data;
-    fresh->nbytes = s->nbytes;
-    fresh->allocator = s->allocator;
-    s->data = tmp.data;
-    s->nbytes = tmp.nbytes;
-    s->allocator = tmp.allocator;
-    tc_storage_release(fresh);
-    return TC_OK;
-}
-
 static int resize(tc_opcall *c, tc_tensor *t, tc_int_list size, int32_t format) {
     /* PyTorch refuses before anything else, in grad mode or not (its autograd kernel of resize_) */
     if (tc_requires_grad(t)) return tc_set_error(TC_ERR_RUNTIME, "cannot resize variables that require grad");
@@ -62,12 +32,6 @@ static int resize(tc_opcall *c, tc_tensor *t, tc_int_list size, int32_t format) 
             return tc_set_error(TC_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
                                 (long long)size.items[i], s);
         }
-    size_t nbytes, offset_bytes, need;
-    if (tc_shape_nbytes((int32_t)size.len, size.items, t->dtype, &nbytes)) return TC_FAIL;
-    if (__builtin_mul_overflow((size_t)t->offset, tc_dtype_size(t->dtype), &offset_bytes) ||
-        __builtin_add_overflow(nbytes, offset_bytes, &need))
-        return tc_set_error(TC_ERR_RUNTIME, "resize_: the storage would be too large");
-    if (nbytes && need > t->storage->nbytes && storage_grow(t->storage, need)) return TC_FAIL;
     if (tc_tensor_resize(t, (int32_t)size.len, size.items)) return TC_FAIL;
     if (format == TC_MEMORY_FORMAT_CHANNELS_LAST && size.len == 4) { /* NHWC */
         t->strides[1] = 1;

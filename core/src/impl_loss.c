@@ -249,6 +249,11 @@ int tc_impl_binary_cross_entropy_with_logits(tc_opcall *c) {
     tc_tensor *x = tc_arg_tensor(c, 0), *y = tc_arg_tensor(c, 1), *w = optional_arg(c, 2), *pw = optional_arg(c, 3);
     nn_temps k = NN_TEMPS_INIT;
     tc_tensor *negx = NN_KEEP(&k, tc_neg(x));
+    /* PyTorch computes in place into (1 - y) and into m: an integer target or input refuses the
+     * floating result, with the in-place op's error */
+    if (negx && ((tc_dtype_is_integral(y->dtype) && tc_check_can_cast(tc_promote_types(y->dtype, x->dtype), y->dtype)) ||
+                 (tc_dtype_is_integral(x->dtype) && tc_check_can_cast(tc_default_dtype(), x->dtype))))
+        return nn_temps_return(&k, c, NULL);
     tc_tensor *m = NN_KEEP(&k, tc_relu(negx));
     tc_tensor *negm = NN_KEEP(&k, tc_neg(m));
     tc_tensor *lse = NN_KEEP(&k, tc_log(ADD(NN_KEEP(&k, tc_exp(negm)), NN_KEEP(&k, tc_exp(SUB(negx, m))))));

@@ -37,7 +37,7 @@ int tc_impl_diagonal(tc_opcall *c) {
     }
     sizes[k] = n;
     strides[k++] = t->strides[d1] + t->strides[d2];
-    return tc_return(c, tc_tensor_restride(t, k, sizes, strides, start));
+    return tc_return_view(c, t, tc_tensor_restride(t, k, sizes, strides, start));
 }
 
 /* unfold(self, dimension, size, step): a new last dim of windows of `size`, `step` apart. */
@@ -61,7 +61,7 @@ int tc_impl_unfold(tc_opcall *c) {
         sizes[d] = (sizes[d] - size) / step + 1;
         if (__builtin_mul_overflow(strides[d], step, &strides[d])) strides[d] = t->strides[d]; /* one window */
     }
-    return tc_return(c, tc_tensor_restride(t, t->ndim + 1, sizes, strides, t->offset));
+    return tc_return_view(c, t, tc_tensor_restride(t, t->ndim + 1, sizes, strides, t->offset));
 }
 
 /* narrow(self, dim, start, length): slice [start, start + length); start may count from the end. */

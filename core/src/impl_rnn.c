@@ -214,6 +214,8 @@ static int run_rnn(tc_opcall *c, const rnn_config *cfg, tc_tensor *input, tc_ten
     if (cfg->layers < 1) return tc_set_error(TC_ERR_RUNTIME, "num_layers must be at least 1");
     if (params.len != cfg->layers * D * per) return tc_set_error(TC_ERR_RUNTIME, "got an incorrect number of RNN parameters");
     if (input->ndim != 3) return tc_set_error(TC_ERR_RUNTIME, "input must have 3 dimensions, got %d", input->ndim);
+    if (input->sizes[cfg->batch_first ? 1 : 0] == 0) /* no step would run, leaving h_n unwritten */
+        return tc_set_error(TC_ERR_RUNTIME, "Expected sequence length to be larger than 0 in RNN");
     const tc_tensor *states[2] = {hx, cx};
     for (int s = 0; s < (cfg->mode == MODE_LSTM ? 2 : 1); s++) {
         const tc_tensor *st = states[s];

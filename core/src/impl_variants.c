@@ -20,12 +20,7 @@ static int write_into(tc_tensor *target, tc_tensor *value, bool resize) {
         tc_shape_format(value->ndim, value->sizes, want, sizeof want);
         if (!resize)
             return tc_set_error(TC_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", have, want);
-        if (tc_tensor_numel(target) != 0)
-            tc_warn("An output with one or more elements was resized since it had shape %s, which does not match the "
-                    "required output shape %s. This behavior is deprecated, and in a future PyTorch release outputs "
-                    "will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by "
-                    "resizing it, inplace, to zero elements with t.resize_(0).", have, want);
-        if (tc_tensor_resize(target, value->ndim, value->sizes)) return TC_FAIL;
+        if (tc_resize_output(target, value->ndim, value->sizes)) return TC_FAIL;
     }
     if (tc_check_can_cast(value->dtype, target->dtype)) return TC_FAIL;
     tc_tensor *r = tc_copy_(target, value, false);

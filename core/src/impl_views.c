@@ -9,13 +9,16 @@
 
 /* A view remembers the tensor it views (the root of a chain of views): autograd rebases that
  * tensor's history when the view is written in place, and Tensor._base reads it. */
-static int view_result(tc_opcall *c, tc_tensor *t, int32_t ndim, const int64_t *sizes, const int64_t *strides,
-                       int64_t offset) {
-    tc_tensor *v = tc_tensor_restride(t, ndim, sizes, strides, offset);
+int tc_return_view(tc_opcall *c, tc_tensor *t, tc_tensor *v) {
     if (!v) return TC_FAIL;
     v->base = t->base ? t->base : t;
     tc_tensor_retain(v->base);
     return tc_return(c, v);
+}
+
+static int view_result(tc_opcall *c, tc_tensor *t, int32_t ndim, const int64_t *sizes, const int64_t *strides,
+                       int64_t offset) {
+    return tc_return_view(c, t, tc_tensor_restride(t, ndim, sizes, strides, offset));
 }
 
 /* as_strided(self, size, stride, storage_offset): any geometry inside the storage. */
@@ -349,7 +352,7 @@ int tc_impl_expand(tc_opcall *c) {
             sizes[i] = req.items[i];
         }
     }
-    return tc_return(c, tc_expand_to(t, (int32_t)req.len, sizes));
+    return tc_return_view(c, t, tc_expand_to(t, (int32_t)req.len, sizes)); /* a view: writes through it are tracked */
 }
 
 /* flatten.using_ints(self, start_dim, end_dim) */
@@ -360,6 +363,10 @@ int tc_impl_flatten_using_ints(tc_opcall *c) {
         return TC_FAIL;
     if (start > end)
         return tc_set_error(TC_ERR_RUNTIME, "flatten() has invalid args: start_dim cannot come after end_dim");
+    if (t->ndim > 0 && start == end) { /* nothing to merge: PyTorch returns self itself, not a view */
+        tc_tensor_retain(t);
+        return tc_return(c, t);
+    }
     int64_t sizes[TC_MAX_DIMS];
     int32_t n = 0;
     if (t->ndim == 0) sizes[n++] = 1;

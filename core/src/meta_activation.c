@@ -32,8 +32,14 @@ static int tensor_args(const tc_opcall *c, tc_tensor **ts, int cap) {
 }
 
 /* Every result has the broadcast shape of the operands and their promoted dtype; the kernel gets
- * the operands in that dtype at that shape. */
+ * the operands in that dtype at that shape. An out= tensor of an out_exact op (PyTorch's
+ * build_unary_op: elu, gelu, hardtanh, ...) must have that dtype, with PyTorch's message. */
 static int elementwise(tc_plan *p, tc_tensor *const *ts, int n, int32_t dtype) {
+    const tc_opcall *c = p->call;
+    const tc_tensor *out = tc_written_arg(c, 0);
+    if (out && c->op->variant == TC_VARIANT_OUT && (c->op->schema.flags & TC_OPF_OUT_EXACT) && out->dtype != dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "Found dtype %s but expected %s", tc_dtype_scalar_name(out->dtype),
+                            tc_dtype_scalar_name(dtype));
     int32_t ndim = ts[0]->ndim;
     int64_t shape[TC_MAX_DIMS];
     memcpy(shape, ts[0]->sizes, sizeof(int64_t) * (size_t)ndim);

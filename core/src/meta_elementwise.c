@@ -151,6 +151,17 @@ int tc_meta_pow_plan_exponent(tc_opcall *c, tc_plan *p) {
     return tc_tensor_get(e, 0, &v) || tc_plan_scalar(p, v) ? TC_FAIL : TC_OK;
 }
 
+/* A Python number operand of pow converted to the computation's dtype, range-checked as PyTorch
+ * converts it: integers take either operand checked; float16 and bfloat16 check the exponent
+ * (torch.pow(half, 1e10) raises); float and double take any number. */
+static int pow_number_fits(tc_scalar v, int32_t dtype, bool exponent) {
+    const bool reduced = dtype == TC_FLOAT16 || dtype == TC_BFLOAT16;
+    if (tc_dtype_is_floating(dtype) && !(reduced && exponent)) return TC_OK;
+    if (tc_scalar_fits(v, dtype)) return TC_OK;
+    return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
+                        dtype == TC_FLOAT16 ? "at::Half" : dtype == TC_BFLOAT16 ? "at::BFloat16" : tc_dtype_name(dtype));
+}
+
 /* PyTorch refuses an integer tensor raised to a negative integer *scalar* (x ** -1) before computing,
  * but computes with a tensor of exponents (1 for a base of 1, +-1 for -1, 0 otherwise); only the core
  * can tell a wrapped Python number from a tensor. */
@@ -160,30 +171,23 @@ int tc_meta_pow(tc_opcall *c, tc_plan *p) {
     if (tc_meta_pow_plan_exponent(c, p)) return TC_FAIL;
     if (c->args[1].tag == TC_VALUE_SCALAR) { /* pow.Tensor_Scalar: the exponent is a Python number */
         tc_scalar v = c->args[1].v.scalar;
-        if (tc_dtype_is_floating(p->dtype)) return TC_OK;
-        if (v.kind != TC_SCALAR_FLOAT && v.v.i < 0)
+        if (!tc_dtype_is_floating(p->dtype) && v.kind != TC_SCALAR_FLOAT && v.v.i < 0)
             return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
-        if (!tc_scalar_fits(v, p->dtype)) /* PyTorch converts the exponent to the integer dtype, checked */
-            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
-                                tc_dtype_name(p->dtype));
-        return TC_OK;
+        return pow_number_fits(v, p->dtype, true);
     }
     tc_tensor *e = tc_arg_tensor(c, 1);
     /* a Python number bound to the Tensor overload: pow.Tensor_Scalar's out= keeps the dtype exactly */
     if ((e->flags & TC_TENSOR_WRAPPED_NUMBER) && c->args[0].tag == TC_VALUE_TENSOR && tc_meta_check_out_dtype(c, p->dtype))
         return TC_FAIL;
-    if (tc_dtype_is_floating(p->dtype)) return TC_OK;
     for (int i = 0; i < 2; i++) { /* PyTorch converts a Python number operand of pow with a range check */
         if (c->args[i].tag != TC_VALUE_TENSOR) continue;
         tc_tensor *t = tc_arg_tensor(c, i);
         tc_scalar v;
         if (!(t->flags & TC_TENSOR_WRAPPED_NUMBER)) continue;
         if (tc_tensor_get(t, 0, &v)) return TC_FAIL;
-        if (i == 1 && v.kind != TC_SCALAR_FLOAT && v.v.i < 0)
+        if (!tc_dtype_is_floating(p->dtype) && i == 1 && v.kind != TC_SCALAR_FLOAT && v.v.i < 0)
             return tc_set_error(TC_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
-        if (!tc_scalar_fits(v, p->dtype))
-            return tc_set_error(TC_ERR_RUNTIME, "value cannot be converted to type %s without overflow",
-                                tc_dtype_name(p->dtype));
+        if (pow_number_fits(v, p->dtype, i == 1)) return TC_FAIL;
     }
     return TC_OK;
 }

@@ -29,8 +29,10 @@ static int32_t along_dim(const tc_tensor *t, int32_t dim, const tc_tensor *index
 
 /* index_select(self, dim, index) */
 int tc_meta_index_select(tc_opcall *c, tc_plan *p) {
-    tc_tensor *self = tc_arg_tensor(c, 0), *index = tc_arg_tensor(c, 2);
+    tc_tensor *self = tc_arg_tensor(c, 0), *index = tc_arg_tensor(c, 2), *out = tc_written_arg(c, 0);
     int32_t dim;
+    if (out && out->dtype != self->dtype) /* out= is never cast into, checked first as PyTorch does */
+        return tc_set_error(TC_ERR_RUNTIME, "index_select(): self and result must have the same scalar type");
     if (index->dtype != TC_INT64 && index->dtype != TC_INT32)
         return tc_set_error(TC_ERR_RUNTIME, "index_select(): Expected dtype int32 or int64 for index");
     if (index->ndim > 1) return tc_set_error(TC_ERR_INDEX, "index_select(): Index is supposed to be a vector");
@@ -359,7 +361,11 @@ static int32_t linear_dims(const tc_tensor *t, int64_t *sizes, int64_t *strides)
 
 /* take(self, index) */
 int tc_meta_take(tc_opcall *c, tc_plan *p) {
-    tc_tensor *self = tc_arg_tensor(c, 0), *index = tc_arg_tensor(c, 1);
+    tc_tensor *self = tc_arg_tensor(c, 0), *index = tc_arg_tensor(c, 1), *out = tc_written_arg(c, 0);
+    if (out && out->dtype != self->dtype) /* out= is never cast into, checked first as PyTorch does */
+        return tc_set_error(TC_ERR_RUNTIME, "take(): self and out expected to have the same dtype, but got "
+                                            "self.dtype = %s and out.dtype = %s", tc_dtype_scalar_name(self->dtype),
+                            tc_dtype_scalar_name(out->dtype));
     if (index->dtype != TC_INT64)
         return tc_set_error(TC_ERR_RUNTIME, "take(): Expected a long tensor for index, but got %s",
                             tc_dtype_scalar_name(index->dtype));

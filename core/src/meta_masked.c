@@ -39,7 +39,10 @@ int tc_masked_count(const tc_opcall *c, tc_tensor *t, int64_t *count) {
 
 /* nonzero(self): the coordinates of the nonzero elements, one row each, in row-major order. */
 int tc_meta_nonzero(tc_opcall *c, tc_plan *p) {
-    tc_tensor *self = tc_arg_tensor(c, 0);
+    tc_tensor *self = tc_arg_tensor(c, 0), *out = tc_written_arg(c, 0);
+    if (out && out->dtype != TC_INT64) /* PyTorch's message, its missing space included */
+        return tc_set_error(TC_ERR_RUNTIME, "nonzero: Expected out tensor to have scalar type Long but got scalar type%s",
+                            tc_dtype_scalar_name(out->dtype));
     int64_t count, sizes[2];
     if (tc_masked_count(c, self, &count)) return TC_FAIL;
     sizes[0] = count;
@@ -63,7 +66,9 @@ static int check_mask(const tc_tensor *mask, const char *op, const char *error) 
 
 /* masked_select(self, mask): the elements of self (broadcast with mask) where mask is true, as 1-D. */
 int tc_meta_masked_select(tc_opcall *c, tc_plan *p) {
-    tc_tensor *self = tc_arg_tensor(c, 0), *mask = tc_arg_tensor(c, 1);
+    tc_tensor *self = tc_arg_tensor(c, 0), *mask = tc_arg_tensor(c, 1), *out = tc_written_arg(c, 0);
+    if (out && out->dtype != self->dtype) /* out= is never cast into, checked first as PyTorch does */
+        return tc_set_error(TC_ERR_RUNTIME, "masked_select(): self and result must have the same scalar type");
     if (mask->dtype != TC_BOOL && mask->dtype != TC_UINT8)
         return tc_set_error(TC_ERR_RUNTIME, "masked_select: expected BoolTensor or ByteTensor for mask");
     if (check_mask(mask, "masked_select", "")) return TC_FAIL;

@@ -105,13 +105,14 @@ int tc_meta_topk(tc_opcall *c, tc_plan *p) {
     if (tc_plan_output(p, 0, self->ndim, sizes, self->dtype) || tc_plan_output(p, 1, self->ndim, sizes, TC_INT64))
         return TC_FAIL;
     p->dtype = self->dtype;
-    if (self->ndim == 0) { /* one element: a vector of one, and results of k (0 or 1) */
+    if (self->ndim == 0) { /* one element: PyTorch returns it and index 0 for k 0 or 1 alike */
         int64_t one = 1, zero = 0;
         tc_tensor *as1d = tc_tensor_restride(self, 1, &one, &zero, self->offset);
         int rc = as1d ? tc_plan_input(p, as1d, -1) : TC_FAIL;
         tc_tensor_release(as1d);
-        for (int32_t i = 0; rc == TC_OK && i < 2; i++) rc = tc_plan_kernel_view(p, i, 1, &k, &zero);
+        for (int32_t i = 0; rc == TC_OK && i < 2; i++) rc = tc_plan_kernel_view(p, i, 1, &one, &zero);
         if (rc) return TC_FAIL;
+        k = 1;
     } else if (tc_plan_input(p, self, -1)) {
         return TC_FAIL;
     }

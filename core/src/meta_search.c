@@ -102,7 +102,11 @@ int tc_meta_bucketize(tc_opcall *c, tc_plan *p) {
 
 /* histc(self, bins, min, max): hist [bins] of self's (floating) dtype; scalars = [min, max]. */
 int tc_meta_histc(tc_opcall *c, tc_plan *p) {
-    tc_tensor *self = tc_arg_tensor(c, 0);
+    tc_tensor *self = tc_arg_tensor(c, 0), *out = tc_written_arg(c, 0);
+    if (out && out->dtype != self->dtype) /* out= is never cast into, checked first as PyTorch does */
+        return tc_set_error(TC_ERR_RUNTIME, "torch.histogram: input tensor and hist tensor should have the same "
+                                            "dtype, but got input %s and hist %s", tc_dtype_cpp_name(self->dtype),
+                            tc_dtype_cpp_name(out->dtype));
     int64_t bins = tc_arg_int(c, 1);
     if (bins <= 0)
         return tc_set_error(TC_ERR_RUNTIME, "torch.histogram(): bins must be > 0, but got %lld for dimension 0",

@@ -2,6 +2,7 @@
 #include "core_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static tc_storage *storage_init(tc_storage *s, void *data, size_t nbytes, tc_device device,
                                 const tc_allocator *allocator, tc_deleter_fn deleter, void *ctx) {
@@ -60,3 +61,31 @@ void tc_storage_release(tc_storage *s) {
 void *tc_storage_data(const tc_storage *s) { return s->data; }
 
 size_t tc_storage_nbytes(const tc_storage *s) { return s->nbytes; }
+
+/* Grows s to nbytes keeping its contents: a new buffer from s's device, the old bytes copied in, and
+ * the two buffers swapped between s and a temporary storage that then frees the old one. */
+int tc_storage_grow(tc_storage *s, size_t nbytes) {
+    if (s->deleter) return tc_set_error(TC_ERR_RUNTIME, "Trying to resize storage that is not resizable");
+    tc_storage *fresh = tc_storage_new(nbytes, s->device);
+    if (!fresh) return TC_FAIL;
+    if (s->nbytes) {
+        if (s->device.type == TC_DEVICE_CPU) {
+            memcpy(fresh->data, s->data, s->nbytes);
+        } else {
+            const tc_device_type_desc *d = tc_device_desc(s->device.type);
+            if (d && d->copy && d->copy(fresh->data, s->device, s->data, s->device, s->nbytes, NULL) != TC_OK) {
+                tc_storage_release(fresh);
+                return tc_last_error_kind() ? TC_FAIL : tc_set_error(TC_ERR_RUNTIME, "resize_: copying failed");
+            }
+        }
+    }
+    tc_storage tmp = *fresh;
+    fresh->data = s->data;
+    fresh->nbytes = s->nbytes;
+    fresh->allocator = s->allocator;
+    s->data = tmp.data;
+    s->nbytes = tmp.nbytes;
+    s->allocator = tmp.allocator;
+    tc_storage_release(fresh);
+    return TC_OK;
+}

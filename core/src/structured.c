@@ -5,9 +5,11 @@
  *   2. the op's meta function checks its arguments and describes the work: the outputs' sizes and
  *      dtypes (tc_plan_output), the kernel's inputs (tc_plan_input), its dtype and contract values;
  *   3. outputs are allocated (functional), or the written arguments are checked (in-place: same
- *      sizes, a castable dtype; out=: resized, castable) with a temporary for the kernel when the
+ *      sizes, a castable dtype; out=: resized, castable, or of the result's own dtype for the ops
+ *      flagged out_exact) with a temporary for the kernel when the
  *      written tensor has another dtype;
- *   4. inputs that overlap a written tensor in part raise PyTorch's error; the kernel of the call's
+ *   4. inputs that overlap a written tensor in part raise PyTorch's error (out= arguments are also
+ *      checked as given, before step 3 resizes them); the kernel of the call's
  *      backend and the plan's dtype runs; temporaries are copied into their targets, and written
  *      tensors' versions are bumped.
  *
@@ -113,6 +115,9 @@ int tc_plan_output(tc_plan *p, int32_t i, int32_t ndim, const int64_t *sizes, in
         if (!(out = tc_empty(ndim, sizes, dtype, c->device))) return TC_FAIL;
         target = out;
     } else {
+        if (c->op->variant == TC_VARIANT_OUT && (c->op->schema.flags & TC_OPF_OUT_EXACT) &&
+            tc_check_out_dtype(target, dtype)) /* before resizing, as PyTorch's resize_out checks */
+            return TC_FAIL;
         if (c->op->variant == TC_VARIANT_INPLACE && i == 0) {
             if (!tc_shape_equal(target->ndim, target->sizes, ndim, sizes)) return shape_mismatch(target, ndim, sizes);
         } else if (resize_out(c, target, ndim, sizes)) {
@@ -312,14 +317,21 @@ int tc_plan_int(tc_plan *p, int64_t v) {
     return TC_OK;
 }
 
+/* The tensors of an argument: one for a Tensor, each item (NULL for a None) of a Tensor[]. */
+static int64_t n_tensors(const tc_value *v) {
+    return v->tag == TC_VALUE_TENSOR ? 1 : v->tag == TC_VALUE_TENSOR_LIST ? v->v.tensors.len : 0;
+}
+static const tc_tensor *tensor_at(const tc_value *v, int64_t j) {
+    return v->tag == TC_VALUE_TENSOR ? v->v.tensor : v->v.tensors.items[j];
+}
+
 /* Every tensor argument on the call's device, except CPU 0-dim tensors (Python numbers). */
 static int check_devices(const tc_opcall *c) {
     const tc_op_schema *s = &c->op->schema;
     for (int32_t i = 0; i < s->n_args; i++) {
         const tc_value *v = &c->args[i];
-        int64_t n = v->tag == TC_VALUE_TENSOR ? 1 : v->tag == TC_VALUE_TENSOR_LIST ? v->v.tensors.len : 0;
-        for (int64_t j = 0; j < n; j++) {
-            const tc_tensor *t = v->tag == TC_VALUE_TENSOR ? v->v.tensor : v->v.tensors.items[j];
+        for (int64_t j = 0; j < n_tensors(v); j++) {
+            const tc_tensor *t = tensor_at(v, j);
             if (!t || (t->device.type == c->device.type && t->device.index == c->device.index)) continue;
             if (t->ndim == 0 && t->device.type == TC_DEVICE_CPU && !(s->args[i].flags & TC_ARG_WRITE)) continue;
             return tc_set_error(TC_ERR_RUNTIME, "Expected all tensors to be on the same device, but found at least "
@@ -327,6 +339,26 @@ static int check_devices(const tc_opcall *c) {
                                                 "%s in method %s)", tc_device_type_name(c->device.type),
                                 c->device.index, tc_device_type_name(t->device.type), t->device.index,
                                 s->args[i].name, s->name);
+        }
+    }
+    return TC_OK;
+}
+
+/* out= arguments against the inputs as the caller gave them, before anything is resized, as PyTorch
+ * checks overlap before it resizes outputs: out=a[0] for an input a overlaps a in part, although
+ * a[0] resized to a's shape would alias all of a and the kernel would overwrite it. */
+static int check_out_overlap(const tc_opcall *c) {
+    const tc_op_schema *s = &c->op->schema;
+    if (c->op->variant != TC_VARIANT_OUT) return TC_OK;
+    for (int32_t o = 0; o < s->n_returns; o++) {
+        const tc_tensor *w = tc_written_arg(c, o);
+        for (int32_t i = 0; w && i < s->n_args; i++) {
+            const tc_value *v = &c->args[i];
+            if (s->args[i].flags & TC_ARG_WRITE) continue;
+            for (int64_t j = 0; j < n_tensors(v); j++) {
+                const tc_tensor *t = tensor_at(v, j);
+                if (t && tc_check_partial_overlap(w, t)) return TC_FAIL;
+            }
         }
     }
     return TC_OK;
@@ -366,7 +398,7 @@ int tc_structured_run(tc_opcall *c) {
     struct tc_op *op = c->op;
     tc_plan p;
     plan_init(&p, c);
-    if (check_devices(c) || op->meta(c, &p)) goto fail;
+    if (check_devices(c) || check_out_overlap(c) || op->meta(c, &p)) goto fail;
     if (p.n_out != op->schema.n_returns) {
         tc_set_error(TC_ERR_RUNTIME, "internal error: meta of %s set %d of %d outputs", op->schema.name, p.n_out,
                      op->schema.n_returns);

@@ -159,25 +159,17 @@ int tc_tensor_set_geometry(tc_tensor *t, int32_t ndim, const int64_t *sizes, con
 int tc_tensor_resize(tc_tensor *t, int32_t ndim, const int64_t *sizes) {
     if (ndim < 0 || ndim > TC_MAX_DIMS)
         return tc_set_error(TC_ERR_RUNTIME, "tensors may have at most %d dimensions, got %d", TC_MAX_DIMS, ndim);
-    size_t nbytes, have = tc_storage_nbytes(t->storage);
+    size_t nbytes, offset_bytes, need;
     if (tc_shape_nbytes(ndim, sizes, t->dtype, &nbytes)) return TC_FAIL;
-    size_t offset_bytes = (size_t)t->offset * tc_dtype_size(t->dtype);
+    if (__builtin_mul_overflow((size_t)t->offset, tc_dtype_size(t->dtype), &offset_bytes) ||
+        __builtin_add_overflow(nbytes, offset_bytes, &need))
+        return tc_set_error(TC_ERR_RUNTIME, "resize_: the storage would be too large");
+    if (nbytes && need > tc_storage_nbytes(t->storage) && tc_storage_grow(t->storage, need)) return TC_FAIL;
     if (ndim > t->ndim && ndim > 0) { /* the inline sizes and strides have no room: move them out */
         int64_t *shape = malloc(2 * sizeof(int64_t) * (size_t)ndim);
         if (!shape) return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory resizing a tensor");
         if (t->sizes != (int64_t *)(t + 1)) free(t->sizes);
         t->sizes = shape;
-    }
-    if (nbytes > have - (offset_bytes < have ? offset_bytes : have)) {
-        tc_storage *s = tc_storage_new(nbytes, t->device);
-        if (!s) return TC_FAIL;
-        /* the new storage takes over the version counter's place for this tensor */
-        tc_storage_release(t->storage);
-        t->storage = s;
-        t->offset = 0;
-        t->version = &s->version;
-        tc_version_counter_release(t->own_version);
-        t->own_version = NULL;
     }
     t->ndim = ndim;
     memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);

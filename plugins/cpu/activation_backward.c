@@ -168,12 +168,14 @@ static int k_mish_backward(const tc_kernel_args *a) {
     return nnp_run(a, 2, NNP_FN(mish_backward), NULL, "mish_backward");
 }
 
-/* ---- hardswish_backward, hardsigmoid_backward ---- */
+/* ---- hardswish_backward, hardsigmoid_backward ----
+ * At exactly 3 PyTorch's CPU kernel answers g in its vector loop and 1.5 g in its scalar tail (x < 3
+ * against x <= 3); this follows the vector loop, which serves all but a tensor's last few elements. */
 
 #define BODY_hardswish_backward(T, p, n, y, x)                                                     \
     for (int64_t i = 0; i < n; i++) {                                                              \
         const T v = x[1][i], g = x[0][i];                                                          \
-        y[i] = v < (T)-3 ? (T)0 : (v >= (T)3 ? g : g * ((v / (T)3) + (T)0.5));                    \
+        y[i] = v < (T)-3 ? (T)0 : (v >= (T)3 ? g : g * ((v / (T)3) + (T)0.5)); /* g at 3: see below */ \
     }
 NNP_DEFINE_ANY_LENGTH(hardswish_backward, BODY_hardswish_backward)
 

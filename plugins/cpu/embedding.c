@@ -21,6 +21,7 @@ typedef struct emb_job {
     const char *w;      /* rows of `d` elements */
     const int64_t *idx; /* n indices */
     int64_t n, rows, d;
+    int64_t row_stride, col_stride; /* of the weight embedding_renorm_ writes in place, in elements */
     int64_t padding_idx;
     const int64_t *counts; /* per row, when gradients are scaled by frequency */
     const int64_t *o2b, *bag_size, *max_idx, *offsets;
@@ -115,10 +116,11 @@ CPU_DTYPES_ALL(GATHER_STAMP, _)
     static void renorm_##S(emb_job *j, const int64_t *unique, int64_t count, double max_norm, double p) { \
         CPU_T_##S *w = j->out;                                                                     \
         for (int64_t u = 0; u < count; u++) {                                                      \
-            CPU_T_##S *row = w + unique[u] * j->d;                                                 \
+            CPU_T_##S *row = w + unique[u] * j->row_stride;                                        \
+            const int64_t cs = j->col_stride;                                                      \
             double norm = 0;                                                                       \
             for (int64_t k = 0; k < j->d; k++) {                                                   \
-                const double v = fabs((double)cpu_ld_##S(row[k]));                                 \
+                const double v = fabs((double)cpu_ld_##S(row[k * cs]));                            \
                 if (p == 1) norm += v;                                                             \
                 else if (p == 2) norm += v * v;                                                    \
                 else if (isinf(p)) norm = v > norm ? v : norm;                                     \
@@ -129,7 +131,8 @@ CPU_DTYPES_ALL(GATHER_STAMP, _)
             else if (p != 1 && p != 0 && !isinf(p)) norm = pow(norm, 1.0 / p);                     \
             if (norm > max_norm) {                                                                 \
                 const double scale = max_norm / (norm + 1e-7);                                     \
-                for (int64_t k = 0; k < j->d; k++) row[k] = cpu_st_##S((CPU_C_##S)(cpu_ld_##S(row[k]) * scale)); \
+                for (int64_t k = 0; k < j->d; k++)                                                 \
+                    row[k * cs] = cpu_st_##S((CPU_C_##S)(cpu_ld_##S(row[k * cs]) * scale));        \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
@@ -321,7 +324,8 @@ static int embedding_renorm(const tc_kernel_args *a, void (*fn)(emb_job *, const
     if (cpu_check_args(a, 1, 1, "embedding_renorm_")) return TC_FAIL;
     const tc_view *self = &a->outputs[0];
     emb_job j = {.a = a, .idx = a->inputs[0].data, .n = numel_of(&a->inputs[0]), .rows = self->sizes[0],
-                 .d = self->sizes[1], .out = self->data};
+                 .d = self->sizes[1], .row_stride = self->strides[0], .col_stride = self->strides[1],
+                 .out = self->data}; /* written in place: any strides (a transposed weight) */
     size_t bytes = sizeof(int64_t) * (size_t)(j.n > 0 ? j.n : 1);
     int64_t *sorted = cpu_core->host_alloc(bytes);
     if (!sorted) return cpu_core->set_error(TC_ERR_OUT_OF_MEMORY, "embedding_renorm_: out of memory");

@@ -243,6 +243,11 @@ out:
 PyObject *tp_getitem(PyObject *self, PyObject *key) {
     index_result r;
     if (apply_key(tp_unwrap(self), key, &r)) return NULL;
+    if (!r.n_indices && r.view == tp_unwrap(self)) { /* x[...], x[()]: an alias view, as PyTorch returns */
+        tc_tensor *alias = tc_alias(r.view);
+        tc_tensor_release(r.view);
+        return alias ? tp_wrap(alias) : (tp_raise_core_error(), NULL);
+    }
     if (!r.n_indices) return tp_wrap(r.view);
     tc_tensor *result = tc_index_Tensor(r.view, (tc_tensor_list){r.indices, r.n_indices});
     result_release(&r);
@@ -290,10 +295,22 @@ static int assign_indexed(index_result *r, tc_tensor *value) {
 
 /* "torch.FloatTensor": the legacy type name PyTorch's messages use. */
 static const char *legacy_type_name(int32_t dtype) {
-    static const char *names[TC_NUM_DTYPES] = {
+    static const char *names[] = {
         "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",     "torch.ShortTensor", "torch.IntTensor",
-        "torch.LongTensor", "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor"};
+        "torch.LongTensor", "torch.HalfTensor", "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor",
+        "torch.ComplexHalfTensor", "torch.ComplexFloatTensor", "torch.ComplexDoubleTensor"};
+    _Static_assert(sizeof names / sizeof *names == TC_NUM_DTYPES, "a name for every dtype (%s of NULL crashes)");
     return dtype >= 0 && dtype < TC_NUM_DTYPES ? names[dtype] : "torch.Tensor";
+}
+
+/* The numbers PyTorch's valueToTensor takes: bool, int (numpy integers too), float and complex (and
+ * their subclasses, numpy.float64 among them); not numpy.float32, numpy.bool_, Fraction, Decimal or
+ * objects that only convert through __float__ / __index__. */
+static bool assignable_number(PyObject *v) {
+    if (PyBool_Check(v) || PyLong_Check(v) || PyFloat_Check(v) || PyComplex_Check(v)) return true;
+    const char *name = Py_TYPE(v)->tp_name;
+    return strncmp(name, "numpy.int", 9) == 0 || strncmp(name, "numpy.uint", 10) == 0 ||
+           strncmp(name, "numpy.long", 10) == 0 || strncmp(name, "numpy.ulong", 11) == 0;
 }
 
 int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
@@ -306,7 +323,7 @@ int tp_setitem(PyObject *self, PyObject *key, PyObject *value) {
     const int is_tensor = tp_is_tensor(value);
     /* the value is converted before the key is looked at, as in PyTorch: x[False] = 'a' still fails */
     if (!is_tensor) {
-        if (tp_parse_scalar(value, &s)) {
+        if (!assignable_number(value) || tp_parse_scalar(value, &s)) {
             PyErr_Clear();
             PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name,
                          legacy_type_name(t->dtype));

@@ -3,6 +3,7 @@
  * call per op, no Python-level dispatch); named ops come from the generated bindings.
  */
 #include "tp.h"
+#include "torch_core/tc_autograd.h"
 
 #include <string.h>
 
@@ -477,6 +478,9 @@ static PyObject *meth_array_parts(PyObject *self, PyObject *unused) {
                                              "copy the tensor to host memory first.", tc_device_type_name(t->device.type));
     if (!typestr[t->dtype])
         return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType %s", tc_dtype_scalar_name(t->dtype));
+    if (tc_requires_grad(t))
+        return PyErr_Format(PyExc_RuntimeError, "Can't call numpy() on Tensor that requires grad. Use "
+                                                "tensor.detach().numpy() instead.");
     if (t->flags & TC_TENSOR_CONJ)
         return PyErr_Format(PyExc_RuntimeError, "Can't call numpy() on Tensor that has conjugate bit set. Use "
                                                 "tensor.resolve_conj().numpy() instead.");

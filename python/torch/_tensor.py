@@ -65,9 +65,12 @@ class Tensor(_C._TensorBase):
         return {'data': (address, False), 'shape': tuple(shape), 'strides': tuple(strides),
                 'typestr': typestr, 'version': 3}
 
-    def numpy(self):
-        """A numpy array sharing this tensor's memory."""
+    def numpy(self, *, force=False):
+        """A numpy array sharing this tensor's memory; force=True first detaches, moves to the CPU and
+        resolves the conjugate and negative bits (copying where needed), as PyTorch's does."""
         import numpy
+        if force:
+            self = self.detach().cpu().resolve_conj().resolve_neg()
         return numpy.asarray(self)
 
     @property

@@ -820,3 +820,67 @@ def test_checkpoint_replays_the_random_stream():
         torch.manual_seed(3)
         checkpoint(block, x2, use_reentrant=reentrant).sum().backward()
         assert x2.grad.tolist() == x.grad.tolist()
+
+
+# ---- issue #32: formulas that dropped the graph, NaN in extremes, writes through unrecorded views ----
+
+@pytest.mark.parametrize('op', ['abs', 'relu'])
+def test_first_derivative_of_abs_and_relu_stays_differentiable(op):
+    x = torch.tensor([1.5, -2., 0.5], dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(getattr(x, op)().sum(), x, create_graph=True)
+    assert g.requires_grad
+    # d2/dx2 of x * |x| is 2 sgn(x); of x * relu(x), 2 for x > 0
+    y = x * getattr(x, op)()
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    g2, = torch.autograd.grad(g.sum(), x)
+    want = [2., -2., 2.] if op == 'abs' else [2., 0., 2.]
+    assert g2.tolist() == want
+
+
+@pytest.mark.parametrize('op', ['max', 'min'])
+def test_full_max_min_backward_puts_the_gradient_on_the_nan(op):
+    for vals, want in (([1., math.nan, 2.], [0., 1., 0.]), ([math.nan, math.nan, 1.], [.5, .5, 0.]),
+                       ([2., 1., 2.] if op == 'max' else [1., 2., 1.], [.5, 0., .5])):
+        x = torch.tensor(vals, requires_grad=True)
+        getattr(x, op)().backward()
+        assert x.grad.tolist() == want
+
+
+def test_inplace_write_through_an_expand_of_a_leaf_that_requires_grad_raises():
+    for make in (lambda x: x.expand(3), lambda x: x.expand_as(x), lambda x: x[...], lambda x: x[:2]):
+        for op in (lambda v: v.add_(1), lambda v: v.zero_(), lambda v: v.__setitem__(0, 1.)):
+            x = torch.zeros(3)
+            v = make(x)
+            x.requires_grad_()
+            with pytest.raises(RuntimeError, match='a view of a leaf Variable that requires grad is being used in '
+                                                   'an in-place operation'):
+                op(v)
+    x = torch.zeros(3)
+    v = x.expand(3)
+    assert v._is_view() and v._base is x
+    with torch.no_grad():
+        x.requires_grad_()
+        v.add_(1)  # no_grad: allowed, as in PyTorch
+    assert x.tolist() == [1., 1., 1.]
+
+
+def test_maximum_minimum_backward_with_nan_follow_pytorch():
+    # PyTorch: where(self == other, grad / 2, grad).masked_fill(self < other, 0): a NaN gets the gradient
+    for op in ('maximum', 'minimum', 'max', 'min'):
+        x = torch.tensor([2., math.nan, 1., 1.], requires_grad=True)
+        y = torch.tensor([1., 0., math.nan, 1.], requires_grad=True)
+        getattr(torch, op)(x, y).sum().backward()
+        if op in ('maximum', 'max'):
+            assert x.grad.tolist() == [1., 1., 1., .5] and y.grad.tolist() == [0., 1., 1., .5]
+        else:
+            assert x.grad.tolist() == [0., 1., 1., .5] and y.grad.tolist() == [1., 1., 1., .5]
+
+
+def test_diagonal_and_unfold_are_views_autograd_knows():
+    for make in (lambda x: x.diagonal(), lambda x: x.unfold(0, 2, 1)):
+        x = torch.zeros(3, 3)
+        v = make(x)
+        assert v._is_view() and v._base is x
+        x.requires_grad_()
+        with pytest.raises(RuntimeError, match='a view of a leaf Variable that requires grad'):
+            v.add_(1)

@@ -1,6 +1,7 @@
 """Bad input: one test per case, each checking PyTorch's exception type and that the message names the
 problem. The last tests run inputs that could crash a careless implementation in a child process, so
 that a crash fails a test instead of killing pytest."""
+import math
 import os
 import subprocess
 import sys
@@ -482,6 +483,26 @@ def test_pow_with_modulus():
         pow(torch.tensor([2]), 2, 3)
 
 
+def test_pow_of_reduced_floats_checks_the_exponent_fits():
+    for dtype, name in ((torch.float16, 'at::Half'), (torch.bfloat16, 'at::BFloat16')):
+        e = 1e10 if dtype == torch.float16 else 1e39
+        for f in (lambda: torch.pow(torch.ones(2, dtype=dtype), e), lambda: torch.ones(2, dtype=dtype) ** e,
+                  lambda: torch.ones(2, dtype=dtype).pow_(e)):
+            with pytest.raises(RuntimeError, match='value cannot be converted to type %s without overflow' % name):
+                f()
+    assert torch.pow(torch.ones(2, dtype=torch.float16), float('inf')).tolist() == [1., 1.]
+    assert torch.pow(torch.ones(2), 1e39).tolist() == [1., 1.]  # float and double take any exponent
+    assert torch.pow(1e10, torch.ones(2, dtype=torch.float16)).tolist() == [math.inf, math.inf]
+
+
+def test_binary_cross_entropy_with_logits_refuses_integer_tensors():
+    import torch.nn.functional as F
+    for x, y in ((torch.tensor([1, 2]), torch.tensor([1, 0])), (torch.tensor([1., 2.]), torch.tensor([1, 0])),
+                 (torch.tensor([1, 2]), torch.tensor([1., 0.]))):
+        with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+            F.binary_cross_entropy_with_logits(x, y)
+
+
 # ---- reductions -------------------------------------------------------------------------------------------
 
 def test_mean_of_int_tensor():
@@ -587,6 +608,78 @@ def test_errors_leave_no_pending_state():
     with pytest.raises(IndexError):
         torch.ones(2)[5]
     assert torch.arange(3).sum().item() == 3
+
+
+# ---- out= arguments (issue #32) ----------------------------------------------------------------------------
+
+_OVERLAP = r'unsupported operation: some elements of the input tensor and the written-to tensor refer to a single ' \
+           r'memory location'
+
+
+def test_out_overlapping_an_input_is_checked_before_it_is_resized():
+    # out=a[0] resized to a's shape would alias all of a: PyTorch checks the overlap first
+    for f in (lambda a: torch.add(a, 1, out=a[0]), lambda a: torch.exp(a, out=a[1:]),
+              lambda a: torch.neg(a[0], out=a), lambda a: torch.cat([a, a], out=a[:1]),
+              lambda a: torch.index_select(a, 0, torch.tensor([0, 1]), out=a[:1])):
+        a = torch.arange(6.).reshape(3, 2)
+        with pytest.raises(RuntimeError, match=_OVERLAP):
+            f(a)
+        assert a.tolist() == [[0., 1.], [2., 3.], [4., 5.]]
+
+
+def test_out_resized_grows_its_storage_in_place():
+    x = torch.zeros(6)
+    torch.add(torch.ones(3, 2), 1, out=x[4:])  # the view grows the storage every view of it shares
+    assert x.tolist() == [0., 0., 0., 0., 2., 2.]
+    x = torch.zeros(4)
+    v = x.view(2, 2)
+    with pytest.warns(UserWarning, match='was resized'):
+        torch.add(torch.ones(3, 2), 1, out=v)
+    assert x.tolist() == [2.] * 4 and v.shape == (3, 2)
+
+
+def test_out_of_foreign_memory_cannot_grow():
+    import numpy as np
+    x = torch.from_numpy(np.zeros(2, dtype=np.float32))
+    with pytest.raises(RuntimeError, match='Trying to resize storage that is not resizable'):
+        torch.add(torch.ones(3, 2), 1, out=x)
+
+
+@pytest.mark.parametrize('call, message', [
+    (lambda o: torch.index_select(torch.arange(4), 0, torch.tensor([1]), out=o),
+     r'index_select\(\): self and result must have the same scalar type'),
+    (lambda o: torch.masked_select(torch.arange(4), torch.ones(4, dtype=torch.bool), out=o),
+     r'masked_select\(\): self and result must have the same scalar type'),
+    (lambda o: torch.take(torch.arange(4), torch.tensor([1]), out=o),
+     r'take\(\): self and out expected to have the same dtype, but got self.dtype = Long and out.dtype = Float'),
+    (lambda o: torch.nonzero(torch.arange(4), out=o),
+     r'nonzero: Expected out tensor to have scalar type Long but got scalar typeFloat'),
+    (lambda o: torch.histc(torch.rand(4, dtype=torch.float64), out=o),
+     r'torch.histogram: input tensor and hist tensor should have the same dtype, but got input double and hist float'),
+    (lambda o: torch.gather(torch.arange(4), 0, torch.tensor([1]), out=o),
+     r'Expected out tensor to have dtype long int, but got float instead'),
+    (lambda o: torch.tril(torch.ones(2, 2, dtype=torch.int64), out=o),
+     r'Expected out tensor to have dtype long int, but got float instead'),
+    (lambda o: torch.matmul(torch.ones(2, 2, dtype=torch.int64), torch.ones(2, 2, dtype=torch.int64), out=o),
+     r'Expected out tensor to have dtype long int, but got float instead'),
+    (lambda o: torch.scatter_add(torch.ones(2, dtype=torch.int64), 0, torch.tensor([0]),
+                                 torch.ones(1, dtype=torch.int64), out=o),
+     r'Expected out tensor to have dtype long int, but got float instead'),
+    (lambda o: torch._C._nn.hardtanh(torch.ones(2, dtype=torch.float64), out=o), r'Found dtype Float but expected Double'),
+    (lambda o: torch._C._nn.elu(torch.ones(2, dtype=torch.float64), out=o), r'Found dtype Float but expected Double'),
+])
+def test_out_of_another_dtype_is_refused_where_pytorch_refuses_it(call, message):
+    out = torch.zeros(1)
+    with pytest.raises(RuntimeError, match=message):
+        call(out)
+    assert out.tolist() == [0.]
+
+
+def test_out_of_another_dtype_is_cast_into_where_pytorch_casts():
+    out = torch.zeros(2, dtype=torch.float64)
+    torch.add(torch.ones(2), 1, out=out)
+    torch.exp(torch.zeros(2), out=out)
+    assert out.tolist() == [1., 1.]
 
 
 # ---- nothing crashes the interpreter ------------------------------------------------------------------------

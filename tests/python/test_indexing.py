@@ -546,3 +546,45 @@ def test_writes_that_may_read_self(write, after):
     x = torch.arange(4.)
     exec(write, {'torch': torch, 'x': x})
     assert x.tolist() == after
+
+
+# ---- assigning arbitrary Python objects (issue #32: complex dtypes crashed on a NULL type name) ----
+
+_SETITEM_KEYS = [0, slice(0, 1), torch.tensor([0]), torch.tensor([True, False]), Ellipsis]
+
+
+@pytest.mark.parametrize('dtype', [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+                                   torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+                                   torch.complex128])
+def test_setitem_of_non_numbers_raises_type_error_for_every_dtype_and_key(dtype):
+    legacy = {torch.complex64: 'torch.ComplexFloatTensor', torch.complex128: 'torch.ComplexDoubleTensor',
+              torch.float32: 'torch.FloatTensor', torch.bool: 'torch.BoolTensor'}
+    for value in (None, [1], [], 'x', (1,), object()):
+        for key in _SETITEM_KEYS:
+            t = torch.zeros(2, dtype=dtype)
+            with pytest.raises(TypeError, match="can't assign a %s to a torch\\." % type(value).__name__) as info:
+                t[key] = value
+            if dtype in legacy:
+                assert str(info.value).endswith(legacy[dtype])
+            assert t.tolist() == torch.zeros(2, dtype=dtype).tolist()
+
+
+def test_getitem_of_ellipsis_or_empty_tuple_is_an_alias_view():
+    x = torch.zeros(3)
+    for key in (Ellipsis, ()):
+        v = x[key]
+        assert v is not x and v._is_view() and v._base is x
+        v[0] = 1
+    assert x[0] == 1
+
+
+def test_setitem_takes_only_the_numbers_pytorch_takes():
+    # PyTorch's valueToTensor: bool, int (numpy integers too), float and complex (numpy.float64 is a float)
+    import fractions
+    for value in (np.float32(2), np.bool_(True), np.float16(1), fractions.Fraction(1, 3)):
+        t = torch.zeros(2)
+        with pytest.raises(TypeError, match=r"can't assign a (numpy\.)?%s to a torch.FloatTensor" % type(value).__name__):
+            t[0] = value
+    t = torch.zeros(3)
+    t[0], t[1], t[2] = np.int64(3), np.float64(2.5), True
+    assert t.tolist() == [3., 2.5, 1.]

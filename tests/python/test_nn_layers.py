@@ -748,3 +748,30 @@ def test_apply_permutation_is_deprecated():
     with pytest.warns(UserWarning, match='apply_permutation is deprecated'):
         r = rnn.apply_permutation(torch.arange(6.).reshape(2, 3), torch.tensor([2, 0, 1]))
     assert r.tolist() == [[2., 0., 1.], [5., 3., 4.]]
+
+
+def test_embedding_max_norm_renormalises_rows_of_a_strided_weight():
+    # issue #32: embedding_renorm_ ignored the weight's strides, renormalising the wrong elements
+    import torch
+    import torch.nn.functional as F
+    w = torch.arange(12.).reshape(4, 3).t()  # [3, 4], strides (1, 3)
+    want = w.clone().contiguous()
+    F.embedding(torch.tensor([0, 2]), w, max_norm=1.0)
+    F.embedding(torch.tensor([0, 2]), want, max_norm=1.0)
+    assert torch.allclose(w, want)
+    assert w[1].tolist() == [1., 4., 7., 10.]  # the row not named stays as it was
+    assert torch.allclose(w[2].norm(), torch.tensor(1.), atol=1e-6)
+
+
+@pytest.mark.parametrize('kind', ['RNN', 'GRU', 'LSTM'])
+def test_recurrent_layers_refuse_an_empty_sequence(kind):
+    import torch
+    from torch import nn
+    m = getattr(nn, kind)(2, 3)
+    for x in (torch.zeros(0, 1, 2), torch.zeros(0, 2)):
+        with pytest.raises(RuntimeError, match='Expected sequence length to be larger than 0 in RNN'):
+            m(x)
+    mb = getattr(nn, kind)(2, 3, batch_first=True)
+    with pytest.raises(RuntimeError, match='Expected sequence length to be larger than 0 in RNN'):
+        mb(torch.zeros(1, 0, 2))
+    assert mb(torch.zeros(0, 1, 2))[0].shape == (0, 1, 3)  # an empty batch is fine

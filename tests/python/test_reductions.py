@@ -692,3 +692,16 @@ def test_parallel_paths_agree_with_one_thread():
                         x.amax(0)[:50].tolist(), x.sum().item(), x.cumsum(1)[:, -1].tolist()])
     assert results[0][:4] == results[1][:4] and results[0][5] == results[1][5]
     assert results[0][4] == pytest.approx(results[1][4], rel=1e-12)
+
+
+def test_selections_of_a_0_dim_tensor_return_it():
+    # issue #32: topk(0-dim, 0) returned uninitialised memory; PyTorch returns the element for k 0 and 1
+    s = torch.tensor(1.8)
+    for k in (0, 1):
+        for dim in (0, -1):
+            v, i = torch.topk(s, k, dim)
+            assert v.shape == () and i.shape == () and v.item() == s.item() and i.item() == 0
+    for v, i in (torch.kthvalue(s, 1, 0), torch.sort(s, 0), torch.median(s, 0), torch.mode(s, 0), torch.max(s, 0),
+                 torch.cummax(s, 0)):
+        assert v.item() == s.item() and i.item() == 0
+    assert torch.topk(torch.tensor([3., 1.]), 0)[0].shape == (0,)

@@ -117,8 +117,10 @@ def test_numpy_scalars_as_operands():
     assert (torch.ones(3) == np.float32(1)).tolist() == [True] * 3
     assert torch.full((2,), np.int64(3)).tolist() == [3, 3]
     x = torch.zeros(3)
-    x[np.int64(1)] = np.float32(2.5)
+    x[np.int64(1)] = np.float64(2.5)  # a float; numpy.float32 is not, and PyTorch refuses to assign it
     assert x.tolist() == [0.0, 2.5, 0.0]
+    with pytest.raises(TypeError, match="can't assign a numpy.float32 to a torch.FloatTensor"):
+        x[np.int64(1)] = np.float32(2.5)
     assert torch.arange(np.int64(3)).tolist() == [0, 1, 2]
     assert torch.zeros(np.int64(2), 3).shape == (2, 3)
     assert torch.ones(3).sum(np.int64(0)).item() == 3.0
@@ -129,3 +131,13 @@ def test_numpy_arrays_as_operands():
     assert isinstance(r, torch.Tensor) and r.dtype == torch.int64 and r.tolist() == [3, 4, 5]
     r = torch.ones(3) * np.array([2, 3, 4], dtype=np.float16)
     assert r.dtype == torch.float32 and r.tolist() == [2.0, 3.0, 4.0]
+
+
+def test_numpy_of_a_tensor_that_requires_grad_raises():
+    x = torch.zeros(2, requires_grad=True)
+    for f in (x.numpy, lambda: np.asarray(x), x.__array__):
+        with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad. "
+                                               r"Use tensor.detach\(\).numpy\(\) instead."):
+            f()
+    assert x.detach().numpy().tolist() == [0., 0.]
+    assert x.numpy(force=True).tolist() == [0., 0.]

@@ -10,6 +10,10 @@ conversions (NaN, infinities, out of range; copies, reductions, data), views and
 slices, None, Ellipsis, bools, 0-dim tensors) for reading and assignment, in-place ops on overlapping
 views, reductions (dims repeated or out of range, dtype=), binary ops across dtypes, threads (huge
 counts, fork after parallel work), and process scenarios (plugin files, cache and BLAS settings).
+Issue #32 added: arbitrary Python objects assigned into every dtype, out= tensors that overlap an
+input or have another dtype or shape, non-contiguous and 0-dim inputs to kernels, in-place writes on
+leaves and their views, higher-order gradients through ops with a formula, and NaN/inf inputs to
+reductions and their backward.
 """
 import random
 
@@ -285,10 +289,137 @@ class Gen:
             'result = fork_check()', 'result = fork_check()',
         ])
 
+    # ---- issue #32: the classes a differential fuzzer found ----------------------------------------
+
+    def setitem_objects(self):
+        """Arbitrary Python objects assigned into every dtype (complex included) through every key form:
+        the value is converted before the key is looked at, and a non-number is a TypeError."""
+        dtype = self.choice(DTYPES + ['complex64', 'complex128'])
+        key = self.choice(['0', '0:1', 'torch.tensor([0])', 'torch.tensor([True, False])', '...', 'None', 'True',
+                           'False', '-1', '[0, 1]'])
+        value = self.choice(['None', '[1]', '[]', "'x'", '(1,)', 'object()', '[1, 2]', '1j', '1.5', '-3', 'True',
+                             "b'ab'", '{}', 'IndexLike()', 'FloatLike()', "Decimal('1.5')", 'Fraction(1, 3)',
+                             'torch.tensor(2)', 'torch.tensor([1.5, 2.5])', 'np.float32(2)', 'nan', '1e40'])
+        return ('x = torch.zeros(2, dtype=%s)\nx[%s] = %s\n'
+                'result = torch.view_as_real(x) if x.is_complex() else x' % (_dt(dtype), key, value))
+
+    # out= ops: (call with {out}, whether PyTorch checks an out that overlaps the input)
+    OUT_CALLS = [('torch.add(a, 1, out={out})', True), ('torch.exp(a, out={out})', True),
+                 ('torch.neg(a, out={out})', True), ('torch.mul(a, a, out={out})', True),
+                 ('torch.clamp(a, 1, 3, out={out})', True), ('torch.abs(a, out={out})', True),
+                 ('torch.where(a > 2, a, a, out={out})', True), ('torch.cat([a, a], out={out})', True),
+                 ('torch.index_select(a, 0, torch.tensor([0, 2]), out={out})', True),
+                 ('torch.gather(a, 0, torch.tensor([[0, 1]]), out={out})', False),
+                 ('torch.take(a, torch.tensor([0, 5]), out={out})', True),
+                 ('torch.masked_select(a, a > 2, out={out})', True), ('torch.tril(a, out={out})', False),
+                 ('torch.sum(a, 0, out={out})', False), ('torch.cumsum(a, 0, out={out})', False),
+                 ('torch.mm(a, a.t(), out={out})', False), ('torch.nonzero(a, out={out})', False),
+                 ('torch.sort(a, 0, out=({out}, torch.empty(0, dtype=torch.long)))', False),
+                 ('torch.max(a, 0, out=({out}, torch.empty(0, dtype=torch.long)))', False)]
+
+    def out_args(self):
+        """out= tensors that overlap an input, have another dtype or another shape (views of other
+        tensors among them, which a resize must grow in place)."""
+        dtype = self.choice(['float32', 'float64', 'int64', 'int32'])
+        call, checks_overlap = self.choice(self.OUT_CALLS)
+        other = _dt(self.choice(['float32', 'float64', 'int64', 'int32', 'bool', 'float16', 'complex64']))
+        outs = ['torch.empty(0, dtype=a.dtype)', 'torch.zeros(6, dtype=a.dtype)[:2]']
+        if 'nonzero' not in call:  # the reference's nonzero writes a resized view column by column
+            outs += ['b[4:]', 'b.view(2, 4)', 'b[:3]']
+        if 'where' not in call and 'nonzero' not in call:  # the reference's where fails an internal assert
+            outs += ['torch.empty(0, dtype=%s)' % other, 'torch.zeros(2, dtype=%s)' % other,
+                     'torch.zeros(9, dtype=%s)[::2]' % other, 'torch.zeros(3, 2, dtype=%s).t()' % other]
+        if checks_overlap:  # the reference leaves the rest unchecked and computes garbage
+            outs += ['a[0]', 'a[1:]', 'a', 'a.view(-1)[:3]', 'a.t()']
+        out = self.choice(outs)
+        return ('a = torch.arange(6).to(%s).reshape(3, 2)\nb = torch.zeros(8, dtype=a.dtype)\n'
+                'r = %s\nresult = (r, a, b)' % (_dt(dtype), call.format(out=out)))
+
+    def strided_inputs(self):
+        """Non-contiguous and 0-dim inputs to kernels (distinct values, so selections have one answer)."""
+        dtype = self.choice(['float32', 'float64', 'int64'])
+        layout = self.choice(['.view(4, 5).t()', '.view(4, 5)[:, ::2]', '.view(2, 10)[:, 1::3]',
+                              '.view(4, 5).t()[1:]', '[7].view(())', '.view(5, 4)[::2, 1:]', '.view(4, 5)'])
+        x = 'x = (torch.arange(20) * 7 %% 20).to(%s)%s' % (_dt(dtype), layout)
+        op = self.choice(['x.sum(0)', 'x.cumsum(0)', 'x.cumprod(-1)', 'x.sort(0)', 'x.sort(-1, descending=True)',
+                          'x.argsort(0)', 'x.topk(1, 0)', 'x.topk(0, -1)', 'x.max(0)', 'x.min(-1)', 'x.median(0)',
+                          'x.kthvalue(1, 0)', 'x.mode(0)', 'x.cummax(0)', 'x.amax(0)', 'x.argmax(-1)',
+                          'x.flip(0)', 'x.roll(1, 0)', 'x.tril()', 'x.triu(1)', 'x.clamp(3, 9)', 'x.float().exp()',
+                          'x.float().softmax(0)', 'x.float().logsumexp(0)', 'x.unique()', 'x.index_select(0, '
+                          'torch.tensor([0]))', 'x.clone().mul_(2)', 'x.float().norm()', 'x.diag()', 'x @ x.t()',
+                          'x.float().std(0)', 'x.prod(0)', 'x.masked_fill(x > 5, 0)', 'x.msort()',
+                          'torch.nn.functional.embedding(torch.tensor([0, 1]), w, max_norm=3.0) + w.sum()'])
+        pre = 'w = x.float().clone()\n' if 'embedding' in op else ''
+        return '%s\n%sresult = %s' % (x, pre, op)
+
+    def leaf_views(self):
+        """In-place writes into a leaf that requires grad, directly and through views made before and
+        after requires_grad_(), in and out of no_grad."""
+        view = self.choice(['x', 'x[:2]', 'x[0]', 'x.view(3)', 'x[...]', 'x[()]', 'x.expand(3)', 'x.unsqueeze(0)',
+                            'x.t()', 'x.narrow(0, 1, 2)', 'x.detach()', 'x.data', 'x.reshape(3)', 'x.flatten()',
+                            'x.unbind()[0]', 'x.split(2)[0]', 'x.diagonal()', 'x.as_strided((2,), (1,))'])
+        write = self.choice(['v.add_(1)', 'v.zero_()', 'v.fill_(2)', 'v.copy_(torch.ones(v.shape))', 'v.mul_(2)',
+                             'v[...] = 1', 'v.clamp_(0, 1)', 'v.exp_()',
+                             'torch.add(torch.ones(v.shape), 1, out=v)', 'v.index_fill_(-1, torch.tensor([0]), 1.)'])
+        when = self.choice(['before', 'after'])
+        shape = '(3, 3)' if view in ('x.t()', 'x.diagonal()') else '3'
+        code = 'x = torch.zeros(%s)\n' % shape
+        view = {'x.view(3)': 'x.view(-1)', 'x.reshape(3)': 'x.reshape(-1)'}.get(view, view) if shape != '3' else view
+        if when == 'after':
+            code += 'x.requires_grad_()\n'
+        code += 'v = %s\n' % view
+        if when == 'before':
+            code += 'x.requires_grad_()\n'
+        if self.chance(0.2):
+            code += 'with torch.no_grad():\n    %s\n' % write
+        else:
+            code += '%s\n' % write
+        return code + 'result = (x.detach(), x.requires_grad, x.grad_fn is None)'
+
+    # ops with a derivative formula, applied to x (values away from the kinks at 0 and 1)
+    FORMULA_OPS = ['x.abs()', 'x.relu()', 'x.sigmoid()', 'x.tanh()', 'x.exp()', 'x.sin()', 'x.cos()', 'x.square()',
+                   'x.sign()', 'x.sgn()', 'x.clamp(-0.5, 0.5)', 'x.clamp_min(0.1)', 'x.max()', 'x.min()', 'x.amax(0)',
+                   'x.max(0)[0]', 'x.sort(0)[0]', 'x.topk(1, 0)[0]', 'x.cumsum(0)', 'x.cumprod(0)', 'x.cummax(0)[0]',
+                   'x.logsumexp(0)', 'x.softmax(0)', 'x.log_softmax(0)', 'x.norm()', 'x.std()', 'x.var(0)',
+                   'x.prod()', 'x.pow(3)', 'x.abs() ** 2.5', 'x.reciprocal()',
+                   'x.atan()', 'x.erf()', 'torch.nn.functional.gelu(x)', 'torch.nn.functional.elu(x)',
+                   'torch.nn.functional.leaky_relu(x)', 'torch.nn.functional.softplus(x)',
+                   'torch.nn.functional.silu(x)', 'torch.nn.functional.hardtanh(x)', 'torch.nn.functional.mish(x)',
+                   'torch.nn.functional.hardswish(x)', 'torch.nn.functional.logsigmoid(x)', 'x.flip(0)',
+                   'torch.maximum(x, x.flip(0))', 'torch.where(x > 0, x, x * x)', 'x.masked_fill(x > 0.5, 0.)',
+                   'x.mean()', 'torch.atan2(x, x.flip(0) + 3)', 'x.expm1()', '(x + 2).log()']
+
+    def higher_order(self):
+        """First derivatives taken with create_graph: whether they require grad, and the second
+        derivatives through them."""
+        op = self.choice(self.FORMULA_OPS)
+        form = self.choice(['y = %s', 'y = x * (%s)'])
+        vals = self.choice(['[1.5, -2.0, 0.25, -0.75]', '[0.3, 0.7, -0.4, 2.5]', '[-1.25, 0.5, 2.9, -0.1]'])
+        return ('x = torch.tensor(%s, dtype=torch.float64, requires_grad=True)\n%s\n'
+                'g, = torch.autograd.grad(y.sum(), x, create_graph=True)\n'
+                'g2 = torch.autograd.grad(g.sum(), x, allow_unused=True)[0] if g.requires_grad else None\n'
+                'result = (torch.zeros_like(x) + g.detach(), g.requires_grad, None if g2 is None else torch.zeros_like(x) + g2)'
+                % (vals, form % op))  # + materialises the reference's unallocated zero gradients (ZeroTensor)
+
+    def nan_reductions(self):
+        """NaN and infinities into reductions and selections, forward and backward."""
+        special = [self.choice(['nan', 'inf', '-inf', '1.0', '2.0', '2.0']) for _ in range(self.r.randint(1, 5))]
+        vals = ', '.join(special + [self.choice(['0.5', '-3.0', '2.0'])])
+        op = self.choice(['x.max()', 'x.min()', 'x.amax()', 'x.amin()', 'x.amax(0)', 'x.max(0)[0]', 'x.min(0)[0]',
+                          'x.median()', 'x.nanmedian()', 'x.logsumexp(0)', 'x.norm(inf)', 'x.prod()', 'x.sum()',
+                          'x.mean()', 'x.nansum()', 'x.cummax(0)[0]', 'x.sort(0)[0]', 'x.topk(1)[0]',
+                          'x.kthvalue(1)[0]', 'x.softmax(0)', 'x.log_softmax(0)', 'x.argmax()', 'x.argmin()',
+                          'x.aminmax()[1]', 'x.std()', 'x.max(0, keepdim=True)[0]', 'torch.maximum(x, x.flip(0))',
+                          'x.clamp(0, 1)', 'x.nan_to_num()', 'x.cumsum(0)', 'x.unique()'])
+        return ('x = torch.tensor([%s], requires_grad=True)\nout = %s\n'
+                'if out.requires_grad:\n    out.sum().backward()\n'
+                'result = (out.detach(), x.grad)' % (vals, op))
+
 FAMILIES = [('creation', 12), ('tensor_lists', 4), ('mutated_list', 3), ('numpy_bridge', 3), ('conversion', 10),
             ('view_index', 14),
             ('setitem', 8), ('overlap', 6), ('inplace', 6), ('reduction', 10), ('binary', 8), ('misc', 5),
-            ('threads', 3)]
+            ('threads', 3), ('setitem_objects', 5), ('out_args', 6), ('strided_inputs', 6), ('leaf_views', 5),
+            ('higher_order', 5), ('nan_reductions', 5)]
 
 
 # Where the reference itself misbehaves, what a case must give instead: the reference reads freed list
@@ -304,14 +435,18 @@ def _prod(xs):
     return n
 
 
-def generate(seed, count, scenario_share=0.05):
+def generate(seed, count, scenario_share=0.05, families=None):
     """`count` cases: {'family', 'code'[, 'expect']} programs and {'family': 'scenario', 'spec'}
-    process scenarios (tools/fuzzlib/scenarios.py)."""
+    process scenarios (tools/fuzzlib/scenarios.py); only of the named families when `families` is given."""
     g = Gen(seed)
-    names = [n for n, w in FAMILIES for _ in range(w)]
+    names = [n for n, w in FAMILIES for _ in range(w) if not families or n in families]
+    if families and 'scenario' not in families:
+        scenario_share = 0
+    if not names and scenario_share == 0:
+        raise ValueError('no such family: %s (known: %s)' % (', '.join(families), ', '.join(n for n, _ in FAMILIES)))
     cases = []
     for _ in range(count):
-        if g.chance(scenario_share):
+        if not names or g.chance(scenario_share):
             cases.append({'family': 'scenario', 'spec': scenarios.pick(g.r)})
             continue
         family = g.choice(names)

@@ -178,8 +178,10 @@ TC_EXPORT int tc_tensor_overlap(const tc_tensor *a, const tc_tensor *b);
 /* Gives t a version counter of its own (x.data: writing through it is not an in-place change that
  * autograd checks, as in PyTorch); views made from t afterwards share it. */
 TC_EXPORT int tc_tensor_new_version_counter(tc_tensor *t);
-/* Gives t new sizes with contiguous strides, reallocating its storage (on its device) when it is
- * too small: what out= does with an output of the wrong shape. */
+/* Gives t new sizes with contiguous strides, growing its storage in place (contents kept, every view
+ * of the storage seeing the new memory) when it is too small: what out= and resize_ do with a tensor
+ * of the wrong shape. RuntimeError "Trying to resize storage that is not resizable" for foreign
+ * memory (numpy, from_blob), as in PyTorch. */
 TC_EXPORT int tc_tensor_resize(tc_tensor *t, int32_t ndim, const int64_t *sizes);
 
 /* ---- values and lists ------------------------------------------------------------------------ */
@@ -264,6 +266,7 @@ typedef struct tc_return_schema {
 #define TC_OPF_RUNTIME 256u  /* added while the program runs */
 #define TC_OPF_OUT 512u      /* an out= variant: written keyword-only tensor arguments */
 #define TC_OPF_VARARGS 1024u /* Python may spread its Tensor[] argument over positional ones (einsum) */
+#define TC_OPF_OUT_EXACT 2048u /* out= takes only the result's own dtype, no cast (gather, tril, matmul) */
 
 typedef struct tc_op_schema {
     const char *name;     /* "add", or "myext::scale" for a runtime op */
