@@ -4,7 +4,7 @@ hub cache) and weights fetched by URL into <hub dir>/checkpoints.
 Everything is cached under get_dir() (default $TORCH_HOME/hub, $TORCH_HOME defaulting to
 $XDG_CACHE_HOME/torch or ~/.cache/torch): a cached checkpoint or repository is used without touching the
 network; anything else is fetched with urllib, whose URLError/HTTPError reaches the caller unchanged.
-Not done: progress bars, and checkpoints in the legacy (pre-1.6) zip wrapping."""
+Not done: checkpoints in the legacy (pre-1.6) zip wrapping."""
 import hashlib
 import importlib.util
 import os
@@ -18,6 +18,32 @@ from urllib.parse import urlparse
 from urllib.request import Request, urlopen
 
 import torch
+
+try:  # the progress bar of downloads (torchvision imports it from torch.utils.model_zoo too)
+    from tqdm.auto import tqdm
+except ImportError:
+    class tqdm:
+        """A bare progress report on stderr where the tqdm package is absent."""
+
+        def __init__(self, total=None, disable=False, unit=None, unit_scale=None, unit_divisor=None, **kwargs):
+            self.total, self.disable, self.n = total, disable, 0
+
+        def update(self, n):
+            self.n += n
+            if not self.disable:
+                done = '%.1f%%' % (100.0 * self.n / self.total) if self.total else '%d bytes' % self.n
+                sys.stderr.write('\r' + done)
+                sys.stderr.flush()
+
+        def close(self):
+            if not self.disable:
+                sys.stderr.write('\n')
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.close()
 
 __all__ = ['download_url_to_file', 'get_dir', 'help', 'list', 'load', 'load_state_dict_from_url', 'set_dir']
 
@@ -56,16 +82,19 @@ def download_url_to_file(url, dst, hash_prefix=None, progress=True):
     hash_prefix, RuntimeError unless the file's SHA-256 starts with it."""
     dst = os.path.abspath(os.path.expanduser(dst))
     with urlopen(Request(url, headers={'User-Agent': 'torch.hub'})) as response:
+        length = response.headers.get('Content-Length') if hasattr(response, 'headers') else None
         tmp = tempfile.NamedTemporaryFile(delete=False, dir=os.path.dirname(dst))
         try:
             digest = hashlib.sha256()
-            with tmp:
+            with tmp, tqdm(total=int(length) if length else None, disable=not progress, unit='B', unit_scale=True,
+                           unit_divisor=1024) as bar:
                 while True:
                     chunk = response.read(READ_DATA_CHUNK)
                     if not chunk:
                         break
                     tmp.write(chunk)
                     digest.update(chunk)
+                    bar.update(len(chunk))
             if hash_prefix is not None and not digest.hexdigest().startswith(hash_prefix):
                 raise RuntimeError('invalid hash value (expected "%s", got "%s")' % (hash_prefix, digest.hexdigest()))
             shutil.move(tmp.name, dst)
