@@ -515,6 +515,47 @@ int tc_impl_diag_embed(tc_opcall *c) {
     return return_filled(c, r, tc_diagonal(r, offset, d1, d2), t);
 }
 
+/* The *_scatter ops (slice, select, diagonal): a copy of self with src written into that view of it,
+ * src of the view's exact size (cast to self's dtype). `view` is NULL with the error set. */
+static int scatter_into(tc_opcall *c, tc_tensor *result, tc_tensor *view) {
+    tc_tensor *src = tc_arg_tensor(c, 1);
+    if (view && (view->ndim != src->ndim || memcmp(view->sizes, src->sizes, sizeof(int64_t) * (size_t)src->ndim))) {
+        char have[256], want[256];
+        tc_shape_format(src->ndim, src->sizes, have, sizeof have);
+        tc_shape_format(view->ndim, view->sizes, want, sizeof want);
+        tc_tensor_release(view);
+        view = NULL;
+        tc_set_error(TC_ERR_RUNTIME, "expected src to have a size equal to the slice of self. src size = %s, slice "
+                                     "size = %s", have, want);
+    }
+    if (!view) {
+        tc_tensor_release(result);
+        return TC_FAIL;
+    }
+    tc_tensor_retain(src);
+    return return_filled(c, result, view, src);
+}
+
+/* slice_scatter(self, src, dim, start, end, step) */
+int tc_impl_slice_scatter(tc_opcall *c) {
+    tc_tensor *r = tc_clone(tc_arg_tensor(c, 0), -1);
+    int64_t start = tc_arg_none(c, 3) ? 0 : tc_arg_int(c, 3), end = tc_arg_none(c, 4) ? 0 : tc_arg_int(c, 4);
+    return scatter_into(c, r, r ? tc_slice_Tensor(r, tc_arg_int(c, 2), tc_arg_none(c, 3) ? NULL : &start,
+                                                  tc_arg_none(c, 4) ? NULL : &end, tc_arg_int(c, 5)) : NULL);
+}
+
+/* select_scatter(self, src, dim, index) */
+int tc_impl_select_scatter(tc_opcall *c) {
+    tc_tensor *r = tc_clone(tc_arg_tensor(c, 0), -1);
+    return scatter_into(c, r, r ? tc_select_int(r, tc_arg_int(c, 2), tc_arg_int(c, 3)) : NULL);
+}
+
+/* diagonal_scatter(self, src, offset, dim1, dim2) */
+int tc_impl_diagonal_scatter(tc_opcall *c) {
+    tc_tensor *r = tc_clone(tc_arg_tensor(c, 0), -1);
+    return scatter_into(c, r, r ? tc_diagonal(r, tc_arg_int(c, 2), tc_arg_int(c, 3), tc_arg_int(c, 4)) : NULL);
+}
+
 /* diag(self, diagonal): a vector to a matrix with it on a diagonal, a matrix to a copy of one. */
 int tc_impl_diag(tc_opcall *c) {
     tc_tensor *t = tc_arg_tensor(c, 0);

@@ -58,9 +58,12 @@ int tc_impl_select_int(tc_opcall *c) {
     int32_t dim;
     if (tc_shape_wrap_dim(tc_arg_int(c, 1), t->ndim, &dim)) return TC_FAIL;
     int64_t index = tc_arg_int(c, 2), size = t->sizes[dim];
-    if (index < -size || index >= size)
-        return tc_set_error(TC_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld",
-                            (long long)index, dim, (long long)size);
+    if (index < -size || index >= size) {
+        char shape[256];
+        tc_shape_format(t->ndim, t->sizes, shape, sizeof shape);
+        return tc_set_error(TC_ERR_INDEX, "select(): index %lld out of range for tensor of size %s at dimension %d",
+                            (long long)index, shape, dim);
+    }
     if (index < 0) index += size;
     int64_t sizes[TC_MAX_DIMS], strides[TC_MAX_DIMS];
     int32_t n = 0;

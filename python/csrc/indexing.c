@@ -209,6 +209,11 @@ static int apply_key(tc_tensor *t, PyObject *key, index_result *r) {
             long long v = PyLong_AsLongLong(index);
             Py_DECREF(index);
             if (v == -1 && PyErr_Occurred()) break;
+            if (cur->ndim > dim && (v < -cur->sizes[dim] || v >= cur->sizes[dim])) { /* indexing's words, not select's */
+                PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld", v, dim,
+                             (long long)cur->sizes[dim]);
+                break;
+            }
             next = tc_select_int(cur, dim, v);
         } else if (is_tensor_index(item) || PySequence_Check(item)) {
             tc_tensor *index = tp_is_tensor(item) ? tp_unwrap(item) : sequence_index(item);

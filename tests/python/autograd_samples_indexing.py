@@ -109,6 +109,10 @@ def samples(T, mixed):
         'narrow': lambda: [((T(5, 4), 0, 1, 3), {}), ((T(5, 4), -1, -2, 2), {})],
         'narrow.Tensor': lambda: [((T(5, 4), 1, L(1), 2), {})],
         'narrow_copy': lambda: [((T(5, 4), 0, 1, 3), {})],
+        # the inverses of views: a copy with src written into the view
+        'slice_scatter': lambda: [((T(5, 4), T(2, 4), 0, 1, 5, 2), {}), ((T(5, 4), T(5, 1)), {'dim': 1, 'start': -1})],
+        'select_scatter': lambda: [((T(5, 4), T(4), 0, 2), {}), ((T(2, 3, 4), T(2, 3), -1, -1), {})],
+        'diagonal_scatter': lambda: [((T(3, 4), T(3)), {}), ((T(2, 3, 4), T(3, 2), 1, 0, 2), {})],
         'unfold': lambda: [((T(7, 3), 0, 3, 2), {}), ((T(7, 3), 0, 2, 3), {}), ((T(2, 5), -1, 5, 1), {}),
                            ((T(), 0, 1, 1), {})],
         'unflatten.int': lambda: [((T(2, 6), 1, [2, 3]), {}), ((T(2, 6), -1, [3, -1]), {})],
