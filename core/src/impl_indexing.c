@@ -5,6 +5,7 @@
  */
 #include "core_internal.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,4 +124,59 @@ int tc_impl_masked_scatter(tc_opcall *c) {
     }
     tc_tensor_release(done);
     return tc_return(c, copy);
+}
+
+/* index_reduce_(self, dim, index, source, reduce, include_self): source's slices along dim reduced
+ * (prod, mean, amax, amin) into self's slices at index, as scatter_reduce_ with the index repeated
+ * over source's other dims; PyTorch's checks and messages, and its beta warning, once. */
+int tc_impl_index_reduce_(tc_opcall *c) {
+    tc_tensor *self = tc_arg_tensor(c, 0), *index = tc_arg_tensor(c, 2), *source = tc_arg_tensor(c, 3);
+    const char *reduce = c->args[4].v.s;
+    static const char *const reductions[] = {"prod", "mean", "amax", "amin"};
+    bool known = false;
+    for (size_t i = 0; i < 4; i++) known |= strcmp(reduce, reductions[i]) == 0;
+    if (!known)
+        return tc_set_error(TC_ERR_RUNTIME, "index_reduce(): Expected reduce to be one of prod, mean, amax or amin "
+                                            "but got %s.", reduce);
+    static atomic_bool warned;
+    if (!atomic_exchange(&warned, true)) tc_warn("index_reduce() is in beta and the API may change at any time.");
+    int32_t dim;
+    if (tc_shape_wrap_dim(tc_arg_int(c, 1), self->ndim ? self->ndim : 1, &dim)) return TC_FAIL;
+    if (index->ndim > 1) {
+        char shape[256];
+        tc_shape_format(index->ndim, index->sizes, shape, sizeof shape);
+        return tc_set_error(TC_ERR_INDEX, "index_reduce_(): Index is supposed to be a vector, but got dim: %d with "
+                                          "type: %s and size: %s", index->ndim, tc_dtype_scalar_name(index->dtype), shape);
+    }
+    if (index->dtype != TC_INT64 && index->dtype != TC_INT32)
+        return tc_set_error(TC_ERR_RUNTIME, "index_reduce_(): Expected dtype int32/int64 for index but got: %s",
+                            tc_dtype_scalar_name(index->dtype));
+    if (self->dtype != source->dtype)
+        return tc_set_error(TC_ERR_RUNTIME, "index_reduce_(): self (%s) and source (%s) must have the same scalar type",
+                            tc_dtype_scalar_name(self->dtype), tc_dtype_scalar_name(source->dtype));
+    const int64_t count = index->ndim ? index->sizes[0] : 1, along = source->ndim ? source->sizes[dim] : 1;
+    if (count != along)
+        return tc_set_error(TC_ERR_RUNTIME, "index_reduce_(): Number of indices (%lld) should be equal to "
+                                            "source.size(dim): (%lld), for dim: %d", (long long)count,
+                            (long long)along, dim);
+    const int64_t size = self->ndim ? self->sizes[dim] : 1;
+    tc_tensor *low = tc_lt_Scalar(index, TC_SCALAR_OF_INT(0)), *high = tc_ge_Scalar(index, TC_SCALAR_OF_INT(size));
+    tc_tensor *bad = low && high ? tc_logical_or(low, high) : NULL, *any = bad ? tc_any(bad) : NULL;
+    tc_scalar outside = {0};
+    const int rc = any ? tc_tensor_get(any, 0, &outside) : TC_FAIL;
+    tc_tensor *parts[] = {low, high, bad, any};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) tc_tensor_release(parts[i]);
+    if (rc) return TC_FAIL;
+    if (outside.v.i) return tc_set_error(TC_ERR_INDEX, "index out of range in self"); /* a bool: 0 or 1 */
+    /* the index laid along dim and repeated over source's other dims */
+    int64_t shape[TC_MAX_DIMS];
+    for (int32_t d = 0; d < source->ndim; d++) shape[d] = d == dim ? count : 1;
+    tc_tensor *line = tc_reshape(index, (tc_int_list){shape, source->ndim});
+    tc_tensor *wide = line ? tc_to_dtype(line, TC_INT64, false, false, -1) : NULL;
+    tc_tensor *spread = wide ? tc_expand(wide, (tc_int_list){source->sizes, source->ndim}, false) : NULL;
+    tc_tensor *r = spread ? tc_scatter_reduce__two(self, dim, spread, source, reduce, tc_arg_bool(c, 5)) : NULL;
+    tc_tensor_release(line);
+    tc_tensor_release(wide);
+    tc_tensor_release(spread);
+    return tc_return(c, r);
 }

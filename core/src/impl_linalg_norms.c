@@ -1,13 +1,14 @@
 /*
  * Norms and what is measured with them, composed as PyTorch 1.13 composes them: matrix_norm (over
  * vector_norm, svdvals and max/min), norm, nuclear_norm, cond, matrix_rank, pinv and pinverse; and
- * matrix_power and vecdot.
+ * matrix_power and vecdot; renorm.
  *
  * Where PyTorch selects with where() or masked_fill(), a product with the 0/1 mask and a denominator
  * kept away from zero does the same without creating NaNs; cond's infinity for singular matrices
  * is pow(x, 1 - mask) * pow(inf, mask), which selects even where x is NaN (NaN^0 is 1).
  */
 #include "linalg.h"
+#include "nn_expr.h"
 
 #include <float.h>
 #include <math.h>
@@ -565,3 +566,31 @@ static tc_tensor *matrix_power(tc_tensor *a, int64_t n) {
 
 int tc_impl_linalg_matrix_power(tc_opcall *c) { return tc_return(c, matrix_power(tc_arg_tensor(c, 0), tc_arg_int(c, 1))); }
 int tc_impl_matrix_power(tc_opcall *c) { return tc_return(c, matrix_power(tc_arg_tensor(c, 0), tc_arg_int(c, 1))); }
+
+/* renorm(self, p, dim, maxnorm): each slice along dim whose p-norm exceeds maxnorm scaled to it,
+ * by maxnorm / (norm + 1e-7) as PyTorch scales (the norms over every other dim). */
+int tc_impl_renorm(tc_opcall *c) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    const tc_scalar p = c->args[1].v.scalar, maxnorm = c->args[3].v.scalar;
+    const double pv = tc_scalar_to_double(p), maxv = tc_scalar_to_double(maxnorm);
+    if (!(pv > 0)) return tc_set_error(TC_ERR_RUNTIME, "renorm: non-positive-norm not supported");
+    if (!(maxv >= 0)) return tc_set_error(TC_ERR_RUNTIME, "renorm: expected maxnorm to be >= 0 but got %g", maxv);
+    if (self->ndim < 2)
+        return tc_set_error(TC_ERR_RUNTIME, "renorm: input needs at least 2 dimensions, got %d dimensions", self->ndim);
+    int32_t dim;
+    if (tc_shape_wrap_dim(tc_arg_int(c, 2), self->ndim, &dim)) return TC_FAIL;
+    int64_t others[TC_MAX_DIMS];
+    int32_t n = 0;
+    for (int32_t d = 0; d < self->ndim; d++)
+        if (d != dim) others[n++] = d;
+    const tc_int_list reduce_dims = {others, n};
+    nnx_scope k = {0};
+    tc_tensor *norm = nnx_keep(&k, tc_linalg_vector_norm(self, p, &reduce_dims, true, -1));
+    tc_tensor *over = norm ? nnx_keep(&k, tc_gt_Scalar(norm, maxnorm)) : NULL;
+    tc_tensor *padded = nnx_add(&k, norm, nnx_number(&k, 1e-7)), *limit = nnx_number(&k, maxv);
+    tc_tensor *scaled = padded && limit ? nnx_keep(&k, tc_div_Tensor(limit, padded)) : NULL;
+    tc_tensor *factor = scaled && over ? nnx_keep(&k, tc_where_self(over, scaled, nnx_number(&k, 1.0))) : NULL;
+    tc_tensor *r = nnx_result(&k, factor ? nnx_mul(&k, self, factor) : NULL);
+    nnx_release(&k);
+    return tc_return(c, r);
+}

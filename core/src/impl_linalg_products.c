@@ -1,7 +1,8 @@
 /*
  * Products composed of others, as PyTorch 1.13 composes them: tensordot (permute, reshape, mm), kron
  * (a broadcast mul between interleaved size-1 dims), linalg_multi_dot and chain_matmul (mm in the
- * cheapest order), cross (linalg_cross over the first dim of size 3), and cdist (_cdist_forward).
+ * cheapest order), cross (linalg_cross over the first dim of size 3), cdist (_cdist_forward), and
+ * linalg_vander (the powers of x as running products).
  */
 #include "linalg.h"
 
@@ -269,4 +270,28 @@ int tc_impl_cdist(tc_opcall *c) {
     if (tc_linalg_check_cdist(x1, x2)) return TC_FAIL;
     const int64_t *mode = tc_arg_none(c, 3) ? NULL : &c->args[3].v.i;
     return tc_return(c, tc__cdist_forward(x1, x2, c->args[2].v.f, mode));
+}
+
+/* linalg_vander(x, N): [1, x, x^2, ..., x^(N-1)] along a new last dim, the powers as PyTorch forms
+ * them (a running product of x; integers in int64). */
+int tc_impl_linalg_vander(tc_opcall *c) {
+    tc_tensor *x = tc_arg_tensor(c, 0);
+    if (x->dtype == TC_BOOL)
+        return tc_set_error(TC_ERR_RUNTIME, "linalg.vander supports floating point, complex, and integer tensors, but "
+                                            "got Bool");
+    const int64_t n = !tc_arg_none(c, 1) ? tc_arg_int(c, 1) : x->ndim ? x->sizes[x->ndim - 1] : 1;
+    if (n <= 1 || x->ndim == 0) return tc_set_error(TC_ERR_RUNTIME, "N must be greater than 1.");
+    int64_t sizes[TC_MAX_DIMS];
+    memcpy(sizes, x->sizes, sizeof(int64_t) * (size_t)x->ndim);
+    sizes[x->ndim] = n - 1;
+    tc_tensor *column = tc_unsqueeze(x, -1);
+    tc_tensor *repeated = column ? tc_expand(column, (tc_int_list){sizes, x->ndim + 1}, false) : NULL;
+    tc_tensor *powers = repeated ? tc_cumprod(repeated, -1, -1) : NULL; /* integers in int64, as cumprod's */
+    sizes[x->ndim] = 1;
+    tc_tensor *ones = powers ? tc_ones((tc_int_list){sizes, x->ndim + 1}, powers->dtype, -1, &x->device, NULL) : NULL;
+    tc_tensor *both[2] = {ones, powers};
+    tc_tensor *r = ones ? tc_cat((tc_tensor_list){both, 2}, -1) : NULL;
+    tc_tensor *parts[] = {column, repeated, powers, ones};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) tc_tensor_release(parts[i]);
+    return tc_return(c, r);
 }

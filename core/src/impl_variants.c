@@ -5,7 +5,9 @@
  * for out_exact_from_functional the result's own dtype).
  */
 #include "core_internal.h"
+#include "torch_core/tc_autograd.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int run_base(tc_opcall *c, tc_value *results) {
@@ -56,10 +58,31 @@ int tc_impl_out_from_functional(tc_opcall *c) { return out_from_functional(c, fa
  * that errors about the input come before those about out=, as PyTorch's meta functions order them. */
 int tc_impl_out_exact_from_functional(tc_opcall *c) { return out_from_functional(c, true); }
 
+/* self_ = op(self): while autograd records, the functional op reads a clone of self, so that what
+ * its backward saved of self is not the tensor this call then overwrites (PyTorch saves the input of
+ * an in-place op's formula the same way). */
 int tc_impl_inplace_from_functional(tc_opcall *c) {
     tc_value result;
-    if (run_base(c, &result)) return TC_FAIL;
     tc_tensor *self = tc_arg_tensor(c, 0);
+    if (tc_grad_enabled() && tc_requires_grad(self)) {
+        tc_tensor *original = tc_clone(self, -1);
+        if (!original) return TC_FAIL;
+        struct tc_op *base = tc_op_at(c->op->base);
+        const size_t n = (size_t)base->schema.n_args;
+        tc_value *args = malloc(sizeof(tc_value) * n);
+        if (!args) {
+            tc_tensor_release(original);
+            return tc_set_error(TC_ERR_OUT_OF_MEMORY, "out of memory");
+        }
+        memcpy(args, c->args, sizeof(tc_value) * n);
+        args[0].v.tensor = original;
+        int rc = tc_dispatch(base, args, &result);
+        free(args);
+        tc_tensor_release(original);
+        if (rc) return TC_FAIL;
+    } else if (run_base(c, &result)) {
+        return TC_FAIL;
+    }
     int rc = write_into(self, result.v.tensor, false);
     tc_values_release(&result, 1);
     if (rc) return TC_FAIL;

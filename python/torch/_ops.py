@@ -20,6 +20,9 @@ class OpOverload:
     def __repr__(self):
         return "<OpOverload(op='%s', overload='%s')>" % (self._qualname.replace('::', '.'), self._overloadname)
 
+    def __str__(self):
+        return '%s.%s' % (self._qualname.replace('::', '.'), self._overloadname)
+
 
 class OpOverloadPacket:
     def __init__(self, qualname, core_name, overloads):
@@ -44,6 +47,9 @@ class OpOverloadPacket:
 
     def __repr__(self):
         return "<OpOverloadPacket(op='%s')>" % self._qualname.replace('::', '.')
+
+    def __str__(self):
+        return self._qualname.replace('::', '.')
 
 
 class _Namespace(types.ModuleType):

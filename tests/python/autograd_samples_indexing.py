@@ -109,6 +109,11 @@ def samples(T, mixed):
         'narrow': lambda: [((T(5, 4), 0, 1, 3), {}), ((T(5, 4), -1, -2, 2), {})],
         'narrow.Tensor': lambda: [((T(5, 4), 1, L(1), 2), {})],
         'narrow_copy': lambda: [((T(5, 4), 0, 1, 3), {})],
+        'index_reduce': lambda: [((T(4, 3), 0, torch.tensor([1, 3, 1]), T(3, 3), 'prod'), {}),
+                                 ((T(4, 3), 1, torch.tensor([0, 2]), T(4, 2), 'mean'), {'include_self': False}),
+                                 ((T(4, 3), 0, torch.tensor([2]), T(1, 3), 'amax'), {})],
+        'renorm': lambda: [((T(4, 3), 2, 1, 0.5), {}), ((T(2, 3, 2), 1, 0, 1.5), {})],
+        'linalg_vander': lambda: [((T(5),), {'N': 4}), ((T(2, 3),), {})],
         # the inverses of views: a copy with src written into the view
         'slice_scatter': lambda: [((T(5, 4), T(2, 4), 0, 1, 5, 2), {}), ((T(5, 4), T(5, 1)), {'dim': 1, 'start': -1})],
         'select_scatter': lambda: [((T(5, 4), T(4), 0, 2), {}), ((T(2, 3, 4), T(2, 3), -1, -1), {})],
