@@ -1,6 +1,6 @@
 """PyTorch functions composed here, in Python, of this project's ops: shape helpers (atleast_*d,
 block_diag, cartesian_prod, combinations, hsplit/vsplit/dsplit, ravel), differences and integrals
-(diff, trapezoid, cumulative_trapezoid), statistics (cov, corrcoef), elementwise compositions
+(diff, gradient, trapezoid, cumulative_trapezoid), statistics (cov, corrcoef), elementwise compositions
 (logaddexp, logaddexp2, sinc), products and distances (inner, dist, vander), membership (isin), the
 spectral windows (hann, hamming, blackman, bartlett) and small predicates. Each follows PyTorch
 1.13's formula, so that results round as its do; the autograd graph is that of the parts."""
@@ -14,7 +14,7 @@ __all__ = ['atleast_1d', 'atleast_2d', 'atleast_3d', 'block_diag', 'cartesian_pr
            'vsplit', 'dsplit', 'ravel', 'diff', 'trapezoid', 'trapz', 'cumulative_trapezoid', 'cov', 'corrcoef',
            'logaddexp', 'logaddexp2', 'sinc', 'inner', 'dist', 'vander', 'isin', 'hann_window', 'hamming_window',
            'blackman_window', 'bartlett_window', 'kaiser_window', 'is_nonzero', 'is_same_size', 'is_signed',
-           'scalar_tensor', 'ldexp', 'i0', 'frexp']
+           'scalar_tensor', 'ldexp', 'i0', 'frexp', 'gradient']
 
 
 # ---- shapes ----
@@ -141,6 +141,74 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         later, earlier = x.narrow(dim, 1, size - 1), x.narrow(dim, 0, size - 1)
         x = torch.logical_xor(later, earlier) if x.dtype == torch.bool else later - earlier
     return x
+
+
+def _gradient_along(f, dim, h, coords, edge_order):
+    """The derivative of f along dim: central differences inside, one-sided ones (first or second
+    order) at the ends, for a uniform step h or at coordinates (a 1-D tensor), as numpy.gradient."""
+    n = f.shape[dim]
+    part = lambda start, length: f.narrow(dim, start, length)
+    if coords is None:
+        inner = (part(2, n - 2) - part(0, n - 2)) / (2 * h)
+        if edge_order == 1:
+            first, last = (part(1, 1) - part(0, 1)) / h, (part(n - 1, 1) - part(n - 2, 1)) / h
+        else:
+            first = (-1.5 * part(0, 1) + 2 * part(1, 1) - 0.5 * part(2, 1)) / h
+            last = (0.5 * part(n - 3, 1) - 2 * part(n - 2, 1) + 1.5 * part(n - 1, 1)) / h
+        return torch.cat([first, inner, last], dim)
+    shape = [1] * f.dim()
+    shape[dim] = -1
+    dx = (coords[1:] - coords[:-1]).to(f.dtype)
+    along = lambda t: t.reshape(shape)
+    d1, d2 = dx[:-1], dx[1:]
+    a, b, c = -d2 / (d1 * (d1 + d2)), (d2 - d1) / (d1 * d2), d1 / (d2 * (d1 + d2))
+    inner = along(a) * part(0, n - 2) + along(b) * part(1, n - 2) + along(c) * part(2, n - 2)
+    if edge_order == 1:
+        first = (part(1, 1) - part(0, 1)) / dx[0]
+        last = (part(n - 1, 1) - part(n - 2, 1)) / dx[-1]
+    else:
+        h1, h2 = dx[0], dx[1]
+        first = (-(2 * h1 + h2) / (h1 * (h1 + h2)) * part(0, 1) + (h1 + h2) / (h1 * h2) * part(1, 1)
+                 - h1 / (h2 * (h1 + h2)) * part(2, 1))
+        h1, h2 = dx[-2], dx[-1]
+        last = (h2 / (h1 * (h1 + h2)) * part(n - 3, 1) - (h1 + h2) / (h1 * h2) * part(n - 2, 1)
+                + (2 * h2 + h1) / (h2 * (h1 + h2)) * part(n - 1, 1))
+    return torch.cat([first, inner, last], dim)
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """The derivatives of input along each of `dim` (every dim by default), estimated with second-order
+    central differences inside and first- or second-order one-sided ones at the ends; spacing: one
+    step for every dim, a step per dim, or the coordinates (1-D tensors) along each dim."""
+    if edge_order not in (1, 2):
+        raise RuntimeError('torch.gradient only supports edge_order=1 and edge_order=2.')
+    dims = list(range(input.dim())) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [d % input.dim() if input.dim() else d for d in dims]
+    if isinstance(spacing, (int, float, torch.Tensor)) and not (isinstance(spacing, torch.Tensor) and spacing.dim()):
+        spacing = [spacing] * len(dims)
+    spacing = list(spacing)
+    if len(spacing) != len(dims) and dim is None:
+        raise RuntimeError('torch.gradient expected spacing to be unspecified, a scalar or a list of length %d but '
+                           'got a list of length %d' % (len(dims), len(spacing)))
+    if len(spacing) != len(dims):
+        raise RuntimeError('torch.gradient expected spacing to be unspecified, a scalar or it\'s spacing and dim '
+                           'arguments to have the same length, but got a spacing argument of length %d and a dim '
+                           'argument of length %d.' % (len(spacing), len(dims)))
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError('torch.gradient expected each dimension size to be at least edge_order+1')
+    f = input if input.is_floating_point() or input.is_complex() else input.to(torch.get_default_dtype())
+    out = []
+    for d, step in zip(dims, spacing):
+        if isinstance(step, torch.Tensor) and step.dim() == 1:
+            if step.shape[0] != input.shape[d]:
+                raise RuntimeError('torch.gradient expected each tensor to be on the same device and to have the '
+                                   'same size as the input along its dimension')
+            out.append(_gradient_along(f, d, None, step, edge_order))
+        else:
+            out.append(_gradient_along(f, d, step.item() if isinstance(step, torch.Tensor) else step, None,
+                                       edge_order))
+    return tuple(out)
 
 
 def trapezoid(y, x=None, *, dx=None, dim=-1):

@@ -112,6 +112,9 @@ class Tensor(_C._TensorBase):
         return torch.tensor(data, dtype=self.dtype if dtype is None else dtype,
                             device=self.device if device is None else device, requires_grad=requires_grad)
 
+    def __rdiv__(self, other):  # PyTorch keeps Python 2's name beside __rtruediv__
+        return self.__rtruediv__(other)
+
     # methods of the functions composed in torch._composites
     def diff(self, n=1, dim=-1, prepend=None, append=None):
         return torch.diff(self, n, dim, prepend, append)

@@ -24,6 +24,17 @@ CASES = [
     'torch.diff(%s, prepend=torch.tensor([0.]), append=torch.tensor([20., 30]))' % X,
     'torch.diff(torch.tensor([True, False, False]))', 'torch.diff(%s, n=5)' % X, 'torch.diff(%s, n=-1)' % X,
     'torch.diff(torch.tensor(1.))', '%s.diff()' % X,
+    # gradient: uniform steps, steps per dim, coordinates, second-order ends, integer input, errors
+    'torch.gradient(%s)' % Y, 'torch.gradient(%s, dim=1)' % Y, 'torch.gradient(%s, spacing=2.0)' % Y,
+    'torch.gradient(%s, spacing=[2.0, 0.5])' % Y, 'torch.gradient(%s, dim=-1, edge_order=2)' % Y,
+    'torch.gradient(%s, spacing=3, edge_order=2)' % X,
+    'torch.gradient(%s, spacing=(torch.tensor([0., 1, 2.5, 3, 7][:%s.shape[0]]), torch.arange(%s.shape[1]) ** 1.5))'
+    % (Y, Y, Y),
+    'torch.gradient(%s, spacing=[torch.arange(%s.shape[0]) ** 2.0], edge_order=2)' % (X, X),
+    'torch.gradient(torch.tensor([1, 2, 4, 7]))', 'torch.gradient(torch.tensor([1., 2]), edge_order=2)',
+    'torch.gradient(%s, edge_order=3)' % X, 'torch.gradient(%s, spacing=[1., 2, 3])' % Y,
+    'torch.gradient(%s, spacing=[1., 2, 3], dim=[0])' % Y,
+    '%s.__rdiv__(2)' % X,
     'torch.trapezoid(%s)' % X, 'torch.trapezoid(%s, dx=0.5)' % X, 'torch.trapezoid(%s, torch.tensor([0., 1, 3, 6]))' % X,
     'torch.trapz(%s)' % Y, 'torch.trapezoid(%s, dim=0)' % Y, 'torch.trapezoid(torch.ones(0))',
     'torch.cumulative_trapezoid(%s)' % X, 'torch.cumulative_trapezoid(%s, dx=2.)' % X,
