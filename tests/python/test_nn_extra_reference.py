@@ -1,6 +1,7 @@
 """Differential suite of torch.nn's geometry functions, margin losses and utilities against the
 reference PyTorch (1.13.1): normalize, cosine_similarity, pdist, affine_grid, grid_sample (every mode,
-padding and align_corners, 2-D and 3-D), channel_shuffle, the margin and Gaussian losses; weight_norm,
+padding and align_corners, 2-D and 3-D), channel_shuffle, the margin and Gaussian losses, 3-D max/average/
+adaptive pooling (values, indices, gradients), max_unpool1d/2d/3d, lp_pool1d/2d; weight_norm,
 spectral_norm (hook and parametrization), parametrize, orthogonal (every map), prune, functional_call,
 BatchNorm fusion. Values and gradients in float64 agree within 1e-9 relative (1e-5 for the utilities,
 whose power iterations and decompositions go through LAPACK); errors by class and message.

@@ -12,3 +12,4 @@ from torch.nn._functional_pointwise import *  # noqa: F401,F403
 from torch.nn._functional_dropout import *  # noqa: F401,F403
 from torch.nn._functional_geometry import *  # noqa: F401,F403
 from torch.nn._functional_margin_losses import *  # noqa: F401,F403
+from torch.nn._functional_pooling3d import *  # noqa: F401,F403

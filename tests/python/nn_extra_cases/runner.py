@@ -89,6 +89,43 @@ rec('gnll neg', lambda a, v: F.gaussian_nll_loss(a, y, -v), x, var)
 rec('tmwd', lambda a, b: F.triplet_margin_with_distance_loss(a, b, y.flip(0)), x, y)
 rec('tmwd swap cos', lambda a, b: F.triplet_margin_with_distance_loss(a, b, y.flip(0), distance_function=lambda u, v: 1 - F.cosine_similarity(u, v), swap=True, margin=0.5, reduction='sum'), x, y)
 
+# ---- 3-D pooling, unpooling, power-average pooling ----
+vol = det(20, 2, 3, 5, 6, 7)
+for args, kw in [((2,), {}), ((3, 2, 1), {}), ((3, 2, 1), {'ceil_mode': True}), (((2, 3, 2), (1, 2, 2)), {}),
+                 ((2, 1, 0, 2), {}), ((3, (2, 1, 2), (1, 0, 1)), {'ceil_mode': True})]:
+    rec('max_pool3d %s %s' % (args, kw), lambda v, a=args, k=kw: F.max_pool3d(v, *a, **k), vol)
+    rec('max_pool3d idx %s %s' % (args, kw),
+        lambda v, a=args, k=kw: F.max_pool3d(v, *a, return_indices=True, **k)[1].double(), vol)
+for args, kw in [((2,), {}), ((3, 2, 1), {}), ((3, 2, 1), {'ceil_mode': True}),
+                 ((3, 2, 1), {'ceil_mode': True, 'count_include_pad': False}), ((2, 2, 1), {'divisor_override': 3}),
+                 (((2, 3, 1), (2, 1, 1), (1, 1, 0)), {'count_include_pad': False})]:
+    rec('avg_pool3d %s %s' % (args, kw), lambda v, a=args, k=kw: F.avg_pool3d(v, *a, **k), vol)
+rec('max_pool3d unbatched', lambda v: F.max_pool3d(v[0], 2), vol)
+rec('max_pool3d bad pad', lambda v: F.max_pool3d(v, 3, 2, 2), vol)
+rec('max_pool3d 3d input', lambda v: F.max_pool3d(v[0, 0], 2), vol)
+rec('avg_pool3d too small', lambda v: F.avg_pool3d(v, 7), vol)
+for size in [(2, 3, 4), (None, 2, 5), 3, (1, 1, 1)]:
+    rec('adaptive_avg_pool3d %s' % (size,), lambda v, o=size: F.adaptive_avg_pool3d(v, o), vol)
+    rec('adaptive_max_pool3d %s' % (size,), lambda v, o=size: F.adaptive_max_pool3d(v, o), vol)
+    rec('adaptive_max_pool3d idx %s' % (size,), lambda v, o=size: F.adaptive_max_pool3d(v, o, True)[1].double(), vol)
+plane = det(21, 2, 3, 6, 7)
+for dims, pool, unpool, x_ in [(1, F.max_pool1d, F.max_unpool1d, det(22, 2, 3, 9)), (2, F.max_pool2d, F.max_unpool2d, plane),
+                               (3, F.max_pool3d, F.max_unpool3d, vol)]:
+    def unpooled(v, pool=pool, unpool=unpool):
+        values, indices = pool(v, 2, return_indices=True)
+        return unpool(values, indices, 2)
+    rec('max_unpool%dd' % dims, unpooled, x_)
+    def unpooled_size(v, pool=pool, unpool=unpool, dims=dims):
+        values, indices = pool(v, 2, 2, return_indices=True)
+        return unpool(values, indices, 2, output_size=list(v.shape[-dims:]))
+    rec('max_unpool%dd output_size' % dims, unpooled_size, x_)
+rec('max_unpool2d bad index', lambda v: F.max_unpool2d(v[:, :, :2, :2], torch.full((2, 3, 2, 2), 99), 2), plane)
+rec('max_unpool2d bad size', lambda v: F.max_unpool2d(v[:, :, :2, :2], torch.zeros(2, 3, 2, 2, dtype=torch.int64), 2,
+                                                      output_size=(9, 5)), plane)
+rec('lp_pool1d', lambda v: F.lp_pool1d(v.abs() + 0.1, 2.0, 3, 2), det(23, 2, 3, 9))
+rec('lp_pool2d', lambda v: F.lp_pool2d(v.abs() + 0.1, 3.0, (2, 3)), plane)
+rec('lp_pool2d ceil', lambda v: F.lp_pool2d(v.abs() + 0.1, 1.5, 2, 3, ceil_mode=True), plane)
+
 # ---- torch.nn.utils ----
 def rec_plain(name, fn):
     try:

@@ -1,8 +1,6 @@
 """The module classes of torch.nn, in PyTorch's module layout (torch.nn.modules.conv, ...).
 
-Left out until torch.nn.functional has their functional forms: MaxPool3d, AvgPool3d,
-AdaptiveMaxPool3d, AdaptiveAvgPool3d, MaxUnpool1d/2d/3d, FractionalMaxPool2d/3d, LPPool1d/2d; and the
-Lazy* modules, SyncBatchNorm, CrossMapLRN2d, AdaptiveLogSoftmaxWithLoss.
+Left out: FractionalMaxPool2d/3d (no kernel yet), SyncBatchNorm (distributed), CrossMapLRN2d.
 """
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear, Bilinear
@@ -16,7 +14,8 @@ from torch.nn.modules.loss import L1Loss, NLLLoss, KLDivLoss, MSELoss, BCELoss, 
     MultiLabelMarginLoss, GaussianNLLLoss, TripletMarginWithDistanceLoss
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
 from torch.nn.modules.pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d, AdaptiveMaxPool1d, \
-    AdaptiveMaxPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d
+    AdaptiveMaxPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, MaxPool3d, AvgPool3d, AdaptiveMaxPool3d, \
+    AdaptiveAvgPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d, LPPool1d, LPPool2d
 from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from torch.nn.modules.normalization import LocalResponseNorm, LayerNorm, GroupNorm
@@ -53,4 +52,6 @@ __all__ = [
     'TransformerEncoderLayer', 'TransformerDecoderLayer', 'Transformer', 'Flatten', 'Unflatten', 'Hardsigmoid',
     'Hardswish', 'SiLU', 'Mish', 'SoftMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss',
     'MultiLabelMarginLoss', 'GaussianNLLLoss', 'TripletMarginWithDistanceLoss', 'CosineSimilarity', 'ChannelShuffle',
+    'MaxPool3d', 'AvgPool3d', 'AdaptiveMaxPool3d', 'AdaptiveAvgPool3d', 'MaxUnpool1d', 'MaxUnpool2d', 'MaxUnpool3d',
+    'LPPool1d', 'LPPool2d',
 ]
