@@ -1,7 +1,6 @@
 """Same inputs, same bits: every op gives the same result from run to run at a fixed thread count
 (docs/determinism.md), whatever the memory it is handed held before; and
 torch.use_deterministic_algorithms answers as PyTorch 1.13's CPU build does."""
-import hashlib
 import os
 import subprocess
 import sys
