@@ -13,6 +13,13 @@
  * not keep them: there is no background thread, the allocator's own calls check the oldest block (the
  * large ones every time, the small ones every IDLE_CHECK_CALLS-th call, a coarse clock read). A
  * training loop reuses its blocks every step and never lets them sit that long.
+ *
+ * TORCH_CPU_ALLOC_FILL=nan (a debugging switch, read once at start-up) fills every block, small or
+ * large, with 0xFF bytes when it is handed out and again when it is freed: a NaN in every float32,
+ * float64 and complex element, -1 in every integer. A kernel that reads memory before writing it (an
+ * output it accumulates into, a workspace it assumes to be zero, as a fresh mmap'd block is) then
+ * gives NaNs every time, instead of whatever the block held last. Off, it costs one predictable
+ * branch per call.
  */
 #include "core_internal.h"
 
@@ -30,6 +37,7 @@
 #define CACHE_SLOTS 64
 #define IDLE_NS ((uint64_t)1000000000) /* a cached block unused for a second goes back to the system */
 #define IDLE_CHECK_CALLS 64            /* small-block calls between two looks at the cache's oldest block */
+#define FILL_BYTE 0xFF                 /* TORCH_CPU_ALLOC_FILL=nan: NaN in every float, -1 in every integer */
 
 typedef struct cached_block {
     void *ptr;
@@ -49,6 +57,7 @@ static struct {
     uint64_t n_idle_releases, idle_released_bytes;
     tc_blockmap live; /* large blocks handed out: address -> mapped size */
     tc_allocator_stats stats;
+    bool fill; /* TORCH_CPU_ALLOC_FILL=nan */
 } cpu = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* A coarse clock (a few ms of resolution, no system call): plenty for a one-second idle time. */
@@ -132,7 +141,18 @@ static size_t usable_memory(uint64_t *cgroup_limit) {
     return total;
 }
 
+/* TORCH_CPU_ALLOC_FILL: "nan" fills blocks with FILL_BYTE; unset, empty or "0" leaves them as they are. */
+static void configure_fill(void) {
+    const char *env = getenv("TORCH_CPU_ALLOC_FILL");
+    if (!env || !*env || strcmp(env, "0") == 0) return;
+    if (strcmp(env, "nan") == 0)
+        cpu.fill = true;
+    else
+        tc_warn("TORCH_CPU_ALLOC_FILL='%s' is not 'nan' (or '0'); blocks are not filled", env);
+}
+
 static void configure(void) {
+    configure_fill();
     size_t total = usable_memory(&cpu.cgroup_limit);
     cpu.memory = total;
     cpu.cache_limit = total / 8;
@@ -227,7 +247,9 @@ static void *alloc_large(size_t nbytes) {
 
 static void *cpu_alloc(void *ctx, size_t nbytes, int32_t device_index, void *stream) {
     if (nbytes == 0) nbytes = 1;
-    return nbytes < LARGE_BLOCK ? alloc_small(nbytes) : alloc_large(nbytes);
+    void *p = nbytes < LARGE_BLOCK ? alloc_small(nbytes) : alloc_large(nbytes);
+    if (__builtin_expect(cpu.fill, 0) && p) memset(p, FILL_BYTE, nbytes);
+    return p;
 }
 
 /* Caches a freed large block, evicting the oldest ones to stay under the bound (into evicted[], room
@@ -256,6 +278,7 @@ static void cache_block(void *ptr, size_t size, cached_block *evicted, int *n_ev
 static void cpu_free(void *ctx, void *ptr, size_t nbytes, int32_t device_index, void *stream) {
     if (!ptr) return;
     if (nbytes == 0) nbytes = 1;
+    if (__builtin_expect(cpu.fill, 0)) memset(ptr, FILL_BYTE, nbytes);
     if (nbytes < LARGE_BLOCK) {
         free(ptr);
         pthread_mutex_lock(&cpu.lock);

@@ -386,6 +386,9 @@ int tc_meta_take(tc_opcall *c, tc_plan *p) {
 /* put_(self, index, source, accumulate) */
 int tc_meta_put(tc_opcall *c, tc_plan *p) {
     tc_tensor *self = tc_arg_tensor(c, 0), *index = tc_arg_tensor(c, 1), *source = tc_arg_tensor(c, 2);
+    /* which of several writes to one element lands is PyTorch's CPU kernel's thread schedule (ours is
+     * the last in index order, but the switch answers as PyTorch does) */
+    if (!tc_arg_bool(c, 3) && tc_deterministic_alert("put_")) return TC_FAIL;
     if (index->dtype != TC_INT64)
         return tc_set_error(TC_ERR_RUNTIME, "put_(): Expected a long tensor for index, but got %s",
                             tc_dtype_scalar_name(index->dtype));

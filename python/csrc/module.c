@@ -218,6 +218,43 @@ static PyObject *py_cpu_cache_stats(PyObject *m, PyObject *unused) {
                          i.n_idle_releases, "idle_released_bytes", i.idle_released_bytes);
 }
 
+/* _set_deterministic_algorithms(mode, *, warn_only=False): PyTorch's argument parser's words. */
+static PyObject *py_set_deterministic_algorithms(PyObject *m, PyObject *args, PyObject *kwargs) {
+    static const char *const name = "_set_deterministic_algorithms()";
+    const Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (n > 1) return PyErr_Format(PyExc_TypeError, "%s takes 1 positional argument but %zd were given", name, n);
+    PyObject *mode = n ? PyTuple_GET_ITEM(args, 0) : NULL, *warn_only = NULL;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (kwargs && PyDict_Next(kwargs, &pos, &key, &value)) {
+        const char *k = PyUnicode_AsUTF8(key);
+        if (!k) return NULL;
+        if (strcmp(k, "mode") == 0 && !mode)
+            mode = value;
+        else if (strcmp(k, "warn_only") == 0)
+            warn_only = value;
+        else
+            return PyErr_Format(PyExc_TypeError, "%s got an unexpected keyword argument '%s'", name, k);
+    }
+    if (!mode) return PyErr_Format(PyExc_TypeError, "%s missing 1 required positional arguments: \"mode\"", name);
+    if (!PyBool_Check(mode))
+        return PyErr_Format(PyExc_TypeError, "%s: argument 'mode' (position 1) must be bool, not %s", name,
+                            Py_TYPE(mode)->tp_name);
+    if (warn_only && !PyBool_Check(warn_only))
+        return PyErr_Format(PyExc_TypeError, "%s: argument 'warn_only' must be bool, not %s", name,
+                            Py_TYPE(warn_only)->tp_name);
+    tc_deterministic_set(mode == Py_True, warn_only == Py_True);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_get_deterministic_algorithms(PyObject *m, PyObject *unused) {
+    return PyBool_FromLong(tc_deterministic_enabled());
+}
+
+static PyObject *py_get_deterministic_algorithms_warn_only(PyObject *m, PyObject *unused) {
+    return PyBool_FromLong(tc_deterministic_warn_only());
+}
+
 static PyObject *py_empty_cache(PyObject *m, PyObject *name) {
     const char *s = PyUnicode_AsUTF8(name);
     int32_t type = 0;
@@ -258,6 +295,10 @@ static PyMethodDef module_functions[] = {
     {"_empty_cache", py_empty_cache, METH_O, NULL},
     {"_cpu_cache_stats", py_cpu_cache_stats, METH_NOARGS, NULL},
     {"_log_api_usage_once", py_log_api_usage_once, METH_O, NULL},
+    {"_set_deterministic_algorithms", (PyCFunction)(void (*)(void))py_set_deterministic_algorithms,
+     METH_VARARGS | METH_KEYWORDS, NULL},
+    {"_get_deterministic_algorithms", py_get_deterministic_algorithms, METH_NOARGS, NULL},
+    {"_get_deterministic_algorithms_warn_only", py_get_deterministic_algorithms_warn_only, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -34,6 +34,10 @@ from torch.storage import TypedStorage, UntypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401
 from torch._functional import broadcast_shapes, is_storage  # noqa: F401
 from torch import optim  # noqa: F401
+from torch._deterministic import (  # noqa: F401
+    use_deterministic_algorithms, are_deterministic_algorithms_enabled, is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode, get_deterministic_debug_mode,
+)
 import torch.utils.data  # noqa: F401
 
 from torch.torch_version import __version__  # noqa: E402  (1.13.1+tc.<this project's version>)

@@ -246,3 +246,29 @@ def test_the_system_cgroup_limit_is_what_the_cache_uses():
     lib = core_lib()
     out = run('import json, torch; print(json.dumps(torch._C._cpu_cache_stats()))')
     assert json.loads(out.stdout)['cgroup_limit_bytes'] == lib.tc_cgroup_memory_limit(b'')
+
+
+FILL_CHECK = '''
+import torch
+small, large = torch.empty(5), torch.empty(2 ** 20, dtype=torch.float64)   # malloc'd; a cached-size mmap
+ints = torch.empty(3, dtype=torch.int64)
+print(bool(small.isnan().all()), bool(large.isnan().all()), ints.tolist())
+del large
+again = torch.empty(2 ** 20, dtype=torch.float64)   # the block freed above, from the cache: filled again
+print(bool(again.isnan().all()))
+'''
+
+
+def test_fill_switch_fills_blocks_handed_out_and_reused():
+    out = run(FILL_CHECK, TORCH_CPU_ALLOC_FILL='nan')
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ['True', 'True', '[-1,', '-1,', '-1]', 'True'], out.stdout
+
+
+def test_fill_switch_off_and_invalid():
+    code = 'import torch; print(bool(torch.empty(2 ** 18).isnan().all()))'
+    off = run(code, TORCH_CPU_ALLOC_FILL='0')
+    assert off.returncode == 0 and off.stdout.strip() == 'False', off.stdout + off.stderr  # a fresh mmap: zeros
+    bad = run(code, TORCH_CPU_ALLOC_FILL='zeros')
+    assert bad.returncode == 0 and bad.stdout.strip() == 'False'
+    assert "TORCH_CPU_ALLOC_FILL='zeros' is not 'nan'" in bad.stderr, bad.stderr

@@ -36,6 +36,18 @@ typedef void (*tc_warning_handler)(const char *message);
 TC_EXPORT void tc_set_warning_handler(tc_warning_handler handler);
 TC_EXPORT void tc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- deterministic algorithms (deterministic.c) ------------------------------------------------ */
+
+/* torch.use_deterministic_algorithms(mode, warn_only=): one switch for the whole process (thread-safe;
+ * both off at start). */
+TC_EXPORT void tc_deterministic_set(bool mode, bool warn_only);
+TC_EXPORT bool tc_deterministic_enabled(void);
+TC_EXPORT bool tc_deterministic_warn_only(void);
+/* Called first by an op that has no deterministic implementation (PyTorch's alertNotDeterministic;
+ * `op` names it in the message). TC_OK when the switch is off, or on with warn_only (after tc_warn);
+ * else TC_FAIL with PyTorch's RuntimeError set. */
+TC_EXPORT int tc_deterministic_alert(const char *op);
+
 /* ---- dtypes ---------------------------------------------------------------------------------- */
 
 TC_EXPORT size_t tc_dtype_size(int32_t dtype);
