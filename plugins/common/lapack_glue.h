@@ -225,8 +225,19 @@ static int lapack_glue_lwork(int32_t dtype, const void *query, lapack_int *lwork
 static int lapack_glue_info(lapack_int info) { return info < 0 ? TC_LAPACK_BADARG : (int)info; }
 
 static int lapack_glue_dt(int32_t dtype) { return dtype == TC_FLOAT32 ? 0 : dtype == TC_FLOAT64 ? 1 : -1; }
-/* The index of a complex routine (c: 0, z: 1), -1 for another dtype. */
-static int lapack_glue_cdt(int32_t dtype) { return dtype == TC_COMPLEX64 ? 0 : dtype == TC_COMPLEX128 ? 1 : -1; }
+/* Run on the calling thread before any complex routine, when the provider sets it: BLIS's induced
+ * (1m) method for complex products is a thread-local switch, and a thread without it computes the
+ * BLAS calls inside LAPACK with other kernels, so the same call gave different bits depending on
+ * which pool thread ran it (and on what that thread had run before). */
+static void (*lapack_glue_complex_thread_setup)(void);
+
+/* The index of a complex routine (c: 0, z: 1), -1 for another dtype. Every complex member finds its
+ * routine through here, so the thread is set up before the routine runs. */
+static int lapack_glue_cdt(int32_t dtype) {
+    const int d = dtype == TC_COMPLEX64 ? 0 : dtype == TC_COMPLEX128 ? 1 : -1;
+    if (d >= 0 && lapack_glue_complex_thread_setup) lapack_glue_complex_thread_setup();
+    return d;
+}
 
 static int64_t lapack_glue_max1(int64_t x) { return x > 1 ? x : 1; }
 static int64_t lapack_glue_min(int64_t a, int64_t b) { return a < b ? a : b; }

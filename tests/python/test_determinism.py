@@ -165,3 +165,30 @@ def test_warn_only_warns_and_computes(restore):
     assert str(caught[0].message).startswith(
         "put_ does not have a deterministic implementation, but you set "
         "'torch.use_deterministic_algorithms(True, warn_only=True)'")
+
+
+def test_complex_linalg_bits_do_not_depend_on_a_threads_history():
+    """A batched complex solve and matrix_exp's backward run LAPACK on the pool's threads. With BLIS's
+    AVX-512 kernels, complex products inside LAPACK took BLIS's thread-local 1m method only on threads
+    that had computed a complex product before, so the first call of a process and a later one gave
+    different bits (gradcheck's 'Backward is not reentrant' on matrix_exp). Kernel sets with their own
+    complex kernels never differed; on those this checks the same property."""
+    code = r'''
+import torch
+torch.set_num_threads(2)
+g = torch.Generator().manual_seed(5)
+a = torch.randn(16, 24, 24, dtype=torch.complex128, generator=g) + 24 * torch.eye(24)
+b = torch.randn(16, 24, 3, dtype=torch.complex128, generator=g)
+x = (torch.randn(8, 12, 12, dtype=torch.complex128, generator=g) / 4).requires_grad_()
+def run():
+    grad, = torch.autograd.grad(torch.linalg.matrix_exp(x).abs().sum(), x)
+    return torch.linalg.solve(a, b).view(torch.float64).tolist(), grad.view(torch.float64).tolist()
+first = run()
+for _ in range(3):
+    torch.randn(256, 256, dtype=torch.complex64) @ torch.randn(256, 256, dtype=torch.complex64)  # every thread
+assert run() == first, 'a complex solve or matrix_exp backward changed after the threads computed products'
+print('ok')
+'''
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, TORCH_BLAS='blis'))
+    assert out.returncode == 0 and out.stdout.strip() == 'ok', out.stderr[-3000:]

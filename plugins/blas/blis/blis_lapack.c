@@ -31,8 +31,11 @@ void xerbla_(const char *name, const lapack_int *info, size_t len) { (void)name,
 static char blis_lapack_description[96];
 static const tc_lapack blis_lapack_api = LAPACK_GLUE_API(blis_lapack_description);
 
-const tc_lapack *blis_lapack_init(void);
-const tc_lapack *blis_lapack_init(void) {
+/* complex_thread_setup: run before each complex routine on its thread (blis_provider.c's switch of
+ * BLIS's thread-local complex method, see lapack_glue_complex_thread_setup). */
+const tc_lapack *blis_lapack_init(void (*complex_thread_setup)(void));
+const tc_lapack *blis_lapack_init(void (*complex_thread_setup)(void)) {
+    lapack_glue_complex_thread_setup = complex_thread_setup;
 #define FILL(name) lapack_glue_fns.name[0] = s##name##_, lapack_glue_fns.name[1] = d##name##_;
     LAPACK_GLUE_ROUTINES(FILL)
 #undef FILL

@@ -21,8 +21,11 @@
  * method, which BLIS enables per thread (its induced-method switches are thread-local): only the
  * thread that ran bli_init starts with it, and any other thread falls back to the kernel set's
  * reference complex kernels, about seven times slower (BLIS 0.9, this project's machine: 27 against
- * 190 GFLOP/s for a 1024^3 complex64 product). So every thread that computes a complex panel enables
- * the method init found, once.
+ * 190 GFLOP/s for a 1024^3 complex64 product) and rounding differently. So every thread that computes
+ * a complex panel, or calls a complex LAPACK routine (whose products go to BLIS's BLAS layer on the
+ * calling thread), enables the method init found, once: otherwise the bits of a complex solve
+ * depended on which pool thread ran it, and whether that thread had computed a complex product before
+ * (matrix_exp's backward failed gradcheck's reentrancy check on AVX-512 machines).
  */
 #include <blis.h>
 
@@ -210,7 +213,7 @@ BLIS_GEMM(blis_zgemm_typed, dcomplex, bli_zgemm, blis_thread_enable_complex_meth
 GEMM_COMPLEX_ENTRY(blis_cgemm, float, scomplex, blis_cgemm_typed)
 GEMM_COMPLEX_ENTRY(blis_zgemm, double, dcomplex, blis_zgemm_typed)
 
-const tc_lapack *blis_lapack_init(void); /* blis_lapack.c */
+const tc_lapack *blis_lapack_init(void (*complex_thread_setup)(void)); /* blis_lapack.c */
 
 static tc_blas_provider blis_provider = {
     .struct_size = sizeof(tc_blas_provider),
@@ -325,7 +328,7 @@ static int blis_init(const tc_core_api *core, char *err, size_t err_len) {
 
     /* the core answers with at least 1 (OMP_NUM_THREADS or the online CPUs) */
     blis_set_num_threads(core->get_num_threads());
-    blis_provider.lapack = blis_lapack_init();
+    blis_provider.lapack = blis_lapack_init(blis_thread_enable_complex_method);
 
     if (!core || !core->register_blas || core->register_blas(&blis_provider) != TC_OK)
         return blis_fail(err, err_len, "the core refused the BLIS provider");
