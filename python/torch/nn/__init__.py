@@ -1,5 +1,5 @@
 """torch.nn: modules, layers, losses, initialisation (see functional for the stateless forms)."""
-from torch.nn.parameter import Parameter  # noqa: F401
+from torch.nn.parameter import Parameter, UninitializedParameter, UninitializedBuffer  # noqa: F401
 from torch.nn.modules import *  # noqa: F401,F403
 from torch.nn import functional, init, utils  # noqa: F401
 

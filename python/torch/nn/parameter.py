@@ -49,6 +49,70 @@ def _rebuild_parameter(data, requires_grad, backward_hooks):
     return torch._utils._rebuild_parameter(data, requires_grad, backward_hooks)
 
 
+class UninitializedTensorMixin:
+    """A parameter or buffer whose shape is not known yet (the lazy modules'): its data is an empty
+    tensor that keeps the dtype and device; materialize() gives it a shape and makes it an ordinary
+    Parameter (or tensor) in place, so that references to it stay valid."""
+
+    _uninitialized_message = ("Can't access the shape of an uninitialized parameter or buffer. This error usually "
+                              "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
+                              "initialized one. Call `forward` to initialize the parameters before accessing their "
+                              "attributes.")
+
+    def materialize(self, shape, device=None, dtype=None):
+        """Allocates the data (uninitialized values) of the given shape, by default on the same device
+        and of the same dtype as now, and turns this object into its initialized class."""
+        device = self.data.device if device is None else device
+        dtype = self.data.dtype if dtype is None else dtype
+        self.data = torch.empty(shape, device=device, dtype=dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError(self._uninitialized_message)
+
+    def size(self, *args):
+        raise RuntimeError(self._uninitialized_message)
+
+    def numel(self):
+        raise RuntimeError(self._uninitialized_message)
+
+    def share_memory_(self):
+        raise RuntimeError("Can't share memory on an uninitialized parameter or buffer. Call `forward` to initialize "
+                           "the parameters before calling `module.share_memory()`.")
+
+    def __repr__(self):
+        return '<%s>' % self.__class__.__name__
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (self.__class__, (self.requires_grad,))
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A Parameter whose shape a lazy module infers from its first input."""
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        return torch.Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype), requires_grad)
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.requires_grad, self.data.device, self.data.dtype)
+        return memo[id(self)]
+
+
+class UninitializedBuffer(UninitializedTensorMixin, torch.Tensor):
+    """A buffer whose shape a lazy module infers from its first input."""
+
+    cls_to_become = torch.Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None):
+        return torch.Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype), requires_grad)
+
+
 def is_lazy(param):
-    """Whether param is an uninitialized (lazy) parameter; there are none here."""
-    return False
+    """Whether param is an uninitialized (lazy) parameter or buffer."""
+    return isinstance(param, UninitializedTensorMixin)

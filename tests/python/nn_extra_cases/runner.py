@@ -235,4 +235,42 @@ def fuse():
     return [f(inp), bn(c(inp)), fl(torch.ones(2, 4)), b1(l(torch.ones(2, 4)))]
 rec_plain('fusion', fuse)
 
+# ---- lazy modules, adaptive softmax ----
+def lazy_stack():
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.LazyConv2d(4, 3), nn.LazyBatchNorm2d(), nn.ReLU(), nn.Flatten(), nn.LazyLinear(5))
+    before = [type(m[0]).__name__, m[0].has_uninitialized_params()]
+    x = torch.randn(2, 3, 8, 8)
+    y = m(x)
+    n = nn.Sequential(nn.LazyConv2d(4, 3), nn.LazyBatchNorm2d(), nn.ReLU(), nn.Flatten(), nn.LazyLinear(5))
+    n.load_state_dict(m.state_dict())
+    return before + [type(m[0]).__name__, type(m[1]).__name__, type(m[4]).__name__, list(m[0].weight.shape),
+                     list(m[4].weight.shape), y, m[0].weight, m[4].bias, sorted(m.state_dict().keys()),
+                     type(n[4]).__name__, n(x)]
+rec_plain('lazy stack', lazy_stack)
+def lazy_others():
+    torch.manual_seed(0)
+    t = nn.LazyConvTranspose2d(6, 2, groups=3)
+    i = nn.LazyInstanceNorm1d(affine=True)
+    c = nn.LazyConv1d(2, 3, padding=1)
+    l = nn.LazyLinear(3).double()
+    return [t(torch.randn(1, 3, 4, 4)), list(t.weight.shape), i(torch.randn(2, 4, 7)), i.num_features,
+            c(torch.randn(5, 9)), str(l(torch.randn(2, 4, dtype=torch.float64)).dtype)]
+rec_plain('lazy others', lazy_others)
+rec_plain('lazy uninitialized shape', lambda: nn.LazyLinear(3).weight.shape)
+rec_plain('lazy conv groups', lambda: nn.LazyConv2d(4, 3, groups=2)(torch.randn(1, 3, 5, 5)))
+def adaptive_softmax():
+    torch.manual_seed(1)
+    a = nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10], div_value=2.0)
+    inp = torch.randn(6, 16)
+    tgt = torch.tensor([0, 3, 5, 9, 12, 19])
+    out = a(inp, tgt)
+    out.loss.backward()
+    return [out.output, out.loss, a.predict(inp), a.log_prob(inp), a(inp[0], tgt[0]).output,
+            a.head.weight.grad, a.tail[1][0].weight.grad]
+rec_plain('adaptive softmax', adaptive_softmax)
+rec_plain('adaptive softmax bad target', lambda: nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10])(
+    torch.randn(2, 16), torch.tensor([0, 20])))
+rec_plain('adaptive softmax bad cutoffs', lambda: nn.AdaptiveLogSoftmaxWithLoss(16, 20, [10, 4]))
+
 json.dump(res, sys.stdout)

@@ -28,6 +28,10 @@ from torch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from torch.nn.modules.upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
 from torch.nn.modules.distance import PairwiseDistance, CosineSimilarity
 from torch.nn.modules.channelshuffle import ChannelShuffle
+from torch.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
+from torch.nn.modules.lazy_layers import LazyLinear, LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d, \
+    LazyConvTranspose2d, LazyConvTranspose3d, LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyInstanceNorm1d, \
+    LazyInstanceNorm2d, LazyInstanceNorm3d
 from torch.nn.modules.fold import Fold, Unfold
 from torch.nn.modules.transformer import TransformerEncoder, TransformerDecoder, TransformerEncoderLayer, \
     TransformerDecoderLayer, Transformer
@@ -53,5 +57,7 @@ __all__ = [
     'Hardswish', 'SiLU', 'Mish', 'SoftMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss',
     'MultiLabelMarginLoss', 'GaussianNLLLoss', 'TripletMarginWithDistanceLoss', 'CosineSimilarity', 'ChannelShuffle',
     'MaxPool3d', 'AvgPool3d', 'AdaptiveMaxPool3d', 'AdaptiveAvgPool3d', 'MaxUnpool1d', 'MaxUnpool2d', 'MaxUnpool3d',
-    'LPPool1d', 'LPPool2d',
+    'LPPool1d', 'LPPool2d', 'AdaptiveLogSoftmaxWithLoss', 'LazyLinear', 'LazyConv1d', 'LazyConv2d', 'LazyConv3d',
+    'LazyConvTranspose1d', 'LazyConvTranspose2d', 'LazyConvTranspose3d', 'LazyBatchNorm1d', 'LazyBatchNorm2d',
+    'LazyBatchNorm3d', 'LazyInstanceNorm1d', 'LazyInstanceNorm2d', 'LazyInstanceNorm3d',
 ]
