@@ -294,6 +294,8 @@ static PyMethodDef module_functions[] = {
     {"_allocator_stats", py_allocator_stats, METH_O, NULL},
     {"_empty_cache", py_empty_cache, METH_O, NULL},
     {"_cpu_cache_stats", py_cpu_cache_stats, METH_NOARGS, NULL},
+    {"_to_dlpack", tp_to_dlpack, METH_O, NULL},
+    {"_from_dlpack", tp_from_dlpack, METH_O, NULL},
     {"_log_api_usage_once", py_log_api_usage_once, METH_O, NULL},
     {"_set_deterministic_algorithms", (PyCFunction)(void (*)(void))py_set_deterministic_algorithms,
      METH_VARARGS | METH_KEYWORDS, NULL},

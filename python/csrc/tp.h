@@ -39,6 +39,10 @@ PyObject *tp_wrap(tc_tensor *t);
 PyObject *tp_wrap_as(PyTypeObject *type, tc_tensor *t);
 /* Raises the pending core error as the matching Python exception; returns NULL. */
 PyObject *tp_raise_core_error(void);
+
+/* DLPack capsules (dlpack.c): _to_dlpack(tensor), _from_dlpack(capsule). */
+PyObject *tp_to_dlpack(PyObject *m, PyObject *tensor);
+PyObject *tp_from_dlpack(PyObject *m, PyObject *capsule);
 /* Adds torch._C._LinAlgError to the module. */
 int tp_errors_init(PyObject *module);
 /* Turns the pending Python exception into a core error (TC_FAIL), keeping the exception to raise

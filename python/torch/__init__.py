@@ -101,3 +101,9 @@ def __getattr__(name):
     if name in _LAZY_NAMES:
         return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
     raise AttributeError("module 'torch' has no attribute '%s'" % name)
+
+
+def from_dlpack(ext_tensor):
+    """A tensor sharing the memory of a DLPack producer (numpy arrays, other frameworks' tensors)."""
+    from torch.utils.dlpack import from_dlpack as convert
+    return convert(ext_tensor)

@@ -112,6 +112,18 @@ class Tensor(_C._TensorBase):
         return torch.tensor(data, dtype=self.dtype if dtype is None else dtype,
                             device=self.device if device is None else device, requires_grad=requires_grad)
 
+    def __dlpack__(self, stream=None):
+        """A DLPack capsule sharing this tensor's memory (the DLPack protocol's producer side)."""
+        if self.device.type == 'cuda' and stream is not None and stream != -1:
+            torch.cuda.current_stream(self.device).synchronize()  # the consumer's stream sees our writes
+        return torch._C._to_dlpack(self)
+
+    def __dlpack_device__(self):
+        from torch.utils.dlpack import DLDeviceType
+        if self.device.type == 'cuda':
+            return (DLDeviceType.kDLGPU, self.device.index)
+        return (DLDeviceType.kDLCPU, 0)
+
     def __rdiv__(self, other):  # PyTorch keeps Python 2's name beside __rtruediv__
         return self.__rtruediv__(other)
 
