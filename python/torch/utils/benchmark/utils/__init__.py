@@ -1,0 +1,1 @@
+"""torch.utils.benchmark.utils: the timer, its measurements and their comparison tables (PyTorch's layout)."""
