@@ -98,7 +98,17 @@ class _StorageMixin:
         return self._t.data_ptr()
 
     def is_shared(self):
-        return False
+        """Whether the bytes live in a shared-memory segment (share_memory_, torch.multiprocessing)."""
+        return _C._shm_info(self._t) is not None
+
+    def share_memory_(self):
+        """Moves the bytes into shared memory in place, by the current sharing strategy of
+        torch.multiprocessing (a memfd, or a named /dev/shm segment); a no-op when already there and
+        for CUDA storages."""
+        if self.device.type == 'cpu':
+            from torch.multiprocessing import _shm_kind
+            _C._share_memory(self._t, _shm_kind())
+        return self
 
     def is_pinned(self):
         return False

@@ -1,0 +1,128 @@
+"""torch.multiprocessing: the standard multiprocessing module, with tensors that travel between
+processes through shared memory instead of being pickled by value.
+
+Every name of `multiprocessing` is here (get_context, Process, Queue, Pool, ...). Importing this
+module registers reducers with multiprocessing.reduction.ForkingPickler (see reductions.py), so the
+Queues, SimpleQueues, Pipes and Pools of every context move a tensor's storage into shared memory
+and send a handle to it: the receiver maps the same bytes, and writes on either side are seen by the
+other. Two sharing strategies, as in PyTorch on Linux:
+
+- 'file_descriptor' (the default): the storage moves into an anonymous memfd whose descriptor
+  travels over the connection's Unix socket (multiprocessing.reduction.DupFd). The kernel frees it
+  when its last descriptor and mapping go, however the processes end. Each shared storage holds a
+  descriptor, so many of them can meet the open-files limit.
+- 'file_system': the storage moves into a named POSIX segment under /dev/shm and its name travels.
+  The segment counts its references (mappings and messages in flight) and the last one unlinks it;
+  a small helper process per creating process unlinks whatever that process made and left behind
+  when it dies (killed or not).
+"""
+import multiprocessing
+import os
+import subprocess
+import sys
+import threading
+from multiprocessing import *  # noqa: F401,F403  (a drop-in for the standard module)
+
+from torch import _C
+
+__all__ = ['set_sharing_strategy', 'get_sharing_strategy', 'get_all_sharing_strategies']
+__all__ += multiprocessing.__all__
+
+_KINDS = {'file_descriptor': 0, 'file_system': 1}  # the core's TC_SHM_FD, TC_SHM_NAMED
+_all_sharing_strategies = set(_KINDS)
+_sharing_strategy = 'file_descriptor'
+
+
+def set_sharing_strategy(new_strategy):
+    """Sets how CPU tensors are shared: 'file_descriptor' or 'file_system'."""
+    global _sharing_strategy
+    assert new_strategy in _all_sharing_strategies, \
+        'unknown sharing strategy %r: expected one of %s' % (new_strategy, sorted(_all_sharing_strategies))
+    _sharing_strategy = new_strategy
+
+
+def get_sharing_strategy():
+    return _sharing_strategy
+
+
+def get_all_sharing_strategies():
+    return set(_all_sharing_strategies)
+
+
+def _shm_kind():
+    return _KINDS[_sharing_strategy]
+
+
+# ---- the segments this process names under /dev/shm, and who unlinks them if it dies ----
+
+# Reads names, one a line, until every process holding the pipe is gone; then unlinks those still there.
+_REAPER = r'''
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+import _posixshmem
+names = set()
+for line in sys.stdin.buffer:
+    names.add(line.strip().decode())
+    if len(names) > 4096:
+        names = {n for n in names if os.path.exists('/dev/shm' + n)}
+for n in names:
+    try:
+        _posixshmem.shm_unlink(n)
+    except OSError:
+        pass
+'''
+_reaper = None
+_reaper_lock = threading.Lock()
+
+
+def _forget_reaper():
+    # a forked child gets a reaper of its own, so that its death is seen on its own
+    global _reaper
+    if _reaper is not None:
+        try:
+            _reaper.stdin.close()
+        except OSError:
+            pass
+    _reaper = None
+
+
+os.register_at_fork(after_in_child=_forget_reaper)
+
+
+def _register_segment(name):
+    global _reaper
+    with _reaper_lock:
+        if _reaper is None:
+            _reaper = subprocess.Popen([sys.executable, '-c', _REAPER], stdin=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+        _reaper.stdin.write(name.encode() + b'\n')
+        _reaper.stdin.flush()
+
+
+def _share(t, kind=None):
+    """Moves the storage under tensor t into shared memory of `kind` (default: the strategy's), in
+    place; returns its (kind, fd, name)."""
+    kind = _shm_kind() if kind is None else kind
+    before = _C._shm_info(t)
+    if before is None or before[0] != kind:
+        _C._share_memory(t, kind)
+    info = _C._shm_info(t)
+    if info[2] is not None and (before is None or before[2] != info[2]):
+        _register_segment(info[2])
+    return info
+
+
+def _new_shared(nbytes):
+    """A uint8 tensor over nbytes of new shared memory of the current strategy."""
+    t = _C._new_shared(nbytes, _shm_kind())
+    name = _C._shm_info(t)[2]
+    if name is not None:
+        _register_segment(name)
+    return t
+
+
+from . import reductions  # noqa: E402  (registers the reducers)
+from .spawn import (ProcessContext, ProcessException, ProcessExitedException, ProcessRaisedException,  # noqa: E402
+                    SpawnContext, spawn, start_processes)
+
+reductions.init_reductions()
