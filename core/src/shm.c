@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -109,14 +110,21 @@ static void shm_error(int err, int kind, const char *what, size_t nbytes) {
                      "'file_descriptor' strategy holds a file descriptor; raise the limit (ulimit -n) or call "
                      "torch.multiprocessing.set_sharing_strategy('%s')",
                      what, strerror(err), (unsigned long long)rl.rlim_cur, other);
-    } else if (err == ENOSPC || err == ENOMEM) {
+    } else if ((err == ENOSPC || err == ENOMEM) && kind == TC_SHM_NAMED) {
         struct statvfs st;
         unsigned long long avail = statvfs("/dev/shm", &st) == 0 ? (unsigned long long)st.f_bavail * st.f_frsize : 0;
         tc_set_error(TC_ERR_RUNTIME,
-                     "%s: no space for a shared-memory segment of %zu bytes (%s; /dev/shm has %llu bytes "
-                     "free): free shared memory, enlarge /dev/shm, or call "
+                     "%s: no space in /dev/shm for a shared-memory segment of %zu bytes (%s; /dev/shm has %llu "
+                     "bytes free): free or enlarge /dev/shm, or call "
                      "torch.multiprocessing.set_sharing_strategy('%s')",
                      what, nbytes, strerror(err), avail, other);
+    } else if (err == ENOSPC || err == ENOMEM) {
+        struct sysinfo si;
+        unsigned long long room = sysinfo(&si) == 0 ? ((unsigned long long)si.totalram + si.totalswap) * si.mem_unit : 0;
+        tc_set_error(TC_ERR_RUNTIME,
+                     "%s: no space for a shared-memory segment of %zu bytes (%s; memory and swap hold %llu bytes): "
+                     "free memory, or call torch.multiprocessing.set_sharing_strategy('%s') to use /dev/shm",
+                     what, nbytes, strerror(err), room, other);
     } else {
         tc_set_error(TC_ERR_RUNTIME, "%s: %s (shared-memory segment of %zu bytes)", what, strerror(err), nbytes);
     }
@@ -152,6 +160,19 @@ static int shm_total(size_t nbytes, size_t *total) {
     return TC_OK;
 }
 
+/* ENOSPC when /dev/shm (a named segment) or the machine's memory and swap (a memfd, which has no other
+ * bound) cannot hold `total` bytes, so that reserving them fails at once instead of filling memory. */
+static int shm_room(size_t total, int kind) {
+    if (kind == TC_SHM_NAMED) {
+        struct statvfs st;
+        if (statvfs("/dev/shm", &st) == 0 && (unsigned long long)st.f_bavail * st.f_frsize < total) return ENOSPC;
+        return 0;
+    }
+    struct sysinfo si;
+    if (sysinfo(&si) == 0 && ((unsigned long long)si.totalram + si.totalswap) * si.mem_unit < total) return ENOMEM;
+    return 0;
+}
+
 /* Creates a new segment of `nbytes` data bytes with every page reserved (so that a full /dev/shm is an
  * error here, not a SIGBUS on first write). */
 static shm_segment *shm_create(size_t nbytes, int kind) {
@@ -170,7 +191,8 @@ static shm_segment *shm_create(size_t nbytes, int kind) {
         fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     }
     if (fd < 0) return shm_error(errno, kind, kind == TC_SHM_FD ? "memfd_create" : "shm_open", nbytes), NULL;
-    int err = ftruncate(fd, (off_t)total) ? errno : posix_fallocate(fd, 0, (off_t)total);
+    int err = shm_room(total, kind);
+    if (!err) err = ftruncate(fd, (off_t)total) ? errno : posix_fallocate(fd, 0, (off_t)total);
     shm_segment *seg = NULL;
     if (err) shm_error(err, kind, "reserving shared memory", nbytes);
     else seg = shm_map(fd, total, kind, name);
