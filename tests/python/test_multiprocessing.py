@@ -311,3 +311,23 @@ def test_spawn_shares_with_spawned_children():
     t = torch.zeros(2).share_memory_()
     mp.spawn(_fill_shared, args=(t,), nprocs=2)
     assert t.tolist() == [1., 2.]
+
+
+def _collate_and_report(batch):
+    out = torch.utils.data.default_collate(batch)
+    return out, out.is_shared()
+
+
+def test_dataloader_batches_come_through_shared_memory():
+    data = torch.arange(24.).view(12, 2)
+    serial = list(torch.utils.data.DataLoader(data, batch_size=4))
+    assert not any(b.is_shared() for b in serial)
+    loader = torch.utils.data.DataLoader(data, batch_size=4, num_workers=2, pin_memory=True, timeout=T,
+                                         multiprocessing_context='fork')
+    batches = list(loader)
+    assert all(torch.equal(a, b) for a, b in zip(batches, serial)) and len(batches) == 3
+    assert all(b.is_shared() for b in batches)
+    # the worker collates straight into shared memory (nothing is copied when the batch is sent)
+    reports = list(torch.utils.data.DataLoader(data, batch_size=4, num_workers=1, collate_fn=_collate_and_report,
+                                               timeout=T, multiprocessing_context='fork'))
+    assert [shared for _, shared in reports] == [True, True, True]

@@ -53,30 +53,30 @@ def _shm_kind():
     return _KINDS[_sharing_strategy]
 
 
-# ---- the segments this process names under /dev/shm, and who unlinks them if it dies ----
+# ---- who unlinks the segments this process names under /dev/shm if it dies ----
 
-# Reads names, one a line, until every process holding the pipe is gone; then unlinks those still there.
+# Waits for end of input (every process holding the pipe's other end is gone), then unlinks the
+# segments the process argv[1] named and left: /dev/shm/torch_<pid>_*.
 _REAPER = r'''
 import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 import _posixshmem
-names = set()
-for line in sys.stdin.buffer:
-    names.add(line.strip().decode())
-    if len(names) > 4096:
-        names = {n for n in names if os.path.exists('/dev/shm' + n)}
-for n in names:
-    try:
-        _posixshmem.shm_unlink(n)
-    except OSError:
-        pass
+while sys.stdin.buffer.read(4096):
+    pass
+prefix = 'torch_%s_' % sys.argv[1]
+for n in os.listdir('/dev/shm'):
+    if n.startswith(prefix):
+        try:
+            _posixshmem.shm_unlink('/' + n)
+        except OSError:
+            pass
 '''
 _reaper = None
 _reaper_lock = threading.Lock()
 
 
 def _forget_reaper():
-    # a forked child gets a reaper of its own, so that its death is seen on its own
+    # a forked child names its segments after its own pid and starts a reaper of its own
     global _reaper
     if _reaper is not None:
         try:
@@ -89,36 +89,35 @@ def _forget_reaper():
 os.register_at_fork(after_in_child=_forget_reaper)
 
 
-def _register_segment(name):
+def _ensure_reaper():
+    """Starts this process's reaper before it names its first segment, so that no segment it names
+    can outlive it unseen (the core names them /torch_<pid>_<n>_<random>)."""
     global _reaper
     with _reaper_lock:
         if _reaper is None:
-            _reaper = subprocess.Popen([sys.executable, '-c', _REAPER], stdin=subprocess.PIPE,
+            _reaper = subprocess.Popen([sys.executable, '-c', _REAPER, str(os.getpid())], stdin=subprocess.PIPE,
                                        stdout=subprocess.DEVNULL, start_new_session=True, close_fds=True)
-        _reaper.stdin.write(name.encode() + b'\n')
-        _reaper.stdin.flush()
 
 
 def _share(t, kind=None):
     """Moves the storage under tensor t into shared memory of `kind` (default: the strategy's), in
     place; returns its (kind, fd, name)."""
     kind = _shm_kind() if kind is None else kind
-    before = _C._shm_info(t)
-    if before is None or before[0] != kind:
-        _C._share_memory(t, kind)
     info = _C._shm_info(t)
-    if info[2] is not None and (before is None or before[2] != info[2]):
-        _register_segment(info[2])
+    if info is None or info[0] != kind:
+        if kind == _KINDS['file_system']:
+            _ensure_reaper()
+        _C._share_memory(t, kind)
+        info = _C._shm_info(t)
     return info
 
 
 def _new_shared(nbytes):
     """A uint8 tensor over nbytes of new shared memory of the current strategy."""
-    t = _C._new_shared(nbytes, _shm_kind())
-    name = _C._shm_info(t)[2]
-    if name is not None:
-        _register_segment(name)
-    return t
+    kind = _shm_kind()
+    if kind == _KINDS['file_system']:
+        _ensure_reaper()
+    return _C._new_shared(nbytes, kind)
 
 
 from . import reductions  # noqa: E402  (registers the reducers)

@@ -10,7 +10,7 @@ worker that dies is noticed by SIGCHLD (or, failing that, at the next status che
 down when the iterator is exhausted, deleted or garbage-collected, or at interpreter exit.
 """
 import itertools
-import multiprocessing
+import multiprocessing as python_multiprocessing
 import os
 import queue
 import signal
@@ -18,6 +18,7 @@ import time
 import warnings
 
 import torch
+import torch.multiprocessing as multiprocessing
 from torch.utils.data import _utils
 from torch.utils.data._utils import ExceptionWrapper
 from torch.utils.data._utils.collate import default_collate, default_convert
@@ -164,7 +165,7 @@ class DataLoader:
                     raise ValueError('multiprocessing_context option should specify a valid start method in {!r}, but '
                                      'got multiprocessing_context={!r}'.format(methods, context))
                 context = multiprocessing.get_context(context)
-            if not isinstance(context, multiprocessing.context.BaseContext):
+            if not isinstance(context, python_multiprocessing.context.BaseContext):
                 raise TypeError('multiprocessing_context option should be a valid context object or a string '
                                 'specifying the start method, but got multiprocessing_context={}'.format(context))
         self.__multiprocessing_context = context
