@@ -152,15 +152,21 @@ static PyObject *wrap_storage_bytes(tc_storage *s) {
     return t ? tp_wrap(t) : tp_raise_core_error();
 }
 
-/* _share_memory(t, kind): moves t's storage into shared memory in place (kind 0: memfd, 1: named). */
-static PyObject *py_share_memory(PyObject *m, PyObject *args) {
+/* Calls op(t's storage, n) for the arguments (t, n): TC_OK gives None, else the core's error. */
+static PyObject *storage_int_op(PyObject *args, int (*op)(tc_storage *, int)) {
     PyObject *arg;
-    int kind;
-    if (!PyArg_ParseTuple(args, "Oi", &arg, &kind)) return NULL;
+    int n;
+    if (!PyArg_ParseTuple(args, "Oi", &arg, &n)) return NULL;
     if (!tp_is_tensor(arg)) return PyErr_Format(PyExc_TypeError, "expected a tensor, got %s", Py_TYPE(arg)->tp_name);
-    if (tc_storage_share(tp_unwrap(arg)->storage, kind)) return tp_raise_core_error();
+    if (op(tp_unwrap(arg)->storage, n)) return tp_raise_core_error();
     Py_RETURN_NONE;
 }
+
+/* _share_memory(t, kind): moves t's storage into shared memory in place (kind 0: memfd, 1: named). */
+static PyObject *py_share_memory(PyObject *m, PyObject *args) { return storage_int_op(args, tc_storage_share); }
+
+/* _shm_ref(t, delta): one reference more or less on t's named segment. */
+static PyObject *py_shm_ref(PyObject *m, PyObject *args) { return storage_int_op(args, tc_storage_shm_ref); }
 
 /* _shm_info(t): None when t's storage is not shared, else (kind, fd or -1, name or None). */
 static PyObject *py_shm_info(PyObject *m, PyObject *arg) {
@@ -170,16 +176,6 @@ static PyObject *py_shm_info(PyObject *m, PyObject *arg) {
     if (kind < 0) Py_RETURN_NONE;
     const char *name = tc_storage_shm_name(s);
     return Py_BuildValue("(iiz)", kind, tc_storage_shm_fd(s), name);
-}
-
-/* _shm_ref(t, delta): one reference more or less on t's named segment. */
-static PyObject *py_shm_ref(PyObject *m, PyObject *args) {
-    PyObject *arg;
-    int delta;
-    if (!PyArg_ParseTuple(args, "Oi", &arg, &delta)) return NULL;
-    if (!tp_is_tensor(arg)) return PyErr_Format(PyExc_TypeError, "expected a tensor, got %s", Py_TYPE(arg)->tp_name);
-    if (tc_storage_shm_ref(tp_unwrap(arg)->storage, delta)) return tp_raise_core_error();
-    Py_RETURN_NONE;
 }
 
 /* _new_shared(nbytes, kind): a uint8 tensor over a new shared segment. */
