@@ -71,19 +71,18 @@ for n in os.listdir('/dev/shm'):
         except OSError:
             pass
 '''
-_reaper = None
+_reaper = None  # (the reaper's Popen, the write end of its pipe) in the process that started it
 _reaper_lock = threading.Lock()
 
 
 def _forget_reaper():
-    # a forked child names its segments after its own pid and starts a reaper of its own
-    global _reaper
+    # A forked child names its segments after its own pid and starts a reaper of its own; it lets go
+    # of the parent's pipe (or the parent's reaper would wait for the child too) and of a lock that
+    # another thread of the parent may have held at the fork.
+    global _reaper, _reaper_lock
     if _reaper is not None:
-        try:
-            _reaper.stdin.close()
-        except OSError:
-            pass
-    _reaper = None
+        os.close(_reaper[1])
+    _reaper, _reaper_lock = None, threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forget_reaper)
@@ -95,8 +94,16 @@ def _ensure_reaper():
     global _reaper
     with _reaper_lock:
         if _reaper is None:
-            _reaper = subprocess.Popen([sys.executable, '-c', _REAPER, str(os.getpid())], stdin=subprocess.PIPE,
-                                       stdout=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+            r, w = os.pipe()  # neither end is inherited by other children
+            try:
+                proc = subprocess.Popen([sys.executable, '-c', _REAPER, str(os.getpid())], stdin=r,
+                                        stdout=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+            except BaseException:
+                os.close(w)
+                raise
+            finally:
+                os.close(r)
+            _reaper = (proc, w)
 
 
 def _share(t, kind=None):
