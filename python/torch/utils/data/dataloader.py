@@ -11,6 +11,7 @@ down when the iterator is exhausted, deleted or garbage-collected, or at interpr
 """
 import itertools
 import multiprocessing as python_multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import signal
@@ -365,6 +366,11 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             # a SIGCHLD may have gone to another thread, whose Python handler then only runs later: look now
             if self._worker_pids_set:
                 _utils.signal_handling._error_if_any_worker_fails()
+            running = [w for worker_id, w in enumerate(self._workers) if self._workers_status[worker_id]]
+            if not isinstance(e, queue.Empty) and all(w.is_alive() for w in running):
+                # a batch that a dying worker sent cannot be received (its tensors' descriptors went with
+                # it) before the worker can be seen dead: give it a moment to be
+                python_multiprocessing.connection.wait([w.sentinel for w in running], timeout=1.0)
             failed = []
             for worker_id, w in enumerate(self._workers):
                 if self._workers_status[worker_id] and not w.is_alive():
