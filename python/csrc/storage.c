@@ -143,10 +143,75 @@ static PyObject *py_storage_bytes(PyObject *m, PyObject *arg) {
     return view;
 }
 
+/* A 1-D uint8 tensor over every byte of a storage the caller hands over (its reference moves in). */
+static PyObject *wrap_storage_bytes(tc_storage *s) {
+    if (!s) return tp_raise_core_error();
+    int64_t n = (int64_t)tc_storage_nbytes(s), one = 1;
+    tc_tensor *t = tc_tensor_new_view(s, 0, 1, &n, &one, TC_UINT8, (tc_device){TC_DEVICE_CPU, 0});
+    tc_storage_release(s);
+    return t ? tp_wrap(t) : tp_raise_core_error();
+}
+
+/* Calls op(t's storage, n) for the arguments (t, n): TC_OK gives None, else the core's error. */
+static PyObject *storage_int_op(PyObject *args, int (*op)(tc_storage *, int)) {
+    PyObject *arg;
+    int n;
+    if (!PyArg_ParseTuple(args, "Oi", &arg, &n)) return NULL;
+    if (!tp_is_tensor(arg)) return PyErr_Format(PyExc_TypeError, "expected a tensor, got %s", Py_TYPE(arg)->tp_name);
+    if (op(tp_unwrap(arg)->storage, n)) return tp_raise_core_error();
+    Py_RETURN_NONE;
+}
+
+/* _share_memory(t, kind): moves t's storage into shared memory in place (kind 0: memfd, 1: named). */
+static PyObject *py_share_memory(PyObject *m, PyObject *args) { return storage_int_op(args, tc_storage_share); }
+
+/* _shm_ref(t, delta): one reference more or less on t's named segment. */
+static PyObject *py_shm_ref(PyObject *m, PyObject *args) { return storage_int_op(args, tc_storage_shm_ref); }
+
+/* _shm_info(t): None when t's storage is not shared, else (kind, fd or -1, name or None). */
+static PyObject *py_shm_info(PyObject *m, PyObject *arg) {
+    if (!tp_is_tensor(arg)) return PyErr_Format(PyExc_TypeError, "expected a tensor, got %s", Py_TYPE(arg)->tp_name);
+    tc_storage *s = tp_unwrap(arg)->storage;
+    int kind = tc_storage_shm_kind(s);
+    if (kind < 0) Py_RETURN_NONE;
+    const char *name = tc_storage_shm_name(s);
+    return Py_BuildValue("(iiz)", kind, tc_storage_shm_fd(s), name);
+}
+
+/* _new_shared(nbytes, kind): a uint8 tensor over a new shared segment. */
+static PyObject *py_new_shared(PyObject *m, PyObject *args) {
+    unsigned long long nbytes;
+    int kind;
+    if (!PyArg_ParseTuple(args, "Ki", &nbytes, &kind)) return NULL;
+    return wrap_storage_bytes(tc_storage_new_shared((size_t)nbytes, kind));
+}
+
+/* _storage_from_shm_fd(fd, nbytes) / _storage_from_shm_name(name, nbytes): a uint8 tensor over a
+ * segment another process shared. */
+static PyObject *py_storage_from_shm_fd(PyObject *m, PyObject *args) {
+    int fd;
+    unsigned long long nbytes;
+    if (!PyArg_ParseTuple(args, "iK", &fd, &nbytes)) return NULL;
+    return wrap_storage_bytes(tc_storage_from_shm_fd(fd, (size_t)nbytes));
+}
+
+static PyObject *py_storage_from_shm_name(PyObject *m, PyObject *args) {
+    const char *name;
+    unsigned long long nbytes;
+    if (!PyArg_ParseTuple(args, "sK", &name, &nbytes)) return NULL;
+    return wrap_storage_bytes(tc_storage_from_shm_name(name, (size_t)nbytes));
+}
+
 PyMethodDef tp_storage_functions[] = {
     {"_storage_tensor", py_storage_tensor, METH_VARARGS, NULL},
     {"_storage_id", py_storage_id, METH_O, NULL},
     {"_storage_view", py_storage_view, METH_VARARGS, NULL},
     {"_storage_bytes", py_storage_bytes, METH_O, NULL},
+    {"_share_memory", py_share_memory, METH_VARARGS, NULL},
+    {"_new_shared", py_new_shared, METH_VARARGS, NULL},
+    {"_shm_info", py_shm_info, METH_O, NULL},
+    {"_shm_ref", py_shm_ref, METH_VARARGS, NULL},
+    {"_storage_from_shm_fd", py_storage_from_shm_fd, METH_VARARGS, NULL},
+    {"_storage_from_shm_name", py_storage_from_shm_name, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

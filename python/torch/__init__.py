@@ -65,6 +65,7 @@ _tensor_classes = set(_legacy.TYPES.values())
 
 from torch import _utils, serialization, _weights_only_unpickler  # noqa: E402,F401
 from torch.serialization import save, load  # noqa: E402,F401
+from torch import multiprocessing  # noqa: E402,F401  (registers the shared-memory reducers, as in PyTorch)
 
 _C._set_tensor_class(Tensor)
 _C._set_device_class(device)

@@ -270,6 +270,14 @@ class Tensor(_C._TensorBase):
     def storage(self):
         return torch.storage.TypedStorage(self)
 
+    def share_memory_(self):
+        """Moves this tensor's storage into shared memory in place (see torch.multiprocessing)."""
+        self.storage().share_memory_()
+        return self
+
+    def is_shared(self):
+        return self.storage().is_shared()
+
     def cpu(self, memory_format=torch.preserve_format):
         return self.to('cpu', memory_format=memory_format)
 

@@ -546,6 +546,14 @@ class _ZipReader:
         data = self._read_at(data_offset, csize)
         return zlib.decompress(data, -15) if method == 8 else data
 
+    def stored_at(self, name, nbytes):
+        """Where the bytes of record `name`, stored uncompressed and `nbytes` long, start in the file;
+        None for a compressed record (a wrong size fails as read_record_into does)."""
+        method, csize, usize, data_offset = self._locate(name)
+        if usize != nbytes:
+            self._fail('failed reading file ' + name, 'record holds %d bytes, expected %d' % (usize, nbytes))
+        return None if method == 8 else self._start + data_offset
+
     def read_record_into(self, name, view):
         """Reads record `name` into the writable memoryview `view`, which must be its size."""
         method, csize, usize, data_offset = self._locate(name)
@@ -669,13 +677,16 @@ def _legacy_save(obj, f, pickle_module, pickle_protocol):
 
 # ---- loading -------------------------------------------------------------------------------------
 
-def load(f, map_location=None, pickle_module=None, *, weights_only=False, **pickle_load_args):
-    """load(f, map_location=None, pickle_module=pickle, *, weights_only=False, **pickle_load_args)
+def load(f, map_location=None, pickle_module=None, *, weights_only=False, mmap=None, **pickle_load_args):
+    """load(f, map_location=None, pickle_module=pickle, *, weights_only=False, mmap=None, **pickle_load_args)
 
     Loads an object saved with torch.save (either format) from a path or a seekable file-like
     object. map_location remaps storage locations: a device or its name, a {saved: wanted} dict of
     location names, or a function(storage, location) returning a storage or None. weights_only=True
-    builds only tensors, storages, primitive containers, OrderedDict and torch's rebuild functions."""
+    builds only tensors, storages, primitive containers, OrderedDict and torch's rebuild functions.
+    mmap=True (PyTorch 2.1's option; f must be a path to a zip-format file) maps the file privately
+    and puts every uncompressed CPU storage over its bytes in the mapping instead of reading them: pages
+    are read when touched, and writes to the tensors stay in this process (copy-on-write)."""
     unsafe_message = ('Weights only load failed. Re-running `torch.load` with `weights_only` set to `False`'
                       ' will likely succeed, but it can result in arbitrary code execution.'
                       'Do it only if you get the file from a trusted source. WeightsUnpickler error: ')
@@ -690,13 +701,20 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=False, **pick
     if 'encoding' not in pickle_load_args:
         pickle_load_args['encoding'] = 'utf-8'
 
+    if mmap and not isinstance(f, (str, os.PathLike)):
+        raise ValueError('f must be a file path in order to use the mmap argument')
     with _open_file_like(f, 'rb') as opened_file:
         if _is_zipfile(opened_file):
             zip_file = _ZipReader(opened_file)
             if 'constants.pkl' in zip_file.get_all_records():
                 raise RuntimeError("'torch.load' received a zip file that looks like a TorchScript archive, which "
                                    "this build cannot load (it has no torch.jit)")
-            loader = lambda module: _load(zip_file, map_location, module, **pickle_load_args)  # noqa: E731
+            mapping = _map_file(opened_file) if mmap else None
+            loader = lambda module: _load(zip_file, map_location, module, mapping=mapping,  # noqa: E731
+                                          **pickle_load_args)
+        elif mmap:
+            raise RuntimeError('mmap can only be used with files saved with `torch.save(_use_new_zipfile_serialization='
+                               'True)`, please torch.save your checkpoint with this option in order to use mmap.')
         else:
             loader = lambda module: _legacy_load(opened_file, map_location, module, **pickle_load_args)  # noqa: E731
         if weights_only:
@@ -762,15 +780,31 @@ def _unpickler_class(pickle_module, module_mapping=None):
     return UnpicklerWrapper
 
 
-def _load(zip_file, map_location, pickle_module, pickle_file='data.pkl', **pickle_load_args):
+def _map_file(f):
+    """The whole of an open file mapped privately (copy-on-write), with its address: (mmap, address)."""
+    import ctypes
+    import mmap
+    mapped = mmap.mmap(f.fileno(), 0, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+    anchor = ctypes.c_char.from_buffer(mapped)  # only to learn the address
+    address = ctypes.addressof(anchor)
+    del anchor
+    return mapped, address
+
+
+def _load(zip_file, map_location, pickle_module, pickle_file='data.pkl', mapping=None, **pickle_load_args):
     restore_location = _get_restore_location(map_location)
     loaded_storages = {}
 
     def load_storage(dtype, numel, key, location):
         name = 'data/' + key
         nbytes = numel * dtype.itemsize
-        data = torch.empty(nbytes, dtype=torch.uint8)
-        zip_file.read_record_into(name, _C._storage_bytes(data))
+        at = zip_file.stored_at(name, nbytes) if mapping is not None else None
+        if at is not None:
+            # the storage is the record's bytes in the mapping, which the storage keeps alive
+            data = _C._from_buffer(mapping[0], mapping[1] + at, nbytes, (nbytes,), (1,), 0, torch.uint8)
+        else:
+            data = torch.empty(nbytes, dtype=torch.uint8)
+            zip_file.read_record_into(name, _C._storage_bytes(data))
         storage = restore_location(UntypedStorage(data), location)
         if isinstance(storage, TypedStorage):
             storage = storage.untyped()

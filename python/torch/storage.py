@@ -98,10 +98,27 @@ class _StorageMixin:
         return self._t.data_ptr()
 
     def is_shared(self):
-        return False
+        """Whether the bytes live in a shared-memory segment (share_memory_, torch.multiprocessing)."""
+        return _C._shm_info(self._t) is not None
+
+    def share_memory_(self):
+        """Moves the bytes into shared memory in place, by the current sharing strategy of
+        torch.multiprocessing (a memfd, or a named /dev/shm segment); a no-op when already there and
+        for CUDA storages."""
+        if self.device.type == 'cpu':
+            from torch.multiprocessing import _share
+            _share(self._t)
+        return self
 
     def is_pinned(self):
         return False
+
+    def _new_shared(self, size):
+        """A new storage like this one (class and dtype) of `size` elements in shared memory: what a
+        DataLoader worker collates a batch into."""
+        from torch.multiprocessing import _new_shared
+        untyped = UntypedStorage(_new_shared(size * self.element_size()))
+        return untyped if isinstance(self, UntypedStorage) else self._new_wrapped_storage(untyped)
 
     def _index(self, idx):
         if isinstance(idx, slice):

@@ -97,30 +97,7 @@ static const tc_core_api fake_core = {
 
 /* ---- checks ---------------------------------------------------------------------------------- */
 
-static int n_passed, n_failed;
-static int current_failures;
-
-#define CHECK(cond, ...)                                                                            \
-    do {                                                                                            \
-        if (!(cond)) {                                                                              \
-            current_failures++;                                                                     \
-            printf("  FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-            printf(__VA_ARGS__);                                                                    \
-            printf("\n");                                                                           \
-        }                                                                                           \
-    } while (0)
-
-static void run(const char *name, void (*fn)(void)) {
-    current_failures = 0;
-    fn();
-    if (current_failures) {
-        n_failed++;
-        printf("FAIL %s\n", name);
-    } else {
-        n_passed++;
-        printf("ok   %s\n", name);
-    }
-}
+#include "check.h"
 
 /* ---- reference GEMM and operands ------------------------------------------------------------- */
 

@@ -546,3 +546,23 @@ def test_parameters_round_trip(fmt):
     frozen = roundtrip(Parameter(torch.ones(1), requires_grad=False), **fmt)
     assert type(frozen) is Parameter and not frozen.requires_grad
     assert type(torch.load(io.BytesIO(data), weights_only=True)['p']) is Parameter
+
+
+def test_load_mmap_maps_the_file_copy_on_write(tmp_path):
+    # torch.load(path, mmap=True) (PyTorch 2.1's option): storages lie in a private mapping of the file
+    path = str(tmp_path / 'model.pt')
+    x = torch.arange(10.)
+    torch.save({'x': x, 'v': x[2:5], 'w': torch.ones(3, dtype=torch.int64)}, path)
+    loaded = torch.load(path, mmap=True)
+    assert torch.equal(loaded['x'], x) and torch.equal(loaded['v'], x[2:5]) and loaded['w'].tolist() == [1, 1, 1]
+    assert shares(loaded['x'], loaded['v'])
+    regions = [line.split() for line in open('/proc/self/maps') if line.rstrip().endswith(path)]
+    spans = [tuple(int(a, 16) for a in r[0].split('-')) for r in regions]
+    assert any(lo <= loaded['x'].data_ptr() < hi for lo, hi in spans)  # the bytes are the file's
+    loaded['x'][0] = 100  # copy-on-write: the file keeps its bytes
+    assert torch.load(path)['x'][0].item() == 0
+    with pytest.raises(ValueError, match='f must be a file path in order to use the mmap argument'):
+        torch.load(io.BytesIO(open(path, 'rb').read()), mmap=True)
+    torch.save(x, path, _use_new_zipfile_serialization=False)
+    with pytest.raises(RuntimeError, match='mmap can only be used with files saved with'):
+        torch.load(path, mmap=True)

@@ -124,6 +124,30 @@ TC_EXPORT void tc_storage_release(tc_storage *s);
 TC_EXPORT void *tc_storage_data(const tc_storage *s);
 TC_EXPORT size_t tc_storage_nbytes(const tc_storage *s);
 
+/* Shared-memory storages (shm.c; torch.multiprocessing's sharing strategies). TC_SHM_FD: an
+ * anonymous memfd, passed between processes as a file descriptor and freed by the kernel with its
+ * last fd and mapping. TC_SHM_NAMED: a POSIX shm_open segment under /dev/shm with a reference count
+ * of mappings and references in flight in its header; the last reference unlinks the name.
+ * Errors name the limit met (open files, /dev/shm space) and the other strategy. Not thread-safe
+ * against concurrent use of the storage's bytes while it moves (the caller serialises, as in PyTorch). */
+enum { TC_SHM_FD = 0, TC_SHM_NAMED = 1 };
+/* Moves a CPU storage's bytes into a new segment of `kind`, in place: the storage keeps its identity
+ * and every tensor over it sees the bytes at their new address; the old memory is freed. TC_OK at
+ * once when the storage already lives in a segment of that kind. */
+TC_EXPORT int tc_storage_share(tc_storage *s, int kind);
+/* A new CPU storage of nbytes (contents unspecified) in a new segment of `kind`. */
+TC_EXPORT tc_storage *tc_storage_new_shared(size_t nbytes, int kind);
+TC_EXPORT int tc_storage_shm_kind(const tc_storage *s); /* TC_SHM_*, or -1 when not shared */
+TC_EXPORT int tc_storage_shm_fd(const tc_storage *s);   /* the memfd, owned by s; -1 if none */
+TC_EXPORT const char *tc_storage_shm_name(const tc_storage *s); /* owned by s; NULL unless named */
+/* Adds (delta > 0) or drops (delta < 0) one reference of s's named segment: a pickle in flight holds
+ * one so that the segment outlives its sender until the receiver maps it. */
+TC_EXPORT int tc_storage_shm_ref(tc_storage *s, int delta);
+/* A new CPU storage of nbytes over the segment behind fd (which it duplicates: the caller keeps fd),
+ * or over the named segment (taking a reference). NULL when the segment is smaller than that. */
+TC_EXPORT tc_storage *tc_storage_from_shm_fd(int fd, size_t nbytes);
+TC_EXPORT tc_storage *tc_storage_from_shm_name(const char *name, size_t nbytes);
+
 /* ---- tensors --------------------------------------------------------------------------------- */
 
 #define TC_TENSOR_WRAPPED_NUMBER 1u /* a Python number turned tensor: lowest promotion priority */

@@ -335,6 +335,11 @@ class Module:
         fn(self)
         return self
 
+    def share_memory(self):
+        """Moves every parameter, gradient and buffer into shared memory in place (hogwild training
+        with torch.multiprocessing)."""
+        return self._apply(lambda t: t.share_memory_())
+
     def cuda(self, device=None):
         return self._apply(lambda t: t.cuda(device))
 

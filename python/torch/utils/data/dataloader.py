@@ -10,7 +10,8 @@ worker that dies is noticed by SIGCHLD (or, failing that, at the next status che
 down when the iterator is exhausted, deleted or garbage-collected, or at interpreter exit.
 """
 import itertools
-import multiprocessing
+import multiprocessing as python_multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import signal
@@ -18,6 +19,7 @@ import time
 import warnings
 
 import torch
+import torch.multiprocessing as multiprocessing
 from torch.utils.data import _utils
 from torch.utils.data._utils import ExceptionWrapper
 from torch.utils.data._utils.collate import default_collate, default_convert
@@ -164,7 +166,7 @@ class DataLoader:
                     raise ValueError('multiprocessing_context option should specify a valid start method in {!r}, but '
                                      'got multiprocessing_context={!r}'.format(methods, context))
                 context = multiprocessing.get_context(context)
-            if not isinstance(context, multiprocessing.context.BaseContext):
+            if not isinstance(context, python_multiprocessing.context.BaseContext):
                 raise TypeError('multiprocessing_context option should be a valid context object or a string '
                                 'specifying the start method, but got multiprocessing_context={}'.format(context))
         self.__multiprocessing_context = context
@@ -364,6 +366,11 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             # a SIGCHLD may have gone to another thread, whose Python handler then only runs later: look now
             if self._worker_pids_set:
                 _utils.signal_handling._error_if_any_worker_fails()
+            running = [w for worker_id, w in enumerate(self._workers) if self._workers_status[worker_id]]
+            if not isinstance(e, queue.Empty) and all(w.is_alive() for w in running):
+                # a batch that a dying worker sent cannot be received (its tensors' descriptors went with
+                # it) before the worker can be seen dead: give it a moment to be
+                python_multiprocessing.connection.wait([w.sentinel for w in running], timeout=1.0)
             failed = []
             for worker_id, w in enumerate(self._workers):
                 if self._workers_status[worker_id] and not w.is_alive():

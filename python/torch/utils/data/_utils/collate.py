@@ -6,6 +6,7 @@ import contextlib
 import re
 
 import torch
+from torch.utils.data._utils.worker import get_worker_info
 
 __all__ = ['default_collate', 'default_convert', 'collate', 'default_collate_fn_map']
 
@@ -17,13 +18,26 @@ default_collate_err_msg_format = ("default_collate: batch must contain tensors, 
 
 def _stack(tensors):
     """torch.stack(tensors, 0), with the pieces copied into one new tensor (torch.stack comes with the
-    joining family)."""
+    joining family). In a DataLoader worker the batch is made in shared memory, as PyTorch's
+    default_collate does, so that sending it to the main process copies nothing."""
     first = tensors[0]
     for i, t in enumerate(tensors):
         if t.shape != first.shape:
             raise RuntimeError("stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}"
                                .format(list(first.shape), list(t.shape), i))
-    out = torch.empty((len(tensors),) + tuple(first.shape), dtype=first.dtype, device=first.device)
+    shape = (len(tensors),) + tuple(first.shape)
+    if get_worker_info() is not None and first.device.type == 'cpu':
+        numel = 1
+        for n in shape:
+            numel *= n
+        storage = first.storage()._new_shared(numel)
+        stride, step = [], 1
+        for n in reversed(shape):
+            stride.insert(0, step)
+            step *= max(n, 1)
+        out = torch._utils._rebuild_tensor(storage, 0, shape, stride)
+    else:
+        out = torch.empty(shape, dtype=first.dtype, device=first.device)
     for i, t in enumerate(tensors):
         out[i] = t
     return out
