@@ -14,6 +14,7 @@
  */
 #include "core_internal.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static _Thread_local tc_keyset tls_included, tls_excluded;
@@ -109,11 +110,21 @@ static int run_keys(tc_opcall *call) {
     }
 }
 
+static _Atomic(const tc_op_observer *) op_observer;
+
+void tc_set_op_observer(const tc_op_observer *observer) { atomic_store(&op_observer, observer); }
+
 int tc_dispatch(struct tc_op *op, const tc_value *args, tc_value *outs) {
     tc_opcall call;
-    if (resolve(op, args, &call)) return TC_FAIL;
-    call.outs = outs;
-    return run_keys(&call);
+    const tc_op_observer *observer = atomic_load_explicit(&op_observer, memory_order_acquire);
+    void *token = observer ? observer->begin(observer->ctx, op->schema.name, args, op->schema.n_args) : NULL;
+    int rc = resolve(op, args, &call);
+    if (!rc) {
+        call.outs = outs;
+        rc = run_keys(&call);
+    }
+    if (observer) observer->end(observer->ctx, token);
+    return rc;
 }
 
 int tc_redispatch(tc_opcall *call, tc_keyset below) {

@@ -43,6 +43,13 @@ PyObject *tp_raise_core_error(void);
 /* DLPack capsules (dlpack.c): _to_dlpack(tensor), _from_dlpack(capsule). */
 PyObject *tp_to_dlpack(PyObject *m, PyObject *tensor);
 PyObject *tp_from_dlpack(PyObject *m, PyObject *capsule);
+
+/* The profiler's recording (profiler.c): _profiler_enable(record_shapes), _profiler_disable() -> events,
+ * _profiler_range_push(name) -> token, _profiler_range_pop(token). */
+PyObject *tp_profiler_enable(PyObject *m, PyObject *record_shapes);
+PyObject *tp_profiler_disable(PyObject *m, PyObject *unused);
+PyObject *tp_profiler_range_push(PyObject *m, PyObject *name);
+PyObject *tp_profiler_range_pop(PyObject *m, PyObject *token);
 /* Adds torch._C._LinAlgError to the module. */
 int tp_errors_init(PyObject *module);
 /* Turns the pending Python exception into a core error (TC_FAIL), keeping the exception to raise

@@ -36,6 +36,19 @@ typedef void (*tc_warning_handler)(const char *message);
 TC_EXPORT void tc_set_warning_handler(tc_warning_handler handler);
 TC_EXPORT void tc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* An observer of op calls (the profiler's): begin(ctx, name, args, n_args) runs on the calling
+ * thread before each op (its schema name, e.g. "add", and its borrowed arguments) and returns a
+ * token that end(ctx, token) receives when the op returns; ops an op calls nest inside it. Both must
+ * be thread-safe and must not call ops. tc_set_op_observer(NULL) stops observing; the observer
+ * struct must outlive every call that may still be running it. With none set, dispatch pays one
+ * atomic load. */
+typedef struct tc_op_observer {
+    void *ctx;
+    void *(*begin)(void *ctx, const char *name, const struct tc_value *args, int32_t n_args);
+    void (*end)(void *ctx, void *token);
+} tc_op_observer;
+TC_EXPORT void tc_set_op_observer(const tc_op_observer *observer);
+
 /* ---- deterministic algorithms (deterministic.c) ------------------------------------------------ */
 
 /* torch.use_deterministic_algorithms(mode, warn_only=): one switch for the whole process (thread-safe;

@@ -120,3 +120,4 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 from torch.autograd import function, functional, forward_ad  # noqa: E402,F401
 from torch.autograd.gradcheck import gradcheck, gradgradcheck  # noqa: E402,F401
+from torch.autograd import profiler  # noqa: E402,F401
