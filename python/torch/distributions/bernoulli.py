@@ -1,0 +1,89 @@
+from numbers import Number
+
+import torch
+from torch.distributions import constraints
+from torch.distributions.exp_family import ExponentialFamily
+from torch.distributions.utils import (_batch_values, _require_one, broadcast_all, lazy_property, logits_to_probs,
+                                       probs_to_logits)
+from torch.nn.functional import binary_cross_entropy_with_logits
+
+__all__ = ['Bernoulli']
+
+
+class Bernoulli(ExponentialFamily):
+    """1 with probability probs (or sigmoid(logits)), else 0."""
+    arg_constraints = {'probs': constraints.unit_interval, 'logits': constraints.real}
+    support = constraints.boolean
+    has_enumerate_support = True
+    _mean_carrier_measure = 0
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        _require_one(probs, logits)
+        if probs is not None:
+            is_scalar = isinstance(probs, Number)
+            self.probs, = broadcast_all(probs)
+        else:
+            is_scalar = isinstance(logits, Number)
+            self.logits, = broadcast_all(logits)
+        self._param = self.probs if probs is not None else self.logits
+        batch_shape = torch.Size() if is_scalar else self._param.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._expand_params(Bernoulli, batch_shape, _instance, ('probs', 'logits'))
+        new._param = new.__dict__['logits' if 'logits' in self.__dict__ else 'probs']
+        return new
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def mode(self):
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = torch.nan
+        return mode
+
+    @property
+    def variance(self):
+        return self.probs * (1 - self.probs)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self):
+        return self._param.size()
+
+    def sample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.bernoulli(self.probs.expand(shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        return -binary_cross_entropy_with_logits(logits, value, reduction='none')
+
+    def entropy(self):
+        return binary_cross_entropy_with_logits(self.logits, self.probs, reduction='none')
+
+    def enumerate_support(self, expand=True):
+        values = torch.arange(2, dtype=self._param.dtype, device=self._param.device)
+        return _batch_values(values, self._batch_shape, expand)
+
+    @property
+    def _natural_params(self):
+        return (torch.log(self.probs / (1 - self.probs)), )
+
+    def _log_normalizer(self, x):
+        return torch.log(1 + torch.exp(x))
