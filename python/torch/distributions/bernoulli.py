@@ -1,3 +1,4 @@
+import math
 from numbers import Number
 
 import torch
@@ -44,7 +45,7 @@ class Bernoulli(ExponentialFamily):
     @property
     def mode(self):
         mode = (self.probs >= 0.5).to(self.probs)
-        mode[self.probs == 0.5] = torch.nan
+        mode[self.probs == 0.5] = math.nan
         return mode
 
     @property

@@ -1,3 +1,5 @@
+import math
+
 import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
@@ -54,7 +56,7 @@ class Categorical(Distribution):
 
     @property
     def mean(self):
-        return torch.full(self._extended_shape(), torch.nan, dtype=self.probs.dtype, device=self.probs.device)
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype, device=self.probs.device)
 
     @property
     def mode(self):
@@ -62,7 +64,7 @@ class Categorical(Distribution):
 
     @property
     def variance(self):
-        return torch.full(self._extended_shape(), torch.nan, dtype=self.probs.dtype, device=self.probs.device)
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype, device=self.probs.device)
 
     def sample(self, sample_shape=torch.Size()):
         if not isinstance(sample_shape, torch.Size):

@@ -1,3 +1,4 @@
+import math
 from numbers import Number
 
 import torch
@@ -31,19 +32,19 @@ class FisherSnedecor(Distribution):
     @property
     def mean(self):
         df2 = self.df2.clone(memory_format=torch.contiguous_format)
-        df2[df2 <= 2] = torch.nan
+        df2[df2 <= 2] = math.nan
         return df2 / (df2 - 2)
 
     @property
     def mode(self):
         mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
-        mode[self.df1 <= 2] = torch.nan
+        mode[self.df1 <= 2] = math.nan
         return mode
 
     @property
     def variance(self):
         df2 = self.df2.clone(memory_format=torch.contiguous_format)
-        df2[df2 <= 4] = torch.nan
+        df2[df2 <= 4] = math.nan
         return 2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
 
     def rsample(self, sample_shape=torch.Size(())):

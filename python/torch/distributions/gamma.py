@@ -65,8 +65,3 @@ class Gamma(ExponentialFamily):
 
     def _log_normalizer(self, x, y):
         return torch.lgamma(x + 1) + (x + 1) * torch.log(-y.reciprocal())
-
-    def cdf(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        return torch.special.gammainc(self.concentration, self.rate * value)

@@ -30,8 +30,7 @@ class Geometric(Distribution):
             if not valid.all():
                 raise ValueError(
                     f'Expected parameter probs ({type(value).__name__} of shape {tuple(value.shape)}) '
-                    f'of distribution {repr(self)} to satisfy the constraint '
-                    f'{repr(constraints.unit_interval)}, but found invalid values:\n{value.data[~valid]}')
+                    f'of distribution {repr(self)} to be positive but found invalid values:\n{value.data[~valid]}')
 
     def expand(self, batch_shape, _instance=None):
         return self._expand_params(Geometric, batch_shape, _instance, ('probs', 'logits'))

@@ -16,7 +16,7 @@ class _Folded(TransformedDistribution):
         if self._validate_args:
             self._validate_sample(value)
         log_prob = self.base_dist.log_prob(value) + math.log(2)
-        return torch.where(value >= 0, log_prob, -torch.inf)
+        return torch.where(value >= 0, log_prob, -math.inf)
 
     def cdf(self, value):
         if self._validate_args:

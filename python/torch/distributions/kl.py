@@ -198,8 +198,9 @@ def _kl_exponential_exponential(p, q):
 def _kl_expfamily_expfamily(p, q):
     """The Bregman divergence of the log normalizer, for two members of one family."""
     if not type(p) == type(q):
-        raise NotImplementedError('The cross KL-divergence between different exponential families cannot '
-                                  'be computed using Bregman divergences')
+        # the reference's message, with the indentation its line continuation puts in
+        raise NotImplementedError('The cross KL-divergence between different exponential families cannot'
+                                  + ' ' * 29 + 'be computed using Bregman divergences')
     p_nparams = [np.detach().requires_grad_() for np in p._natural_params]
     q_nparams = q._natural_params
     lg_normal = p._log_normalizer(*p_nparams)
@@ -253,7 +254,9 @@ def _kl_laplace_laplace(p, q):
 
 def _same_event_shape(p, q, what):
     if p.event_shape != q.event_shape:
-        raise ValueError('KL-divergence between two %s with different event shapes cannot be computed' % what)
+        # the reference's messages, with the indentation their line continuations put in
+        raise ValueError('KL-divergence between two %s with%sdifferent event shapes cannot be computed'
+                         % (what, ' ' * 26))
 
 
 def _lowrank_logdet(p):

@@ -1,3 +1,5 @@
+import math
+
 import torch
 from torch.distributions import constraints
 from torch.distributions.transformed_distribution import TransformedDistribution
@@ -41,10 +43,11 @@ class Kumaraswamy(TransformedDistribution):
 
     @property
     def mode(self):
-        # ((a - 1) / (a b - 1)) ** (1 / a), defined for a, b >= 1
+        # PyTorch 1.13's expression, in log space: b^-1 log(1 - b) - log(1 - a b) (a = concentration1,
+        # b = concentration0), NaN where a or b is below 1; kept as the reference computes it
         a, b = self.concentration1, self.concentration0
-        log_mode = a.reciprocal() * ((a - 1).log() - (a * b - 1).log())
-        log_mode[(b < 1) | (a < 1)] = torch.nan
+        log_mode = b.reciprocal() * (-b).log1p() - (-b * a).log1p()
+        log_mode[(b < 1) | (a < 1)] = math.nan
         return log_mode.exp()
 
     @property

@@ -1,3 +1,5 @@
+import math
+
 import torch
 from torch.distributions import constraints
 from torch.distributions.binomial import Binomial
@@ -85,5 +87,5 @@ class Multinomial(Distribution):
         logits = logits.clone(memory_format=torch.contiguous_format)
         log_factorial_n = torch.lgamma(value.sum(-1) + 1)
         log_factorial_xs = torch.lgamma(value + 1).sum(-1)
-        logits[(value == 0) & (logits == -torch.inf)] = 0
+        logits[(value == 0) & (logits == -math.inf)] = 0
         return log_factorial_n - log_factorial_xs + (logits * value).sum(-1)

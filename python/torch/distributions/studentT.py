@@ -19,7 +19,7 @@ class StudentT(Distribution):
     @property
     def mean(self):
         m = self.loc.clone(memory_format=torch.contiguous_format)
-        m[self.df <= 1] = torch.nan
+        m[self.df <= 1] = math.nan
         return m
 
     @property
@@ -31,8 +31,8 @@ class StudentT(Distribution):
         m = self.df.clone(memory_format=torch.contiguous_format)
         finite = self.df > 2
         m[finite] = self.scale[finite].pow(2) * self.df[finite] / (self.df[finite] - 2)
-        m[(self.df <= 2) & (self.df > 1)] = torch.inf
-        m[self.df <= 1] = torch.nan
+        m[(self.df <= 2) & (self.df > 1)] = math.inf
+        m[self.df <= 1] = math.nan
         return m
 
     def __init__(self, df, loc=0., scale=1., validate_args=None):

@@ -1,3 +1,4 @@
+import math
 from numbers import Number
 
 import torch
@@ -20,7 +21,7 @@ class Uniform(Distribution):
 
     @property
     def mode(self):
-        return torch.nan * self.high
+        return math.nan * self.high
 
     @property
     def stddev(self):

