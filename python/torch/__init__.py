@@ -29,6 +29,7 @@ from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
 from torch import functional  # noqa: F401
 from torch.functional import norm, unique, unique_consecutive  # noqa: F401
 from torch._C import _unique, _unique2  # noqa: F401
+from torch._C import _standard_gamma, _standard_gamma_grad, _sample_dirichlet, _dirichlet_grad  # noqa: F401
 from torch import storage  # noqa: F401
 from torch.storage import TypedStorage, UntypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401

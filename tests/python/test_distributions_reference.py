@@ -26,6 +26,11 @@ RUNNER = (HERE / 'distributions_cases' / 'runner.py').read_text()
 
 # case prefix -> why this project's result differs from the reference's
 KNOWN_DIFFERENT = {}
+# cases where both raise the same exception class but the message is not this package's to match:
+# PyTorch 1.13 cannot differentiate Wishart.rsample (its redraw writes into a tensor saved for
+# backward); its autograd engine names the tensor CPUBoolType there, the engine here torch.BoolTensor
+# (core/src/autograd/saved.c)
+CLASS_ONLY = {'Wishart rsample grad', 'Wishart_tril rsample grad'}
 
 
 def reference_request():
@@ -84,6 +89,6 @@ def test_matches_reference(both, case):
         pytest.xfail(known)
     assert r[0] == o[0], 'reference %s, ours %s' % (r, o)
     if r[0] == 'err':
-        assert o[1:] == r[1:]
+        assert o[1:] == r[1:] or (case in CLASS_ONLY and o[1] == r[1]), 'reference %s, ours %s' % (r, o)
         return
     _compare(r[1], o[1], 1e-9)
