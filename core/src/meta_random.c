@@ -446,7 +446,7 @@ int tc_meta_randperm(tc_opcall *c, tc_plan *p) {
 
 /* ---- the gamma family: _standard_gamma(self, generator) and _sample_dirichlet(self, generator),
  * shapes in, draws out, both T; binomial(count, prob, generator), count and prob broadcast, counts
- * out in count's T (prob computed in it). float32 and float64, as PyTorch's CPU kernels. ---- */
+ * out in count's T (prob must have it too). float32 and float64, as PyTorch's CPU kernels. ---- */
 
 static int meta_float_sampler(tc_opcall *c, tc_plan *p, const char *what) {
     tc_tensor *self = tc_arg_tensor(c, 0);
@@ -463,6 +463,9 @@ int tc_meta_sample_dirichlet(tc_opcall *c, tc_plan *p) { return meta_float_sampl
 int tc_meta_binomial(tc_opcall *c, tc_plan *p) {
     tc_tensor *ts[2] = {tc_arg_tensor(c, 0), tc_arg_tensor(c, 1)};
     const int32_t dtype = ts[0]->dtype;
+    if (ts[1]->dtype != dtype) /* PyTorch's TensorIterator wants one dtype */
+        return tc_set_error(TC_ERR_RUNTIME, "Found dtype %s but expected %s", tc_dtype_scalar_name(ts[1]->dtype),
+                            tc_dtype_scalar_name(dtype));
     if (dtype != TC_FLOAT32 && dtype != TC_FLOAT64) return not_implemented("binomial_cpu", dtype);
     return tc_meta_elementwise_as(p, ts, 2, dtype, dtype) || plan_generator(c, p) ? TC_FAIL : TC_OK;
 }

@@ -144,6 +144,19 @@ DISTS = [
     ('Weibull', D.Weibull, [t([1.0, 2.0], dtype=f64), t([1.5, 0.7], dtype=f64)], t([0.3, 2.0], dtype=f64), None),
     ('Wishart', lambda df, c: D.Wishart(df, covariance_matrix=c), [t([4.0, 6.5], dtype=f64), SPD], SPD, None),
     ('Wishart_tril', lambda df, s: D.Wishart(df, scale_tril=s), [t(5.0, dtype=f64), TRIL], SPD, None),
+    ('Gamma_f32', D.Gamma, [t([0.3, 0.9, 1.0, 2.5, 40.0]), t([1.0, 2.0, 0.5, 1.0, 3.0])],
+     t([0.3, 2.0, 1.0, 0.7, 12.0]), None),
+    ('Beta_f32', D.Beta, [t([0.3, 5.0, 9.0]), t([0.8, 7.0, 0.2])], t([0.3, 0.5, 0.99]), None),
+    ('Dirichlet_f32', D.Dirichlet, [t([[0.2, 0.5, 3.0, 10.0], [7.0, 8.0, 9.0, 0.1]])],
+     t([0.1, 0.2, 0.3, 0.4]), None),
+    ('Binomial_btrs', lambda n, p: D.Binomial(n, p), [t([100., 50., 1000.], dtype=f64),
+                                                     t([0.3, 0.8, 0.05], dtype=f64)], t([30., 41., 48.], dtype=f64), None),
+    ('Binomial_f32', lambda n, p: D.Binomial(n, p), [t([100., 7., 1000., 0.]), t([0.3, 0.8, 0.45, 0.5])],
+     t([30., 5., 440., 0.]), None),
+    ('StudentT_f32', D.StudentT, [t([0.7, 3.0, 30.0])], t([0.3, 2.0, -0.4]), None),
+    ('NegativeBinomial_logits', lambda n, l: D.NegativeBinomial(n, logits=l), [t([3., 25.], dtype=f64),
+                                                                               t([0.3, 2.0], dtype=f64)],
+     t([2., 70.], dtype=f64), None),
 ]
 
 for name, make, params, value, probs in DISTS:
@@ -170,6 +183,31 @@ for name, make, params, value, probs in DISTS:
     if probs is not None:
         case(name + ' icdf', lambda: d().icdf(probs))
     case(name + ' enumerate_support', lambda: [d().enumerate_support(), d().enumerate_support(expand=False)])
+
+# the sampling ops and the reparameterized gradients behind them
+A32 = t([0.05, 0.3, 0.999, 1.0, 1.7, 8.5, 120.0])
+case('op _standard_gamma f32', lambda: seeded(11, lambda: torch._standard_gamma(A32.expand(3, 7))))
+case('op _standard_gamma f64', lambda: seeded(11, lambda: torch._standard_gamma(A32.double().expand(3, 7).t())))
+case('op _standard_gamma zero', lambda: seeded(2, lambda: torch._standard_gamma(t([0.0, 1e-30, 1.0]))))
+case('op _standard_gamma int', lambda: torch._standard_gamma(t([1, 2])))
+case('op _standard_gamma generator', lambda: torch._standard_gamma(A32, generator=torch.Generator().manual_seed(3)))
+case('op _sample_dirichlet f32', lambda: seeded(4, lambda: torch._sample_dirichlet(t([[0.01, 0.02, 0.03],
+                                                                                    [100., 200., 300.]]))))
+case('op _sample_dirichlet f64', lambda: seeded(4, lambda: torch._sample_dirichlet(A32.double().view(1, 7))))
+case('op binomial', lambda: seeded(5, lambda: torch.binomial(t([[0., 1., 5., 20., 200., 5000.]]).expand(2, 6),
+                                                              t([0.5, 0.999, 0.001, 0.5, 0.97, 0.2]))))
+case('op binomial f64', lambda: seeded(5, lambda: torch.binomial(t([10., 60., 3.], dtype=f64),
+                                                                  t([1.0, 0.0, 0.3], dtype=f64))))
+case('op binomial int', lambda: torch.binomial(t([3, 4]), t([0.5, 0.5])))
+GX = t([0.01, 0.5, 0.79, 0.9, 3.0, 9.5, 10.0, 60.0])
+GA = t([0.5, 2.0, 7.0, 0.3, 9.0, 10.0, 30.0, 55.0])
+case('op _standard_gamma_grad f64', lambda: torch._standard_gamma_grad(GA.double(), GX.double()))
+case('op _standard_gamma_grad f32', lambda: torch._standard_gamma_grad(GA, GX))
+DX = t([0.01, 0.2, 0.5, 0.6, 0.97, 0.45, 0.3, 0.999], dtype=f64)
+DA = t([0.5, 3.0, 8.0, 2.0, 5.0, 20.0, 1.5, 0.7], dtype=f64)
+DT = t([1.0, 4.0, 20.0, 6.0, 5.5, 45.0, 9.0, 3.0], dtype=f64)
+case('op _dirichlet_grad', lambda: torch._dirichlet_grad(DX, DA, DT))
+case('op _dirichlet_grad f32', lambda: torch._dirichlet_grad(DX.float(), DA.float(), DT.float()))
 
 # validate_args: invalid parameters and values, class and message
 BAD = [
