@@ -6,7 +6,6 @@ import math
 import pickle
 import subprocess
 import sys
-import warnings
 
 import pytest
 import torch

@@ -7,25 +7,19 @@ transform_to; kl_divergence for every pair 1.13 registers; torch.distributions.u
 
 The cases are distributions_cases/runner.py; their reference results are recorded in
 tests/data/reference/distributions.json by `tools/record_reference distributions`. Floats agree within
-1e-9 relative in float64 (1e-5 in float32); KNOWN_DIFFERENT lists the cases where this project does not
-give the reference's result, and why (docs/distributions.md). Nothing here imports this project's
-torch at module level.
+1e-9 relative in float64 (1e-5 in float32); errors agree by class and message (CLASS_ONLY: by class).
+Nothing here imports this project's torch at module level.
 """
 import json
-import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from differential import run_ours
 
 HERE = Path(__file__).resolve().parent
 RECORDED = HERE.parent / 'data' / 'reference' / 'distributions.json'
 RUNNER = (HERE / 'distributions_cases' / 'runner.py').read_text()
 
-# case prefix -> why this project's result differs from the reference's
-KNOWN_DIFFERENT = {}
 # cases where both raise the same exception class but the message is not this package's to match:
 # PyTorch 1.13 cannot differentiate Wishart.rsample (its redraw writes into a tensor saved for
 # backward); its autograd engine names the tensor CPUBoolType there, the engine here torch.BoolTensor
@@ -39,14 +33,9 @@ def reference_request():
 
 @pytest.fixture(scope='module')
 def both():
-    import torch
     assert RECORDED.exists(), 'record the reference first: tools/record_reference distributions'
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__))))
-    proc = subprocess.run([sys.executable, '-W', 'ignore', '-c', RUNNER], input='[]', capture_output=True,
-                          text=True, env=env, cwd='/', timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
     with open(RECORDED) as f:
-        return json.load(f), json.loads(proc.stdout)
+        return json.load(f), run_ours([], RUNNER)
 
 
 def _close(r, o, rtol):
@@ -84,9 +73,6 @@ def test_matches_reference(both, case):
     ref, ours = both
     r, o = ref[case], ours.get(case)
     assert o is not None, 'no such case in our run'
-    known = next((why for prefix, why in KNOWN_DIFFERENT.items() if case.startswith(prefix)), None)
-    if known:
-        pytest.xfail(known)
     assert r[0] == o[0], 'reference %s, ours %s' % (r, o)
     if r[0] == 'err':
         assert o[1:] == r[1:] or (case in CLASS_ONLY and o[1] == r[1]), 'reference %s, ours %s' % (r, o)

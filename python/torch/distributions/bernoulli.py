@@ -1,17 +1,15 @@
 import math
-from numbers import Number
 
 import torch
 from torch.distributions import constraints
 from torch.distributions.exp_family import ExponentialFamily
-from torch.distributions.utils import (_batch_values, _require_one, broadcast_all, lazy_property, logits_to_probs,
-                                       probs_to_logits)
+from torch.distributions.utils import _BinaryParams, _batch_values, broadcast_all
 from torch.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ['Bernoulli']
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(_BinaryParams, ExponentialFamily):
     """1 with probability probs (or sigmoid(logits)), else 0."""
     arg_constraints = {'probs': constraints.unit_interval, 'logits': constraints.real}
     support = constraints.boolean
@@ -19,24 +17,11 @@ class Bernoulli(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        _require_one(probs, logits)
-        if probs is not None:
-            is_scalar = isinstance(probs, Number)
-            self.probs, = broadcast_all(probs)
-        else:
-            is_scalar = isinstance(logits, Number)
-            self.logits, = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = torch.Size() if is_scalar else self._param.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        self._init_params(probs, logits)
+        super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._expand_params(Bernoulli, batch_shape, _instance, ('probs', 'logits'))
-        new._param = new.__dict__['logits' if 'logits' in self.__dict__ else 'probs']
-        return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
+        return self._expand_binary(Bernoulli, batch_shape, _instance)
 
     @property
     def mean(self):
@@ -51,18 +36,6 @@ class Bernoulli(ExponentialFamily):
     @property
     def variance(self):
         return self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

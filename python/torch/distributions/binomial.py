@@ -1,8 +1,7 @@
 import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
-from torch.distributions.utils import (_batch_values, _require_one, broadcast_all, lazy_property, logits_to_probs,
-                                       probs_to_logits)
+from torch.distributions.utils import _BinaryParams, _batch_values
 
 __all__ = ['Binomial']
 
@@ -19,7 +18,7 @@ def _homogeneous_count(total_count, what):
     return count
 
 
-class Binomial(Distribution):
+class Binomial(_BinaryParams, Distribution):
     """The number of successes in total_count independent trials of probability probs (or
     sigmoid(logits)). total_count broadcasts with the probabilities."""
     arg_constraints = {'total_count': constraints.nonnegative_integer,
@@ -28,23 +27,11 @@ class Binomial(Distribution):
     has_enumerate_support = True
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
-        _require_one(probs, logits)
-        if probs is not None:
-            self.total_count, self.probs, = broadcast_all(total_count, probs)
-            self.total_count = self.total_count.type_as(self.probs)
-        else:
-            self.total_count, self.logits, = broadcast_all(total_count, logits)
-            self.total_count = self.total_count.type_as(self.logits)
-        self._param = self.probs if probs is not None else self.logits
+        self.total_count, = self._init_params(probs, logits, total_count)
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._expand_params(Binomial, batch_shape, _instance, ('total_count', 'probs', 'logits'))
-        new._param = new.__dict__['logits' if 'logits' in self.__dict__ else 'probs']
-        return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
+        return self._expand_binary(Binomial, batch_shape, _instance, ('total_count',))
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
@@ -61,18 +48,6 @@ class Binomial(Distribution):
     @property
     def variance(self):
         return self.total_count * self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -293,20 +293,27 @@ class _PositiveDefinite(_Symmetric):
         return torch.linalg.cholesky_ex(value).info.eq(0)
 
 
-class _Cat(Constraint):
-    """Constraints applied to consecutive pieces of a dimension (lengths, default 1 each)."""
+class _Pieces(Constraint):
+    """What Cat and Stack share: a constraint per piece of dimension `dim`."""
 
-    def __init__(self, cseq, dim=0, lengths=None):
+    def __init__(self, cseq, dim):
         assert all(isinstance(c, Constraint) for c in cseq)
         self.cseq = list(cseq)
-        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
-        assert len(self.lengths) == len(self.cseq)
         self.dim = dim
         super().__init__()
 
     @property
     def is_discrete(self):
         return any(c.is_discrete for c in self.cseq)
+
+
+class _Cat(_Pieces):
+    """Constraints applied to consecutive pieces of a dimension (lengths, default 1 each)."""
+
+    def __init__(self, cseq, dim=0, lengths=None):
+        super().__init__(cseq, dim)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        assert len(self.lengths) == len(self.cseq)
 
     @property
     def event_dim(self):
@@ -321,18 +328,11 @@ class _Cat(Constraint):
         return torch.cat(checks, self.dim)
 
 
-class _Stack(Constraint):
+class _Stack(_Pieces):
     """Constraints applied to the slices of a dimension."""
 
     def __init__(self, cseq, dim=0):
-        assert all(isinstance(c, Constraint) for c in cseq)
-        self.cseq = list(cseq)
-        self.dim = dim
-        super().__init__()
-
-    @property
-    def is_discrete(self):
-        return any(c.is_discrete for c in self.cseq)
+        super().__init__(cseq, dim)
 
     @property
     def event_dim(self):

@@ -1,17 +1,15 @@
 import math
-from numbers import Number
 
 import torch
 from torch.distributions import constraints
 from torch.distributions.exp_family import ExponentialFamily
-from torch.distributions.utils import (_require_one, broadcast_all, clamp_probs, lazy_property, logits_to_probs,
-                                       probs_to_logits)
+from torch.distributions.utils import _BinaryParams, broadcast_all, clamp_probs, lazy_property, logits_to_probs
 from torch.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ['ContinuousBernoulli']
 
 
-class ContinuousBernoulli(ExponentialFamily):
+class ContinuousBernoulli(_BinaryParams, ExponentialFamily):
     """The continuous Bernoulli on [0, 1] (Loaiza-Ganem and Cunningham, 2019): density proportional
     to probs**x (1 - probs)**(1 - x). Within lims of probs = 1/2, where the closed forms lose
     precision, Taylor expansions around 1/2 are used instead."""
@@ -21,31 +19,19 @@ class ContinuousBernoulli(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
-        _require_one(probs, logits)
+        self._init_params(probs, logits)
         if probs is not None:
-            is_scalar = isinstance(probs, Number)
-            self.probs, = broadcast_all(probs)
             # checked before clamping, which would make any value pass
-            if validate_args is not None:
-                if not self.arg_constraints['probs'].check(self.probs).all():
-                    raise ValueError('The parameter probs has invalid values')
-            self.probs = clamp_probs(self.probs)
-        else:
-            is_scalar = isinstance(logits, Number)
-            self.logits, = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = torch.Size() if is_scalar else self._param.size()
+            if validate_args is not None and not self.arg_constraints['probs'].check(self.probs).all():
+                raise ValueError('The parameter probs has invalid values')
+            self.probs = self._param = clamp_probs(self.probs)
         self._lims = lims
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._expand_params(ContinuousBernoulli, batch_shape, _instance, ('probs', 'logits'))
-        new._param = new.__dict__['logits' if 'logits' in self.__dict__ else 'probs']
+        new = self._expand_binary(ContinuousBernoulli, batch_shape, _instance)
         new._lims = self._lims
         return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
 
     def _outside_unstable_region(self):
         return torch.max(torch.le(self.probs, self._lims[0]), torch.gt(self.probs, self._lims[1]))
@@ -86,16 +72,8 @@ class ContinuousBernoulli(ExponentialFamily):
         return torch.where(self._outside_unstable_region(), vars, taylor)
 
     @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
     def probs(self):
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

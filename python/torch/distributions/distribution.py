@@ -168,3 +168,15 @@ class Distribution(object):
         args = ', '.join('{}: {}'.format(p, self.__dict__[p] if self.__dict__[p].numel() == 1
                                          else self.__dict__[p].size()) for p in names)
         return self.__class__.__name__ + '(' + args + ')'
+
+
+class _Located:
+    """Families whose mean and mode are their location parameter loc."""
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc

@@ -1,28 +1,21 @@
-from numbers import Number
 
 import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
-from torch.distributions.utils import _require_one, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from torch.distributions.utils import _BinaryParams, broadcast_all
 from torch.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ['Geometric']
 
 
-class Geometric(Distribution):
+class Geometric(_BinaryParams, Distribution):
     """The number of failures before the first success in Bernoulli trials of probability probs."""
     arg_constraints = {'probs': constraints.unit_interval, 'logits': constraints.real}
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        _require_one(probs, logits)
-        if probs is not None:
-            self.probs, = broadcast_all(probs)
-        else:
-            self.logits, = broadcast_all(logits)
-        given = probs if probs is not None else logits
-        batch_shape = torch.Size() if isinstance(given, Number) else given.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        self._init_params(probs, logits)
+        super().__init__(self._param.size(), validate_args=validate_args)
         if self._validate_args and probs is not None:
             # a probability of zero is in unit_interval but gives no distribution
             value = self.probs
@@ -33,7 +26,7 @@ class Geometric(Distribution):
                     f'of distribution {repr(self)} to be positive but found invalid values:\n{value.data[~valid]}')
 
     def expand(self, batch_shape, _instance=None):
-        return self._expand_params(Geometric, batch_shape, _instance, ('probs', 'logits'))
+        return self._expand_binary(Geometric, batch_shape, _instance)
 
     @property
     def mean(self):
@@ -46,14 +39,6 @@ class Geometric(Distribution):
     @property
     def variance(self):
         return (1. / self.probs - 1.) / self.probs
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -2,25 +2,17 @@ from numbers import Number
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution
+from torch.distributions.distribution import Distribution, _Located
 from torch.distributions.utils import broadcast_all
 
 __all__ = ['Laplace']
 
 
-class Laplace(Distribution):
+class Laplace(_Located, Distribution):
     """The Laplace (double exponential) distribution with location loc and scale."""
     arg_constraints = {'loc': constraints.real, 'scale': constraints.positive}
     support = constraints.real
     has_rsample = True
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

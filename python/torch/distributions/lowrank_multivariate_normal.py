@@ -2,7 +2,7 @@ import math
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution
+from torch.distributions.distribution import Distribution, _Located
 from torch.distributions.multivariate_normal import _batch_mahalanobis, _batch_mv
 from torch.distributions.utils import _standard_normal, lazy_property
 
@@ -34,7 +34,7 @@ def _batch_lowrank_mahalanobis(W, D, x, capacitance_tril):
     return (x.pow(2) / D).sum(-1) - _batch_mahalanobis(capacitance_tril, Wt_Dinv_x)
 
 
-class LowRankMultivariateNormal(Distribution):
+class LowRankMultivariateNormal(_Located, Distribution):
     """The multivariate normal whose covariance is cov_factor cov_factor^T + diag(cov_diag)."""
     arg_constraints = {'loc': constraints.real_vector,
                        'cov_factor': constraints.independent(constraints.real, 2),
@@ -75,14 +75,6 @@ class LowRankMultivariateNormal(Distribution):
 
     def _full(self, matrix):
         return matrix.expand(self._batch_shape + self._event_shape + self._event_shape)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @lazy_property
     def variance(self):

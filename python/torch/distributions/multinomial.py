@@ -5,12 +5,12 @@ from torch.distributions import constraints
 from torch.distributions.binomial import Binomial
 from torch.distributions.categorical import Categorical
 from torch.distributions.distribution import Distribution
-from torch.distributions.utils import broadcast_all
+from torch.distributions.utils import _CategoricalView, broadcast_all
 
 __all__ = ['Multinomial']
 
 
-class Multinomial(Distribution):
+class Multinomial(_CategoricalView, Distribution):
     """Counts per category of total_count categorical draws (an int shared by the whole batch)."""
     arg_constraints = {'probs': constraints.simplex, 'logits': constraints.independent(constraints.real, 1)}
     total_count: int
@@ -42,24 +42,9 @@ class Multinomial(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    def _new(self, *args, **kwargs):
-        return self._categorical._new(*args, **kwargs)
-
     @constraints.dependent_property(is_discrete=True, event_dim=1)
     def support(self):
         return constraints.multinomial(self.total_count)
-
-    @property
-    def logits(self):
-        return self._categorical.logits
-
-    @property
-    def probs(self):
-        return self._categorical.probs
-
-    @property
-    def param_shape(self):
-        return self._categorical.param_shape
 
     def sample(self, sample_shape=torch.Size()):
         sample_shape = torch.Size(sample_shape)

@@ -2,7 +2,7 @@ import math
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution
+from torch.distributions.distribution import Distribution, _Located
 from torch.distributions.utils import _standard_normal, lazy_property
 
 __all__ = ['MultivariateNormal']
@@ -32,12 +32,26 @@ def _precision_to_scale_tril(P):
     return torch.linalg.solve_triangular(L_inv, Id, upper=False)
 
 
+class _CholeskyMatrices:
+    """scale_tril and covariance_matrix from the lower Cholesky factor _unbroadcasted_scale_tril,
+    broadcast to the full shape of a matrix of the distribution (_full)."""
+
+    @lazy_property
+    def scale_tril(self):
+        return self._full(self._unbroadcasted_scale_tril)
+
+    @lazy_property
+    def covariance_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return self._full(torch.matmul(L, L.mT))
+
+
 def _one_matrix(covariance_matrix, precision_matrix, scale_tril):
     if (covariance_matrix is not None) + (scale_tril is not None) + (precision_matrix is not None) != 1:
         raise ValueError('Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.')
 
 
-class MultivariateNormal(Distribution):
+class MultivariateNormal(_CholeskyMatrices, _Located, Distribution):
     """The multivariate normal with mean vector loc and a covariance given by exactly one of
     covariance_matrix, precision_matrix (its inverse) or scale_tril (its lower Cholesky factor)."""
     arg_constraints = {'loc': constraints.real_vector,
@@ -81,25 +95,8 @@ class MultivariateNormal(Distribution):
         return matrix.expand(self._batch_shape + self._event_shape + self._event_shape)
 
     @lazy_property
-    def scale_tril(self):
-        return self._full(self._unbroadcasted_scale_tril)
-
-    @lazy_property
-    def covariance_matrix(self):
-        L = self._unbroadcasted_scale_tril
-        return self._full(torch.matmul(L, L.mT))
-
-    @lazy_property
     def precision_matrix(self):
         return self._full(torch.cholesky_inverse(self._unbroadcasted_scale_tril))
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

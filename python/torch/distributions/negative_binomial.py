@@ -2,12 +2,12 @@ import torch
 import torch.nn.functional as F
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
-from torch.distributions.utils import _require_one, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from torch.distributions.utils import _BinaryParams, lazy_property
 
 __all__ = ['NegativeBinomial']
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(_BinaryParams, Distribution):
     """The number of successes (probability probs each) before total_count failures; a Poisson whose
     rate is Gamma(total_count, exp(-logits)) distributed."""
     arg_constraints = {'total_count': constraints.greater_than_eq(0),
@@ -16,23 +16,11 @@ class NegativeBinomial(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None):
-        _require_one(probs, logits)
-        if probs is not None:
-            self.total_count, self.probs, = broadcast_all(total_count, probs)
-            self.total_count = self.total_count.type_as(self.probs)
-        else:
-            self.total_count, self.logits, = broadcast_all(total_count, logits)
-            self.total_count = self.total_count.type_as(self.logits)
-        self._param = self.probs if probs is not None else self.logits
+        self.total_count, = self._init_params(probs, logits, total_count)
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._expand_params(NegativeBinomial, batch_shape, _instance, ('total_count', 'probs', 'logits'))
-        new._param = new.__dict__['logits' if 'logits' in self.__dict__ else 'probs']
-        return new
-
-    def _new(self, *args, **kwargs):
-        return self._param.new(*args, **kwargs)
+        return self._expand_binary(NegativeBinomial, batch_shape, _instance, ('total_count',))
 
     @property
     def mean(self):
@@ -45,18 +33,6 @@ class NegativeBinomial(Distribution):
     @property
     def variance(self):
         return self.mean / torch.sigmoid(-self.logits)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     @lazy_property
     def _gamma(self):

@@ -3,26 +3,19 @@ from numbers import Real, Number
 
 import torch
 from torch.distributions import constraints
+from torch.distributions.distribution import _Located
 from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.utils import _standard_normal, broadcast_all
 
 __all__ = ['Normal']
 
 
-class Normal(ExponentialFamily):
+class Normal(_Located, ExponentialFamily):
     """The normal (Gaussian) distribution with mean loc and standard deviation scale."""
     arg_constraints = {'loc': constraints.real, 'scale': constraints.positive}
     support = constraints.real
     has_rsample = True
     _mean_carrier_measure = 0
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def stddev(self):

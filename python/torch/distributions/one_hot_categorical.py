@@ -3,12 +3,12 @@ import torch.nn.functional as F
 from torch.distributions import constraints
 from torch.distributions.categorical import Categorical
 from torch.distributions.distribution import Distribution
-from torch.distributions.utils import _batch_values
+from torch.distributions.utils import _CategoricalView, _batch_values
 
 __all__ = ['OneHotCategorical', 'OneHotCategoricalStraightThrough']
 
 
-class OneHotCategorical(Distribution):
+class OneHotCategorical(_CategoricalView, Distribution):
     """Categorical draws as one-hot vectors of length K (the event)."""
     arg_constraints = {'probs': constraints.simplex, 'logits': constraints.independent(constraints.real, 1)}
     support = constraints.one_hot
@@ -28,21 +28,6 @@ class OneHotCategorical(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    def _new(self, *args, **kwargs):
-        return self._categorical._new(*args, **kwargs)
-
-    @property
-    def _param(self):
-        return self._categorical._param
-
-    @property
-    def probs(self):
-        return self._categorical.probs
-
-    @property
-    def logits(self):
-        return self._categorical.logits
-
     @property
     def mean(self):
         return self._categorical.probs
@@ -55,10 +40,6 @@ class OneHotCategorical(Distribution):
     @property
     def variance(self):
         return self._categorical.probs * (1 - self._categorical.probs)
-
-    @property
-    def param_shape(self):
-        return self._categorical.param_shape
 
     def sample(self, sample_shape=torch.Size()):
         sample_shape = torch.Size(sample_shape)

@@ -4,12 +4,12 @@ from torch.distributions.categorical import Categorical
 from torch.distributions.distribution import Distribution
 from torch.distributions.transformed_distribution import TransformedDistribution
 from torch.distributions.transforms import ExpTransform
-from torch.distributions.utils import broadcast_all, clamp_probs
+from torch.distributions.utils import _CategoricalView, _RelaxedView, broadcast_all, clamp_probs
 
 __all__ = ['ExpRelaxedCategorical', 'RelaxedOneHotCategorical']
 
 
-class ExpRelaxedCategorical(Distribution):
+class ExpRelaxedCategorical(_CategoricalView, Distribution):
     """The log of a RelaxedOneHotCategorical draw: log-softmax of (logits + Gumbel noise) / temperature."""
     arg_constraints = {'probs': constraints.simplex, 'logits': constraints.real_vector}
     support = constraints.real_vector
@@ -31,21 +31,6 @@ class ExpRelaxedCategorical(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    def _new(self, *args, **kwargs):
-        return self._categorical._new(*args, **kwargs)
-
-    @property
-    def param_shape(self):
-        return self._categorical.param_shape
-
-    @property
-    def logits(self):
-        return self._categorical.logits
-
-    @property
-    def probs(self):
-        return self._categorical.probs
-
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
         uniforms = clamp_probs(torch.rand(shape, dtype=self.logits.dtype, device=self.logits.device))
@@ -64,7 +49,7 @@ class ExpRelaxedCategorical(Distribution):
         return score + log_scale
 
 
-class RelaxedOneHotCategorical(TransformedDistribution):
+class RelaxedOneHotCategorical(_RelaxedView, TransformedDistribution):
     """A continuous relaxation of OneHotCategorical on the simplex (Concrete, Gumbel-softmax): the
     exponential of an ExpRelaxedCategorical draw."""
     arg_constraints = {'probs': constraints.simplex, 'logits': constraints.real_vector}
@@ -77,15 +62,3 @@ class RelaxedOneHotCategorical(TransformedDistribution):
 
     def expand(self, batch_shape, _instance=None):
         return super().expand(batch_shape, _instance=self._get_checked_instance(RelaxedOneHotCategorical, _instance))
-
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs

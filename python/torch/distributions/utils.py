@@ -116,3 +116,77 @@ def _batch_values(values, batch_shape, expand):
     """Support values (first dimension) laid along a new leftmost dimension before batch_shape."""
     values = values.view((values.shape[0],) + (1,) * len(batch_shape) + values.shape[1:])
     return values.expand((values.shape[0],) + batch_shape + values.shape[1 + len(batch_shape):]) if expand else values
+
+
+class _BinaryParams:
+    """What distributions given by the probability (or log-odds) of one event share: exactly one of
+    probs and logits is given, the other is computed on first use, and `_param` is the given one."""
+
+    def _init_params(self, probs, logits, *others):
+        """Sets probs or logits broadcast with `others` (as broadcast_all would, in that order);
+        returns the others broadcast, in the parameter's dtype."""
+        _require_one(probs, logits)
+        name, given = ('probs', probs) if probs is not None else ('logits', logits)
+        values = broadcast_all(*others, given)
+        self._param = values[-1]
+        setattr(self, name, self._param)
+        return [v.type_as(self._param) for v in values[:-1]]
+
+    def _expand_binary(self, cls, batch_shape, _instance, names=()):
+        new = self._expand_params(cls, batch_shape, _instance, tuple(names) + ('probs', 'logits'))
+        new._param = new.__dict__['logits' if 'logits' in self.__dict__ else 'probs']
+        return new
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    @property
+    def param_shape(self):
+        return self._param.size()
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+
+class _CategoricalView:
+    """Distributions built on a Categorical (self._categorical) show its parameters as their own."""
+
+    def _new(self, *args, **kwargs):
+        return self._categorical._new(*args, **kwargs)
+
+    @property
+    def _param(self):
+        return self._categorical._param
+
+    @property
+    def param_shape(self):
+        return self._categorical.param_shape
+
+    @property
+    def logits(self):
+        return self._categorical.logits
+
+    @property
+    def probs(self):
+        return self._categorical.probs
+
+
+class _RelaxedView:
+    """The relaxed distributions (transforms of their base_dist) show its parameters as their own."""
+
+    @property
+    def temperature(self):
+        return self.base_dist.temperature
+
+    @property
+    def logits(self):
+        return self.base_dist.logits
+
+    @property
+    def probs(self):
+        return self.base_dist.probs

@@ -2,7 +2,7 @@ import math
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution
+from torch.distributions.distribution import Distribution, _Located
 from torch.distributions.utils import broadcast_all, lazy_property
 
 __all__ = ['VonMises']
@@ -57,7 +57,7 @@ def _rejection_sample(loc, concentration, proposal_r, x):
     return (x + math.pi + loc) % (2 * math.pi) - math.pi
 
 
-class VonMises(Distribution):
+class VonMises(_Located, Distribution):
     """The von Mises (circular normal) distribution on angles, with mean direction loc and
     concentration; samples lie in [-pi, pi)."""
     arg_constraints = {'loc': constraints.real, 'concentration': constraints.positive}
@@ -93,14 +93,6 @@ class VonMises(Distribution):
             loc = self.loc.expand(batch_shape)
             concentration = self.concentration.expand(batch_shape)
             return type(self)(loc, concentration, validate_args=validate_args)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @lazy_property
     def variance(self):

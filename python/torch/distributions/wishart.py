@@ -5,7 +5,7 @@ from numbers import Number
 import torch
 from torch.distributions import constraints
 from torch.distributions.exp_family import ExponentialFamily
-from torch.distributions.multivariate_normal import _one_matrix, _precision_to_scale_tril
+from torch.distributions.multivariate_normal import _CholeskyMatrices, _precision_to_scale_tril
 from torch.distributions.utils import lazy_property
 
 __all__ = ['Wishart']
@@ -23,7 +23,7 @@ def _clamp_above_eps(x):
     return x.clamp(min=torch.finfo(x.dtype).eps)
 
 
-class Wishart(ExponentialFamily):
+class Wishart(_CholeskyMatrices, ExponentialFamily):
     """The Wishart distribution of p x p positive definite matrices with df degrees of freedom
     (df > p - 1) and a scale given by exactly one of covariance_matrix, precision_matrix or
     scale_tril. Samples come from the Bartlett decomposition."""
@@ -58,7 +58,8 @@ class Wishart(ExponentialFamily):
             self.precision_matrix = param.expand(batch_shape + (-1, -1))
         self.arg_constraints['df'] = constraints.greater_than(event_shape[-1] - 1)
         if self.df.lt(event_shape[-1]).any():
-            warnings.warn('Low df values detected. Singular samples are highly likely to occur for ndim - 1 < df < ndim.')
+            warnings.warn('Low df values detected. Singular samples are highly likely to occur for '
+                          'ndim - 1 < df < ndim.')
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
         self._batch_dims = [-(x + 1) for x in range(len(self._batch_shape))]
         if scale_tril is not None:
@@ -94,15 +95,6 @@ class Wishart(ExponentialFamily):
 
     def _full(self, matrix):
         return matrix.expand(self._batch_shape + self._event_shape)
-
-    @lazy_property
-    def scale_tril(self):
-        return self._full(self._unbroadcasted_scale_tril)
-
-    @lazy_property
-    def covariance_matrix(self):
-        L = self._unbroadcasted_scale_tril
-        return self._full(L @ L.transpose(-2, -1))
 
     @lazy_property
     def precision_matrix(self):
