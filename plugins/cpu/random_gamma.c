@@ -197,6 +197,7 @@ static double stirling_approx_tail(double k) {
         }                                                                                          \
     }                                                                                              \
     static T sample_binomial_##T(tc_generator *g, T count, T prob) {                               \
+        if (count != count) return count; /* NaN: PyTorch's inversion would never end */           \
         if (count <= 0.0 || prob <= 0.0) return 0;                                                 \
         if (prob >= 1.0) return count;                                                             \
         if (prob <= 0.5)                                                                           \
