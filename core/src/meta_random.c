@@ -443,3 +443,45 @@ int tc_meta_randperm(tc_opcall *c, tc_plan *p) {
     p->dtype = dtype;
     return plan_generator(c, p);
 }
+
+/* ---- the gamma family: _standard_gamma(self, generator) and _sample_dirichlet(self, generator),
+ * shapes in, draws out, both T; binomial(count, prob, generator), count and prob broadcast, counts
+ * out in count's T (prob must have it too). float32 and float64, as PyTorch's CPU kernels. ---- */
+
+static int meta_float_sampler(tc_opcall *c, tc_plan *p, const char *what) {
+    tc_tensor *self = tc_arg_tensor(c, 0);
+    if (self->dtype != TC_FLOAT32 && self->dtype != TC_FLOAT64) return not_implemented(what, self->dtype);
+    if (tc_plan_output(p, 0, self->ndim, self->sizes, self->dtype)) return TC_FAIL;
+    p->dtype = self->dtype;
+    return tc_plan_input(p, self, -1) || plan_generator(c, p) ? TC_FAIL : TC_OK;
+}
+
+int tc_meta_standard_gamma(tc_opcall *c, tc_plan *p) { return meta_float_sampler(c, p, "gamma_cpu"); }
+
+int tc_meta_sample_dirichlet(tc_opcall *c, tc_plan *p) { return meta_float_sampler(c, p, "dirichlet"); }
+
+int tc_meta_binomial(tc_opcall *c, tc_plan *p) {
+    tc_tensor *ts[2] = {tc_arg_tensor(c, 0), tc_arg_tensor(c, 1)};
+    const int32_t dtype = ts[0]->dtype;
+    if (ts[1]->dtype != dtype) /* PyTorch's TensorIterator wants one dtype */
+        return tc_set_error(TC_ERR_RUNTIME, "Found dtype %s but expected %s", tc_dtype_scalar_name(ts[1]->dtype),
+                            tc_dtype_scalar_name(dtype));
+    if (dtype != TC_FLOAT32 && dtype != TC_FLOAT64) return not_implemented("binomial_cpu", dtype);
+    return tc_meta_elementwise_as(p, ts, 2, dtype, dtype) || plan_generator(c, p) ? TC_FAIL : TC_OK;
+}
+
+/* ---- the reparameterized gradients: _standard_gamma_grad(self, output) and _dirichlet_grad(x,
+ * alpha, total), elementwise in the first operand's float32 or float64 ---- */
+
+static int meta_float_elementwise(tc_opcall *c, tc_plan *p, int n, const char *what) {
+    tc_tensor *ts[3] = {tc_arg_tensor(c, 0), tc_arg_tensor(c, 1), n > 2 ? tc_arg_tensor(c, 2) : NULL};
+    const int32_t dtype = ts[0]->dtype;
+    if (dtype != TC_FLOAT32 && dtype != TC_FLOAT64) return not_implemented(what, dtype);
+    return tc_meta_elementwise_as(p, ts, n, dtype, dtype);
+}
+
+int tc_meta_standard_gamma_grad(tc_opcall *c, tc_plan *p) {
+    return meta_float_elementwise(c, p, 2, "_standard_gamma_grad_cpu");
+}
+
+int tc_meta_dirichlet_grad(tc_opcall *c, tc_plan *p) { return meta_float_elementwise(c, p, 3, "_dirichlet_grad_cpu"); }

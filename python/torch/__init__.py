@@ -29,6 +29,7 @@ from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
 from torch import functional  # noqa: F401
 from torch.functional import norm, unique, unique_consecutive  # noqa: F401
 from torch._C import _unique, _unique2  # noqa: F401
+from torch._C import _standard_gamma, _standard_gamma_grad, _sample_dirichlet, _dirichlet_grad  # noqa: F401
 from torch import storage  # noqa: F401
 from torch.storage import TypedStorage, UntypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401
@@ -89,7 +90,7 @@ from torch._tensor_str import set_printoptions  # noqa: E402,F401
 
 # Modules and names that a program may never touch are imported on first use (PyTorch imports them with
 # torch; attribute access behaves the same).
-_LAZY_MODULES = {'jit', 'hub', 'testing', 'amp', 'cpu', '_six', 'profiler'}
+_LAZY_MODULES = {'jit', 'hub', 'testing', 'amp', 'cpu', '_six', 'profiler', 'distributions'}
 _LAZY_NAMES = {'autocast': 'torch.amp', 'is_autocast_enabled': 'torch.amp.autocast_mode',
                'is_autocast_cpu_enabled': 'torch.amp.autocast_mode',
                'get_autocast_gpu_dtype': 'torch.amp.autocast_mode', 'get_autocast_cpu_dtype': 'torch.amp.autocast_mode'}

@@ -482,6 +482,8 @@ static void test_registration(void) {
                 {"uniform", floats}, {"normal", floats}, {"random", all}, {"exponential", floats},
                 {"cauchy", floats}, {"log_normal", floats}, {"geometric", nobool}, {"bernoulli_float", 0x3bf},
                 {"bernoulli_tensor", 0x3bf}, {"randperm", nobool}, {"poisson", 0x380}, {"multinomial", 0x380},
+                {"standard_gamma", 0x300}, {"sample_dirichlet", 0x300}, {"binomial", 0x300},
+                {"standard_gamma_grad", 0x300}, {"dirichlet_grad", 0x300},
                 /* reductions, scans, sorting and selection */
                 {"prod", all},      {"nansum", all},     {"all", all | cxf}, {"any", all | cxf},
                 {"count_nonzero", all | cxf}, {"norm", floats}, {"var", floats}, {"std", floats},

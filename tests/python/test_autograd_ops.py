@@ -460,6 +460,9 @@ THROUGH_LOG_SOFTMAX = FIRST_ORDER_ONLY
 FIRST_ORDER_ONLY = FIRST_ORDER_ONLY | {'_lstm_layer_backward'}
 # ops with a Generator that draw nothing in their samples (rrelu in eval mode: training=False)
 DETERMINISTIC_SAMPLES = {'rrelu', 'rrelu_', 'rrelu_with_noise', 'rrelu_with_noise_'}
+# random ops whose draws are differentiable in their parameters (implicit reparameterization: the
+# derivative of a draw at a fixed value of its cdf); their gradient is another op, checked against it
+REPARAMETERIZED = {'_standard_gamma': lambda args, out: torch._standard_gamma_grad(args[0], out)}
 
 # Differentiable in PyTorch's sense but declared without a derivative (PyTorch raises too).
 # composites whose floating results are constants for some samples (norm_backward's p = 0: zeros)
@@ -575,10 +578,14 @@ def test_gradients(name, sample_name):
             first = next(o for o in float_outs if o.requires_grad)
             assert first.grad_fn is not None and (first.grad_fn.name() == node or info['name'].endswith('_'))
         if any(a[1] == GENERATOR for a in info['args']) and name not in DETERMINISTIC_SAMPLES:
-            # a random op: every call draws anew, so no finite differences; its gradients are zeros
+            # a random op: every call draws anew, so no finite differences; its gradients are zeros, or
+            # another op's for the reparameterized ones
             grads = torch.autograd.grad([o.sum() for o in float_outs if o.requires_grad], requiring(args),
                                         allow_unused=True)
-            assert all(g is None or g.abs().sum().item() == 0 for g in grads), name
+            if name in REPARAMETERIZED:
+                assert torch.allclose(grads[0], REPARAMETERIZED[name](args, float_outs[0]), equal_nan=True), name
+            else:
+                assert all(g is None or g.abs().sum().item() == 0 for g in grads), name
             continue
 
         # a sample's optional third item gives the function and inputs to check, for ops whose inputs

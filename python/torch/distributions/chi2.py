@@ -1,0 +1,19 @@
+from torch.distributions import constraints
+from torch.distributions.gamma import Gamma
+
+__all__ = ['Chi2']
+
+
+class Chi2(Gamma):
+    """The chi-squared distribution with df degrees of freedom: Gamma(df / 2, 1 / 2)."""
+    arg_constraints = {'df': constraints.positive}
+
+    def __init__(self, df, validate_args=None):
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return super().expand(batch_shape, self._get_checked_instance(Chi2, _instance))
+
+    @property
+    def df(self):
+        return self.concentration * 2

@@ -1,0 +1,51 @@
+import torch
+from torch.distributions import constraints
+from torch.distributions.exponential import Exponential
+from torch.distributions.gumbel import euler_constant
+from torch.distributions.transformed_distribution import TransformedDistribution
+from torch.distributions.transforms import AffineTransform, PowerTransform
+from torch.distributions.utils import broadcast_all
+
+__all__ = ['Weibull']
+
+
+class Weibull(TransformedDistribution):
+    """scale * E ** (1 / concentration) for E ~ Exponential(1)."""
+    arg_constraints = {'scale': constraints.positive, 'concentration': constraints.positive}
+    support = constraints.positive
+
+    def __init__(self, scale, concentration, validate_args=None):
+        self.scale, self.concentration = broadcast_all(scale, concentration)
+        self.concentration_reciprocal = self.concentration.reciprocal()
+        base_dist = Exponential(torch.ones_like(self.scale), validate_args=validate_args)
+        super().__init__(base_dist, self._transforms(), validate_args=validate_args)
+
+    def _transforms(self):
+        return [PowerTransform(exponent=self.concentration_reciprocal), AffineTransform(loc=0, scale=self.scale)]
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Weibull, _instance)
+        new.scale = self.scale.expand(batch_shape)
+        new.concentration = self.concentration.expand(batch_shape)
+        new.concentration_reciprocal = new.concentration.reciprocal()
+        base_dist = self.base_dist.expand(batch_shape)
+        super(Weibull, new).__init__(base_dist, new._transforms(), validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        return self.scale * torch.exp(torch.lgamma(1 + self.concentration_reciprocal))
+
+    @property
+    def mode(self):
+        return self.scale * ((self.concentration - 1) / self.concentration) ** self.concentration.reciprocal()
+
+    @property
+    def variance(self):
+        return self.scale.pow(2) * (torch.exp(torch.lgamma(1 + 2 * self.concentration_reciprocal))
+                                    - torch.exp(2 * torch.lgamma(1 + self.concentration_reciprocal)))
+
+    def entropy(self):
+        return (euler_constant * (1 - self.concentration_reciprocal)
+                + torch.log(self.scale * self.concentration_reciprocal) + 1)
