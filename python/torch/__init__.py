@@ -16,7 +16,7 @@ from torch._enums import (  # noqa: F401
 )
 from torch._tensor import Tensor
 from torch import _legacy
-from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
+from torch._factories import tensor, as_tensor, from_numpy, frombuffer, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
 from torch._C import Generator, default_generator  # noqa: F401
 from torch._C import OutOfMemoryError  # noqa: F401
