@@ -10,6 +10,7 @@ import inspect
 import math
 import sys
 import types
+import warnings
 
 import torch
 from torch.fx.graph import Graph
@@ -57,6 +58,10 @@ def _find_proxies(a):
     found = []
     map_aggregate(a, lambda x: found.append(x) if isinstance(x, Proxy) else None)
     return found
+
+
+def _assert_is_none(value, msg):
+    assert value is None, msg
 
 
 def wrap(fn_or_name):
@@ -253,8 +258,7 @@ class Tracer(TracerBase):
                 raise TraceError('symbolic tracing of %s with a *args or **kwargs parameter (%s) is not supported '
                                  'here' % (fn.__qualname__, name))
             if name in concrete_args and concrete_args[name] is not PH:
-                value = concrete_args[name]
-                self.create_proxy('placeholder', name, (value,), {})
+                value = self._specialize(name, param, concrete_args[name])
             else:
                 default = () if param.default is inspect.Parameter.empty else (param.default,)
                 value = self.create_proxy('placeholder', name, default, {}, type_expr=fn.__annotations__.get(name))
@@ -263,6 +267,23 @@ class Tracer(TracerBase):
             else:
                 args.append(value)
         return root_fn, args, kwargs
+
+    def _specialize(self, name, param, value):
+        """A concrete_args entry: the traced code sees the value; the graph keeps an input `<name>_1` and
+        asserts that callers pass that same value."""
+        default = () if param.default is inspect.Parameter.empty else (param.default,)
+        ph = self.create_proxy('placeholder', name + '_1', default, {})
+        msg = '%s has been specialized to have value %s but got another value' % (name, value)
+        if value is None:
+            self.create_proxy('call_function', _assert_is_none, (ph, msg), {})
+        elif isinstance(value, (bool, int, float, complex, str, torch.dtype, torch.device, torch.memory_format,
+                                torch.layout)):
+            self.create_proxy('call_function', torch._assert, (ph == value, msg), {})
+        else:
+            warnings.warn('Was not able to add assertion to guarantee correct input %s to specialized function. '
+                          'It is up to the user to make sure that your inputs match the inputs you specialized the '
+                          'function with.' % name)
+        return value
 
     def trace(self, root, concrete_args=None):
         """Traces root (a Module's forward, or a function) and returns the Graph."""
@@ -278,7 +299,15 @@ class Tracer(TracerBase):
                 fn = root
                 is_module = False
             self.graph = Graph(tracer_cls=getattr(self, '__class__', None))
-            self.tensor_attrs = {}
+            self.tensor_attrs = {}  # tensors held as plain module attributes keep their names
+
+            def collect_tensor_attrs(m, prefix):
+                for k, v in m.__dict__.items():
+                    if isinstance(v, torch.Tensor):
+                        self.tensor_attrs[v] = prefix + k
+                for k, child in m.named_children():
+                    collect_tensor_attrs(child, prefix + k + '.')
+            collect_tensor_attrs(self.root, '')
             self.submodule_paths = {mod: name for name, mod in self.root.named_modules()}
             fn, args, kwargs = self.create_args_for_root(fn, is_module, concrete_args)
             parameter_proxy_cache = {}
@@ -331,6 +360,10 @@ class Tracer(TracerBase):
         # functions imported by name into the traced code's modules (`from torch import cat`, `math.sqrt`
         # under autowrap) are patched where that code looks them up
         ids_to_wrap = set(self._autowrap_function_ids) | set(replaced)
+        for module in self._autowrap_search:  # `math.sqrt(...)` looks the function up in math itself
+            for name, value in list(vars(module).items()):
+                if id(value) in self._autowrap_function_ids and _is_plain_function(value):
+                    patcher.patch(module, name, recording(value))
         module_globals = {id(fn.__globals__): fn.__globals__} if hasattr(fn, '__globals__') else {}
         for m in self.root.modules():
             forward = getattr(type(m), 'forward', None)

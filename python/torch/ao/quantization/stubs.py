@@ -5,28 +5,22 @@ import torch
 __all__ = ['QuantStub', 'DeQuantStub', 'QuantWrapper']
 
 
-class QuantStub(torch.nn.Module):
+class _Stub(torch.nn.Module):
+    def __init__(self, qconfig=None):
+        super().__init__()
+        if qconfig:
+            self.qconfig = qconfig
+
+    def forward(self, x):
+        return x
+
+
+class QuantStub(_Stub):
     """Identity until convert() replaces it by a quantizer; qconfig is kept for that."""
 
-    def __init__(self, qconfig=None):
-        super().__init__()
-        if qconfig:
-            self.qconfig = qconfig
 
-    def forward(self, x):
-        return x
-
-
-class DeQuantStub(torch.nn.Module):
+class DeQuantStub(_Stub):
     """Identity until convert() replaces it by a dequantizer."""
-
-    def __init__(self, qconfig=None):
-        super().__init__()
-        if qconfig:
-            self.qconfig = qconfig
-
-    def forward(self, x):
-        return x
 
 
 class QuantWrapper(torch.nn.Module):

@@ -19,13 +19,17 @@ class TensorMetadata(NamedTuple):
     qparams: dict
 
 
+def _memory_format(t):
+    if t.is_contiguous():
+        return torch.contiguous_format
+    last = {4: (0, 2, 3, 1), 5: (0, 2, 3, 4, 1)}.get(t.dim())
+    if last is not None and t.permute(*last).is_contiguous():
+        return torch.channels_last if t.dim() == 4 else torch.channels_last_3d
+    return None
+
+
 def _extract_tensor_metadata(result):
-    memory_format = None
-    for fmt in (torch.contiguous_format, torch.channels_last, torch.channels_last_3d):
-        if result.is_contiguous(memory_format=fmt):
-            memory_format = fmt
-            break
-    return TensorMetadata(result.shape, result.dtype, result.requires_grad, result.stride(), memory_format,
+    return TensorMetadata(result.shape, result.dtype, result.requires_grad, result.stride(), _memory_format(result),
                           False, {})
 
 
