@@ -150,7 +150,19 @@ static int parse_float(PyObject *o, double *out) {
         *out = PyLong_AsDouble(o);
         return *out == -1.0 && PyErr_Occurred() ? (PyErr_Clear(), -1) : 0;
     }
-    if (tp_is_tensor(o) || PySequence_Check(o) || !PyNumber_Check(o)) return -1;
+    if (tp_is_tensor(o)) {
+        /* PyTorch takes a 0-dim real tensor that does not require grad for a float argument
+         * (x.uniform_(lo[0], lo[1]) with lo a tensor, as torchvision's RandomResizedCrop does) */
+        tc_tensor *t = tp_unwrap(o);
+        tc_scalar s;
+        if (t->ndim != 0 || tc_dtype_is_complex(t->dtype) || tc_requires_grad(t) || tc__local_scalar_dense(t, &s)) {
+            tc_error_clear();
+            return -1;
+        }
+        *out = s.kind == TC_SCALAR_FLOAT ? s.v.f : (double)s.v.i;
+        return 0;
+    }
+    if (PySequence_Check(o) || !PyNumber_Check(o)) return -1;
     *out = PyFloat_AsDouble(o);
     return *out == -1.0 && PyErr_Occurred() ? (PyErr_Clear(), -1) : 0;
 }

@@ -16,7 +16,7 @@ from torch._enums import (  # noqa: F401
 )
 from torch._tensor import Tensor
 from torch import _legacy
-from torch._factories import tensor, as_tensor, from_numpy, is_tensor  # noqa: F401
+from torch._factories import tensor, as_tensor, from_numpy, frombuffer, is_tensor  # noqa: F401
 from torch._ops import ops  # noqa: F401
 from torch._C import Generator, default_generator  # noqa: F401
 from torch._C import OutOfMemoryError  # noqa: F401
@@ -90,7 +90,8 @@ from torch._tensor_str import set_printoptions  # noqa: E402,F401
 
 # Modules and names that a program may never touch are imported on first use (PyTorch imports them with
 # torch; attribute access behaves the same).
-_LAZY_MODULES = {'jit', 'hub', 'testing', 'amp', 'cpu', '_six', 'profiler', 'distributions'}
+_LAZY_MODULES = {'jit', 'hub', 'testing', 'amp', 'cpu', '_six', 'profiler', 'distributions', 'fx', 'onnx',
+                 'quantization', 'ao'}
 _LAZY_NAMES = {'autocast': 'torch.amp', 'is_autocast_enabled': 'torch.amp.autocast_mode',
                'is_autocast_cpu_enabled': 'torch.amp.autocast_mode',
                'get_autocast_gpu_dtype': 'torch.amp.autocast_mode', 'get_autocast_cpu_dtype': 'torch.amp.autocast_mode'}

@@ -1,6 +1,7 @@
 """torch.tensor, torch.as_tensor and the numpy bridge: the constructors that take Python data. The
 creation ops (zeros, ones, full, arange, ...) are ops of the op table, bound by torch._C."""
 import sys
+import warnings
 
 import torch
 from torch import _C
@@ -111,3 +112,65 @@ def from_numpy(array):
     for s, st in zip(shape, elem_strides):
         extent = 0 if s == 0 or extent == 0 else extent + (s - 1) * st
     return _C._from_buffer(array, address, extent * itemsize, shape, elem_strides, 0, dtype)
+
+
+# ---- frombuffer: a tensor over any object exporting the buffer protocol ----
+
+class _ExportedBuffer:
+    """Holds a buffer export (PyObject_GetBuffer) open for as long as a tensor uses its memory."""
+
+    def __init__(self, obj):
+        import ctypes
+
+        class PyBuffer(ctypes.Structure):
+            _fields_ = [('buf', ctypes.c_void_p), ('obj', ctypes.py_object), ('len', ctypes.c_ssize_t),
+                        ('itemsize', ctypes.c_ssize_t), ('readonly', ctypes.c_int), ('ndim', ctypes.c_int),
+                        ('format', ctypes.c_char_p), ('shape', ctypes.c_void_p), ('strides', ctypes.c_void_p),
+                        ('suboffsets', ctypes.c_void_p), ('internal', ctypes.c_void_p)]
+        self._view = PyBuffer()
+        get = ctypes.pythonapi.PyObject_GetBuffer
+        get.argtypes = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int]
+        if get(obj, ctypes.byref(self._view), 0) != 0:  # PyBUF_SIMPLE: contiguous bytes
+            raise ValueError('object does not implement Python buffer protocol.')
+        self._release = ctypes.pythonapi.PyBuffer_Release
+        self._release.argtypes = [ctypes.POINTER(PyBuffer)]
+        self._byref = ctypes.byref  # kept: __del__ may run while the interpreter shuts down
+        self.address, self.nbytes, self.readonly = self._view.buf or 0, self._view.len, bool(self._view.readonly)
+
+    def __del__(self):
+        self._release(self._byref(self._view))
+
+
+_warned_readonly = []
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-D tensor of dtype over buffer's memory from byte offset on (count elements, or all that fit);
+    writes go through to the buffer."""
+    try:
+        memoryview(buffer)
+    except TypeError:
+        raise ValueError('object does not implement Python buffer protocol.') from None
+    exported = _ExportedBuffer(buffer)
+    length, itemsize = exported.nbytes, torch.empty((), dtype=dtype).element_size()
+    if length <= 0 or count == 0:
+        raise ValueError('both buffer length (%d) and count (%d) must not be 0' % (length, count))
+    if offset < 0 or offset >= length:
+        raise ValueError('offset (%d bytes) must be non-negative and no greater than buffer length (%d bytes) '
+                         'minus 1' % (offset, length))
+    if count < 0:
+        if (length - offset) % itemsize:
+            raise ValueError('buffer length (%d bytes) after offset (%d bytes) must be a multiple of element size '
+                             '(%d)' % (length - offset, offset, itemsize))
+        count = (length - offset) // itemsize
+    elif offset + count * itemsize > length:
+        raise ValueError('requested buffer length (%d * %d bytes) after offset (%d bytes) must not be greater than '
+                         'actual buffer length (%d bytes)' % (count, itemsize, offset, length))
+    if exported.readonly and not _warned_readonly:
+        _warned_readonly.append(True)
+        warnings.warn('The given buffer is not writable, and PyTorch does not support non-writable tensors. This '
+                      'means you can write to the underlying (supposedly non-writable) buffer using the tensor. You '
+                      'may want to copy the buffer to protect its data or make it writable before converting it to '
+                      'a tensor. This type of warning will be suppressed for the rest of this program.')
+    t = _C._from_buffer(exported, exported.address + offset, count * itemsize, (count,), (1,), 0, dtype)
+    return t.requires_grad_() if requires_grad else t

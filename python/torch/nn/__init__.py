@@ -8,4 +8,7 @@ def __getattr__(name):
     if name in ('parallel', 'DataParallel'):  # imported on first use
         import torch.nn.parallel
         return torch.nn.parallel if name == 'parallel' else torch.nn.parallel.DataParallel
+    if name in ('quantized', 'intrinsic'):
+        import importlib
+        return importlib.import_module('torch.nn.' + name)
     raise AttributeError("module 'torch.nn' has no attribute '%s'" % name)
