@@ -90,7 +90,7 @@ from torch._tensor_str import set_printoptions  # noqa: E402,F401
 
 # Modules and names that a program may never touch are imported on first use (PyTorch imports them with
 # torch; attribute access behaves the same).
-_LAZY_MODULES = {'jit', 'hub', 'testing', 'amp', 'cpu', '_six', 'profiler', 'distributions', 'fx', 'onnx',
+_LAZY_MODULES = {'jit', 'hub', 'testing', 'amp', 'cpu', '_six', 'profiler', 'distributions', 'fx', 'onnx', 'masked',
                  'quantization', 'ao'}
 _LAZY_NAMES = {'autocast': 'torch.amp', 'is_autocast_enabled': 'torch.amp.autocast_mode',
                'is_autocast_cpu_enabled': 'torch.amp.autocast_mode',

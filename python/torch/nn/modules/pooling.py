@@ -71,8 +71,8 @@ class AvgPool1d(_AvgPoolNd):
                             self.count_include_pad)
 
 
-class AvgPool2d(_AvgPoolNd):
-    """The mean of each window of (N, C, H, W) or (C, H, W) inputs (or its sum over divisor_override)."""
+class _AvgPoolWithDivisor(_AvgPoolNd):
+    """The 2-d and 3-d average pools: a divisor_override beside the 1-d pool's arguments."""
 
     __constants__ = ['kernel_size', 'stride', 'padding', 'ceil_mode', 'count_include_pad', 'divisor_override']
 
@@ -87,8 +87,14 @@ class AvgPool2d(_AvgPoolNd):
         self.divisor_override = divisor_override
 
     def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
+
+
+class AvgPool2d(_AvgPoolWithDivisor):
+    """The mean of each window of (N, C, H, W) or (C, H, W) inputs (or its sum over divisor_override)."""
+
+    _pool = staticmethod(F.avg_pool2d)
 
 
 class _AdaptiveMaxPoolNd(Module):
@@ -151,24 +157,10 @@ class MaxPool3d(_MaxPoolNd):
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
-class AvgPool3d(_AvgPoolNd):
+class AvgPool3d(_AvgPoolWithDivisor):
     """The mean of each window of (N, C, D, H, W) or (C, D, H, W) inputs (or its sum over divisor_override)."""
 
-    __constants__ = ['kernel_size', 'stride', 'padding', 'ceil_mode', 'count_include_pad', 'divisor_override']
-
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-                 divisor_override=None):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+    _pool = staticmethod(F.avg_pool3d)
 
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):

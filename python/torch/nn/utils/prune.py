@@ -219,8 +219,8 @@ class Identity(BasePruningMethod):
         return super(Identity, cls).apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prunes `amount` entries chosen at random."""
+class _UnstructuredByRank(BasePruningMethod):
+    """Prunes `amount` entries: those that _ranked(t) puts first (the k largest of its scores)."""
 
     PRUNING_TYPE = 'unstructured'
 
@@ -234,34 +234,26 @@ class RandomUnstructured(BasePruningMethod):
         _validate_amount_against_size(nparams_toprune, tensor_size)
         mask = default_mask.clone(memory_format=torch.contiguous_format)
         if nparams_toprune != 0:
-            prob = torch.rand_like(t)
-            topk = torch.topk(prob.view(-1), k=nparams_toprune)
-            mask.view(-1)[topk.indices] = 0
+            mask.view(-1)[self._ranked(t, nparams_toprune)] = 0
         return mask
+
+
+class RandomUnstructured(_UnstructuredByRank):
+    """Prunes `amount` entries chosen at random."""
+
+    def _ranked(self, t, k):
+        return torch.topk(torch.rand_like(t).view(-1), k=k).indices
 
     @classmethod
     def apply(cls, module, name, amount):
         return super(RandomUnstructured, cls).apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_UnstructuredByRank):
     """Prunes the `amount` entries of smallest magnitude."""
 
-    PRUNING_TYPE = 'unstructured'
-
-    def __init__(self, amount):
-        _validate_amount(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        tensor_size = t.nelement()
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_amount_against_size(nparams_toprune, tensor_size)
-        mask = default_mask.clone(memory_format=torch.contiguous_format)
-        if nparams_toprune != 0:
-            topk = torch.topk(torch.abs(t).view(-1), k=nparams_toprune, largest=False)
-            mask.view(-1)[topk.indices] = 0
-        return mask
+    def _ranked(self, t, k):
+        return torch.topk(torch.abs(t).view(-1), k=k, largest=False).indices
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
