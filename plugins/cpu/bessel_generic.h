@@ -139,33 +139,22 @@ static C FN(k1_small)(C x) {
     return log((C)0.5 * x) * FN(modified_bessel_i1)(x) + FN(chbevl)(x * x - (C)2, FN(k1_a), LEN(FN(k1_a))) / x;
 }
 
-static C FN(modified_bessel_k0)(C x) {
+/* K0 (one false) or K1, times exp(x) when scaled. */
+static C FN(bessel_k)(C x, bool one, bool scaled) {
     if (x == 0) return (C)INFINITY;
     if (x < 0) return (C)NAN;
-    if (x <= 2) return FN(k0_small)(x);
-    return exp(-x) * FN(chbevl)((C)8 / x - (C)2, FN(k0_b), LEN(FN(k0_b))) / sqrt(x);
+    if (x <= 2) {
+        const C k = one ? FN(k1_small)(x) : FN(k0_small)(x);
+        return scaled ? k * exp(x) : k;
+    }
+    const C r = FN(chbevl)((C)8 / x - (C)2, one ? FN(k1_b) : FN(k0_b), 25);
+    return scaled ? r / sqrt(x) : exp(-x) * r / sqrt(x);
 }
 
-static C FN(scaled_modified_bessel_k0)(C x) {
-    if (x == 0) return (C)INFINITY;
-    if (x < 0) return (C)NAN;
-    if (x <= 2) return FN(k0_small)(x) * exp(x);
-    return FN(chbevl)((C)8 / x - (C)2, FN(k0_b), LEN(FN(k0_b))) / sqrt(x);
-}
-
-static C FN(modified_bessel_k1)(C x) {
-    if (x == 0) return (C)INFINITY;
-    if (x < 0) return (C)NAN;
-    if (x <= 2) return FN(k1_small)(x);
-    return exp(-x) * FN(chbevl)((C)8 / x - (C)2, FN(k1_b), LEN(FN(k1_b))) / sqrt(x);
-}
-
-static C FN(scaled_modified_bessel_k1)(C x) {
-    if (x == 0) return (C)INFINITY;
-    if (x < 0) return (C)NAN;
-    if (x <= 2) return FN(k1_small)(x) * exp(x);
-    return FN(chbevl)((C)8 / x - (C)2, FN(k1_b), LEN(FN(k1_b))) / sqrt(x);
-}
+static C FN(modified_bessel_k0)(C x) { return FN(bessel_k)(x, false, false); }
+static C FN(modified_bessel_k1)(C x) { return FN(bessel_k)(x, true, false); }
+static C FN(scaled_modified_bessel_k0)(C x) { return FN(bessel_k)(x, false, true); }
+static C FN(scaled_modified_bessel_k1)(C x) { return FN(bessel_k)(x, true, true); }
 
 /* sin(x) / x, by its Taylor series below 1/2. */
 static C FN(spherical_bessel_j0)(C x) {

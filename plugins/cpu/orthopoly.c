@@ -11,16 +11,8 @@
 #include "dtype.h"
 #include "loops.h"
 
-#define C float
-#define S f32
-#include "orthopoly_generic.h"
-#undef C
-#undef S
-#define C double
-#define S f64
-#include "orthopoly_generic.h"
-#undef C
-#undef S
+#define CPU_STAMP_FILE "orthopoly_generic.h"
+#include "stamp_float_double.h"
 
 #define OPS(X)                                                                                     \
     X(chebyshev_polynomial_t) X(chebyshev_polynomial_u) X(chebyshev_polynomial_v)                  \
