@@ -127,8 +127,10 @@
     9.54293611618961883998E-1, 8.64580826352392193095E-2, 4.12656523824222607191E-3, 1.01259085116509135510E-4, \
     1.17166733214413521882E-6, 4.91834570062930015649E-9
 
-#define CPU_STAMP_FILE "bessel_generic.h"
-#include "stamp_float_double.h"
+#include "bessel_generic.h"
+#define CPU_STAMP_DOUBLE
+#include "bessel_generic.h"
+#undef CPU_STAMP_DOUBLE
 
 #define OPS(X)                                                                                     \
     X(bessel_j0) X(bessel_j1) X(bessel_y0) X(bessel_y1) X(modified_bessel_i0) X(modified_bessel_i1)    \

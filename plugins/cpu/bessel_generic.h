@@ -4,6 +4,8 @@
  * float64 in double, as PyTorch's kernels do. Cephes' algorithms (S. L. Moshier, 3-clause BSD), in the
  * order PyTorch 1.13 evaluates them; the coefficient lists are bessel.c's.
  */
+#include "stamp_float_double.h"
+
 #define FN(name) CPU_CAT(name##_, S)
 
 /* A polynomial, highest coefficient first; with a leading 1 left out of the list (Cephes' p1evl) when
@@ -212,3 +214,5 @@ static C FN(airy_ai)(C x) {
 
 #undef LEN
 #undef FN
+#undef C
+#undef S

@@ -11,8 +11,10 @@
 #include "dtype.h"
 #include "loops.h"
 
-#define CPU_STAMP_FILE "orthopoly_generic.h"
-#include "stamp_float_double.h"
+#include "orthopoly_generic.h"
+#define CPU_STAMP_DOUBLE
+#include "orthopoly_generic.h"
+#undef CPU_STAMP_DOUBLE
 
 #define OPS(X)                                                                                     \
     X(chebyshev_polynomial_t) X(chebyshev_polynomial_u) X(chebyshev_polynomial_v)                  \

@@ -4,6 +4,8 @@
  * polynomials inside (-1, 1) for large degrees, with PyTorch 1.13's special values at the ends of the
  * interval; a negative degree gives 0.
  */
+#include "stamp_float_double.h"
+
 #define FN(name) CPU_CAT(name##_, S)
 
 /* The recurrence r = (a x) q - p from p = 1, q = first, n - 1 times (every Chebyshev kind). */
@@ -139,3 +141,5 @@ static C FN(legendre_polynomial_p)(C x, int64_t n) {
 }
 
 #undef FN
+#undef C
+#undef S

@@ -1,16 +1,14 @@
 /*
- * stamp_float_double.h - includes CPU_STAMP_FILE twice, with C float and S f32, then C double and S
- * f64: a generic source written once over its compute type (bessel_generic.h, orthopoly_generic.h)
- * stamped for float32 and float64. No include guard: each includer defines CPU_STAMP_FILE first.
+ * stamp_float_double.h - the compute type of a generic source included once per type (bessel_generic.h,
+ * orthopoly_generic.h, igamma_generic.h): C float and suffix S f32, or C double and S f64 where the
+ * includer defined CPU_STAMP_DOUBLE. The generic source includes this first and undefines C and S at
+ * its end; its includer names it literally each time, so that the build sees the dependency. No
+ * include guard.
  */
-#define C float
-#define S f32
-#include CPU_STAMP_FILE
-#undef C
-#undef S
+#ifdef CPU_STAMP_DOUBLE
 #define C double
 #define S f64
-#include CPU_STAMP_FILE
-#undef C
-#undef S
-#undef CPU_STAMP_FILE
+#else
+#define C float
+#define S f32
+#endif

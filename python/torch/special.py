@@ -20,6 +20,7 @@ from torch._C import (  # noqa: F401
     special_shifted_chebyshev_polynomial_w as shifted_chebyshev_polynomial_w,
     special_hermite_polynomial_h as hermite_polynomial_h, special_hermite_polynomial_he as hermite_polynomial_he,
     special_laguerre_polynomial_l as laguerre_polynomial_l, special_legendre_polynomial_p as legendre_polynomial_p,
+    special_gammainc as gammainc, special_gammaincc as gammaincc,
 )
 
 import math as _math

@@ -113,6 +113,11 @@ def samples(T, mixed):
         # zeta(x, q): a gradient for q only (x's raises, as PyTorch's not_implemented("zeta"))
         'special_zeta': lambda: [((T(2, 3, low=2.0, high=3.5, requires_grad=False), T(2, 3, low=0.5, high=2.0)), {})],
         'special_zeta.self_scalar': lambda: [((2.5, T(2, 3)), {})],
+        # igamma(a, x): a gradient for x only (a's raises, as PyTorch's not_implemented("igamma: input"))
+        'igamma': lambda: [((T(2, 3, low=0.5, high=3.0, requires_grad=False), T(2, 3, low=0.2, high=4.0)), {})],
+        'igammac': lambda: [((T(2, 3, low=0.5, high=3.0, requires_grad=False), T(2, 3, low=0.2, high=4.0)), {})],
+        'special_gammainc': lambda: [((T(2, 3, low=0.5, high=3.0, requires_grad=False), T(2, 3, low=0.2, high=4.0)), {})],
+        'special_gammaincc': lambda: [((T(2, 3, low=0.5, high=3.0, requires_grad=False), T(2, 3, low=0.2, high=4.0)), {})],
         'special_polygamma': lambda: [((1, T(2, 3)), {})],
         'special_multigammaln': lambda: [((T(2, 3, low=1.6, high=2.5), 2), {})],
         'fmax': lambda: [((mixed(2, 3), mixed(2, 3)), {}), ((mixed(2, 3), mixed(3)), {})],

@@ -2,11 +2,12 @@
 functions against the reference PyTorch (1.13.1).
 
 airy_ai, bessel_j0/j1/y0/y1, modified_bessel_i0/i1/k0/k1, scaled_modified_bessel_k0/k1,
-spherical_bessel_j0, i0, i0e, i1, i1e, erfcx, ndtri, log_ndtr, zeta and the twelve orthogonal
-polynomials: edge values (0, -0.0, negatives, large, inf, NaN) in float32 and float64, integer and bool
+spherical_bessel_j0, i0, i0e, i1, i1e, erfcx, ndtri, log_ndtr, zeta, gammainc/gammaincc (igamma,
+igammac) and the twelve orthogonal polynomials: edge values (0, -0.0, negatives, large, inf, NaN) in float32 and float64, integer and bool
 inputs (float32 results), the 16-bit and complex dtypes PyTorch refuses, out= (cast and refused),
 broadcasting and the Tensor/Scalar overloads of the binary ones, gradients where 1.13 has formulas
-(i0, i0e, i1, i1e, erfcx, ndtri, log_ndtr, zeta's q) and its errors where it has none (zeta's x) or
+(i0, i0e, i1, i1e, erfcx, ndtri, log_ndtr, zeta's q, gammainc's x) and its errors where it has none
+(zeta's x, gammainc's a) or
 no gradient at all (the others). Recorded by `tools/record_reference special`; see differential.py.
 
 float32 tolerance: PyTorch's AVX2 build contracts multiply-adds, which these kernels mirror with
@@ -120,7 +121,30 @@ def _polynomials():
     return out
 
 
-CASES = _unary() + _zeta() + _polynomials()
+def _gammainc():
+    # a and x in every branch (series, continued fraction, Temme's expansion near a = x, the
+    # boundaries); the far tails, where float32 results below 1e-8 agree only to a few 1e-6, are left out
+    ga = 'torch.tensor([0.0, 1e-3, 0.1, 0.5, 1.0, 1.5, 2.0, 5.0, 10.0, 21.0, 150.0, float("inf"), -1.0, float("nan")], dtype=torch.{})[:, None]'
+    gx = 'torch.tensor([0.0, 1e-4, 0.05, 0.3, 0.5, 0.8, 1.0, 1.05, 2.0, 9.0, 20.0, 24.0, 160.0, float("inf"), -1.0], dtype=torch.{})[None, :]'
+    out = []
+    for f in ['special.gammainc', 'special.gammaincc', 'igamma', 'igammac']:
+        for d in FLOATS + ['float16', 'bfloat16']:
+            out.append('torch.%s(%s, %s)' % (f, ga.format(d), gx.format(d)))
+        out += ['torch.%s(torch.tensor([2.0, 3.0]), torch.tensor([1, 4]))' % f,
+                'torch.%s(torch.tensor([2, 3]), torch.tensor([1, 4]))' % f,
+                'torch.%s(torch.tensor([2.0]), torch.tensor([1.5], dtype=torch.float64))' % f,
+                'torch.%s(torch.tensor([2.0, 3.0]), torch.tensor([1.0, 4.0]), out=torch.empty(2, dtype=torch.float64)).float()' % f,
+                'torch.%s(torch.tensor([2.0, 3.0]), torch.tensor([1.0, 2.0, 4.0]))' % f,
+                '(lambda x: torch.autograd.grad(torch.%s(torch.tensor([2.0, 0.5, 30.0], dtype=torch.float64), x).sum(), x)[0])'
+                '(torch.tensor([1.5, 0.75, 28.0], dtype=torch.float64, requires_grad=True))' % f,
+                'torch.%s(torch.tensor([2.0], requires_grad=True), torch.tensor([1.5])).sum().backward()' % f]
+    out += ['torch.tensor([2.0, 3.0]).igamma(torch.tensor([1.0, 4.0]))', 'torch.tensor([2.0, 3.0]).igammac_(torch.tensor([1.0, 4.0]))',
+            'torch.tensor([2.0, 3.0]).igamma_(torch.tensor([1.0, 4.0], dtype=torch.float64))',
+            'torch.igamma(torch.tensor([2.0]), torch.tensor([1.0]), out=torch.empty(1, dtype=torch.int64))']
+    return out
+
+
+CASES = _unary() + _zeta() + _polynomials() + _gammainc()
 SUITE = Suite('special', CASES, tolerance={'torch.float32': (1e-6, 1e-30)})
 RECORDED, RUNNER, reference_request = SUITE.recorded, SUITE.runner, SUITE.reference_request
 reports = SUITE.fixture()
