@@ -60,8 +60,18 @@ static inline double cpu_fu_round16(double v, int32_t dtype) {
         return cpu_float_unary_as(a, TC_FLOAT64, fu_##OP##_f32, fu_##OP##_f64, #OP, COMPUTE);      \
     }
 #define CPU_FU_ENTRIES(OP)                                                                         \
-    {#OP, TC_FLOAT16, k_##OP##_f16}, {#OP, TC_BFLOAT16, k_##OP##_bf16},                            \
-        {#OP, TC_FLOAT32, k_##OP##_f32}, {#OP, TC_FLOAT64, k_##OP##_f64},
+    {#OP, TC_FLOAT16, k_##OP##_f16}, {#OP, TC_BFLOAT16, k_##OP##_bf16}, CPU_FU_WIDE_ENTRIES(OP)
+
+/* float32 and float64 only, for ops PyTorch has no 16-bit kernels of (its message for those comes
+ * from the dispatcher, which finds none). */
+#define CPU_FU_WIDE_KERNELS(OP)                                                                    \
+    static int k_##OP##_f32(const tc_kernel_args *a) {                                             \
+        return cpu_float_unary_as(a, TC_FLOAT32, fu_##OP##_f32, fu_##OP##_f64, #OP, true);         \
+    }                                                                                              \
+    static int k_##OP##_f64(const tc_kernel_args *a) {                                             \
+        return cpu_float_unary_as(a, TC_FLOAT64, fu_##OP##_f32, fu_##OP##_f64, #OP, true);         \
+    }
+#define CPU_FU_WIDE_ENTRIES(OP) {#OP, TC_FLOAT32, k_##OP##_f32}, {#OP, TC_FLOAT64, k_##OP##_f64},
 
 /* Array functions from a scalar expression EXPR in `v` (a float for _f32, a double for _f64). */
 #define CPU_FU_MAP(OP, EXPR_F, EXPR_D)                                                             \

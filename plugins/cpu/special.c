@@ -1,5 +1,6 @@
 /*
- * special.c - special functions of one tensor: erfinv, digamma, polygamma(n, x), mvlgamma(x, p).
+ * special.c - special functions: erfinv, digamma, polygamma(n, x), mvlgamma(x, p), ndtri, log_ndtr,
+ * erfcx (erfcx.h) of one tensor, and the Hurwitz zeta function zeta(x, q) of two.
  *
  * The reference computes these in the tensor's own precision with its own algorithms (float
  * arithmetic for float32), which near their zeros and poles differ from the true value by far more
@@ -12,8 +13,12 @@
 #include <math.h>
 #include <string.h>
 
+#include <stdbool.h>
+
 #include "cpu.h"
+#include "erfcx.h"
 #include "float_unary.h"
+#include "loops.h"
 #include "vmath.h"
 
 /* ---- erfinv ---- */
@@ -214,7 +219,94 @@ DEF_POLYGAMMA_ARRAY(f64, double)
 DEF_MVLGAMMA(f32, float)
 DEF_MVLGAMMA(f64, double)
 
+/* ---- ndtri: the inverse of the standard normal CDF (Cephes' ndtri.c), in the tensor's precision ---- */
+
+#define NDTRI_P0 -5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1, \
+    1.39312609387279679503E1, -1.23916583867381258016E0
+#define NDTRI_Q0 1.0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1, \
+    -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1, 1.59056225126211695515E1, \
+    -1.18331621121330003142E0
+#define NDTRI_P1 4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1, \
+    4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0, -1.40256079171354495875E-1, \
+    -3.50424626827848203418E-2, -8.57456785154685413611E-4
+#define NDTRI_Q1 1.0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1, \
+    1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1, -3.80806407691578277194E-2, \
+    -9.33259480895457427372E-4
+#define NDTRI_P2 3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0, \
+    1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2, 3.01581553508235416007E-4, \
+    2.65806974686737550832E-6, 6.23974539184983293730E-9
+#define NDTRI_Q2 1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0, \
+    2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4, 2.89247864745380683936E-6, \
+    6.79019408009981274425E-9
+
+/* Near the middle x = w + w^3 R(w^2) sqrt(2 pi) with w = y - 1/2; in the tails an expansion in
+ * 1/sqrt(-2 log y), with two rational functions (y above and below exp(-32)). */
+#define DEF_NDTRI(S, C, SQRT, LOG)                                                                 \
+    static C ndtri_##S(C y0) {                                                                     \
+        static const C p0[] = {NDTRI_P0}, q0[] = {NDTRI_Q0}, p1[] = {NDTRI_P1}, q1[] = {NDTRI_Q1};  \
+        static const C p2[] = {NDTRI_P2}, q2[] = {NDTRI_Q2};                                       \
+        const C exp_m2 = (C)0.13533528323661269189;                                                \
+        if (y0 == 0) return -(C)INFINITY;                                                          \
+        if (y0 == 1) return (C)INFINITY;                                                           \
+        if (y0 < 0 || y0 > 1) return (C)NAN;                                                       \
+        bool negate = true;                                                                        \
+        C y = y0;                                                                                  \
+        if (y > (C)1 - exp_m2) {                                                                   \
+            y = (C)1 - y;                                                                          \
+            negate = false;                                                                        \
+        }                                                                                          \
+        if (y > exp_m2) {                                                                          \
+            y = y - (C)0.5;                                                                        \
+            const C y2 = y * y;                                                                    \
+            const C x = fma(y, y2 * polevl_##S(y2, p0, 4) / polevl_##S(y2, q0, 8), y);             \
+            return x * (C)2.50662827463100050242E0;                                                \
+        }                                                                                          \
+        const C x = SQRT((C)-2 * LOG(y));                                                          \
+        const C x0 = x - LOG(x) / x;                                                               \
+        const C z = (C)1 / x;                                                                      \
+        const C x1 = x < (C)8 ? z * polevl_##S(z, p1, 8) / polevl_##S(z, q1, 8)                    \
+                              : z * polevl_##S(z, p2, 8) / polevl_##S(z, q2, 8);                   \
+        return negate ? x1 - x0 : x0 - x1;                                                         \
+    }
+DEF_NDTRI(f32, float, sqrtf, logf)
+DEF_NDTRI(f64, double, sqrt, log)
+CPU_FU_MAP(ndtri, ndtri_f32(v), ndtri_f64(v))
+
+/* ---- log_ndtr: log of the standard normal CDF; erfcx keeps the lower tail finite ---- */
+
+/* t = x / sqrt(2) is rounded from double, as PyTorch's (its constant is a double). */
+#define DEF_LOG_NDTR(S, C, LOG, LOG1P, ERFC)                                                       \
+    static C log_ndtr_##S(C x) {                                                                   \
+        const C t = (C)((double)x * 0.707106781186547524400844362104849039);                       \
+        if (x < (C)-1) return LOG(erfcx_##S(-t) / (C)2) - t * t;                                   \
+        return LOG1P(-ERFC(t) / (C)2);                                                             \
+    }
+DEF_LOG_NDTR(f32, float, logf, log1pf, erfcf)
+DEF_LOG_NDTR(f64, double, log, log1p, erfc)
+CPU_FU_MAP(log_ndtr, log_ndtr_f32(v), log_ndtr_f64(v))
+CPU_FU_MAP(erfcx, erfcx_f32(v), erfcx_f64(v))
+
 #define OPS(X) X(erfinv) X(digamma) X(polygamma) X(mvlgamma)
+#define WIDE_OPS(X) X(ndtri) X(log_ndtr) X(erfcx)
 OPS(CPU_FU_COMPUTE_KERNELS)
-static const cpu_kernel_entry kernels[] = {OPS(CPU_FU_ENTRIES)};
+WIDE_OPS(CPU_FU_WIDE_KERNELS)
+
+/* ---- zeta(x, q), binary: float32 through the double function above, as PyTorch's (its accumulate
+ * type on CPU is double) ---- */
+
+#define DEF_ZETA_LOOP(S, T)                                                                        \
+    static void loop_zeta_##S(int64_t n, char *const *p, const int64_t *s, void *ctx) {            \
+        (void)ctx;                                                                                 \
+        T *o = (T *)p[0];                                                                          \
+        const T *x = (const T *)p[1], *q = (const T *)p[2];                                        \
+        for (int64_t i = 0; i < n; i++) o[i * s[0]] = (T)zeta((double)x[i * s[1]], (double)q[i * s[2]]); \
+    }                                                                                              \
+    static int k_zeta_##S(const tc_kernel_args *args) {                                            \
+        return cpu_binary_apply_as(args, loop_zeta_##S, "zeta", CPU_DT_##S);                       \
+    }
+DEF_ZETA_LOOP(f32, float)
+DEF_ZETA_LOOP(f64, double)
+
+static const cpu_kernel_entry kernels[] = {OPS(CPU_FU_ENTRIES) WIDE_OPS(CPU_FU_WIDE_ENTRIES){"zeta", TC_FLOAT32, k_zeta_f32},
+                                           {"zeta", TC_FLOAT64, k_zeta_f64}};
 CPU_CONVERTING_KERNEL_TABLE(kernels);

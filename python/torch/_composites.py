@@ -14,7 +14,7 @@ __all__ = ['atleast_1d', 'atleast_2d', 'atleast_3d', 'block_diag', 'cartesian_pr
            'vsplit', 'dsplit', 'ravel', 'diff', 'trapezoid', 'trapz', 'cumulative_trapezoid', 'cov', 'corrcoef',
            'logaddexp', 'logaddexp2', 'sinc', 'inner', 'dist', 'vander', 'isin', 'hann_window', 'hamming_window',
            'blackman_window', 'bartlett_window', 'kaiser_window', 'is_nonzero', 'is_same_size', 'is_signed',
-           'scalar_tensor', 'ldexp', 'i0', 'frexp', 'gradient']
+           'scalar_tensor', 'ldexp', 'frexp', 'gradient']
 
 
 # ---- shapes ----
@@ -437,7 +437,7 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout
     def make(n, dtype, device):
         alpha = (n - 1) / 2.0
         k = torch.arange(n, dtype=dtype, device=device)
-        return i0(beta * torch.sqrt(1 - ((k - alpha) / alpha).pow(2))) / i0(torch.tensor(beta, dtype=dtype))
+        return torch.i0(beta * torch.sqrt(1 - ((k - alpha) / alpha).pow(2))) / torch.i0(torch.tensor(beta, dtype=dtype))
     return _window(window_length, dtype, layout, device, pin_memory, requires_grad, periodic, make)
 
 
@@ -529,57 +529,6 @@ def frexp(input, *, out=None):
         out[1].resize_(exponent.shape).copy_(exponent)
         return _FrexpOutResult(out)
     return _FrexpResult((mantissa, exponent))
-
-
-# Cephes' Chebyshev coefficients (PyTorch's calc_i0/calc_i0e/calc_i1/calc_i1e), for |x| <= 8 and above
-_I0_A = [-4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16,
-         1.71539128555513303061e-15, -1.16853328779934516808e-14, 7.67618549860493561688e-14,
-         -4.85644678311192946090e-13, 2.95505266312963983461e-12, -1.72682629144155570723e-11,
-         9.67580903537323691224e-11, -5.18979560163526290666e-10, 2.65982372468238665035e-9,
-         -1.30002500998624804212e-8, 6.04699502254191894932e-8, -2.67079385394061173391e-7,
-         1.11738753912010371815e-6, -4.41673835845875056359e-6, 1.64484480707288970893e-5,
-         -5.75419501008210370398e-5, 1.88502885095841655729e-4, -5.76375574538582365885e-4,
-         1.63947561694133579842e-3, -4.32430999505057594430e-3, 1.05464603945949983183e-2,
-         -2.37374148058994688156e-2, 4.93052842396707084878e-2, -9.49010970480476444210e-2,
-         1.71620901522208775349e-1, -3.04682672343198398683e-1, 6.76795274409476084995e-1]
-_I0_B = [-7.23318048787475395456e-18, -4.83050448594418207126e-18, 4.46562142029675999901e-17,
-         3.46122286769746109310e-17, -2.82762398051658348494e-16, -3.42548561967721913462e-16,
-         1.77256013305652638360e-15, 3.81168066935262242075e-15, -9.55484669882830764870e-15,
-         -4.15056934728722208663e-14, 1.54008621752140982691e-14, 3.85277838274214270114e-13,
-         7.18012445138366623367e-13, -1.79417853150680611778e-12, -1.32158118404477131188e-11,
-         -3.14991652796324136454e-11, 1.18891471078464383424e-11, 4.94060238822496958910e-10,
-         3.39623202570838634515e-9, 2.26666899049817806459e-8, 2.04891858946906374183e-7,
-         2.89137052083475648297e-6, 6.88975834691682398426e-5, 3.36911647825569408990e-3,
-         8.04490411014108831608e-1]
-
-
-def _chbevl(x, coefficients):
-    b0 = torch.full_like(x, coefficients[0])
-    b1 = torch.zeros_like(x)
-    b2 = b1
-    for c in coefficients[1:]:
-        b2, b1 = b1, b0
-        b0 = x * b1 - b2 + c
-    return 0.5 * (b0 - b2)
-
-
-def _i0e_of(x):
-    """exp(-|x|) i0(x) (x floating), by Cephes' two Chebyshev series, in float64."""
-    a = x.double().abs()
-    small = _chbevl(a / 2.0 - 2.0, _I0_A)
-    large = _chbevl(32.0 / a.clamp(min=8.0) - 2.0, _I0_B) / a.clamp(min=8.0).sqrt()
-    return torch.where(a <= 8.0, small, large)
-
-
-def _floating_input(input):
-    return input if input.is_floating_point() else input.to(torch.get_default_dtype())
-
-
-def i0(input, *, out=None):
-    """The modified Bessel function of the first kind of order 0, computed in float64 from Cephes'
-    series (PyTorch's coefficients) and rounded to the input's floating dtype."""
-    x = _floating_input(input)
-    return _into(out, (_i0e_of(x) * x.double().abs().exp()).to(x.dtype))
 
 
 def is_nonzero(input):

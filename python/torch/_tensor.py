@@ -182,14 +182,8 @@ class Tensor(_C._TensorBase):
     def ldexp_(self, other):
         return self.mul_(torch.pow(2.0, other))
 
-    def i0(self):
-        return torch.i0(self)
-
     def frexp(self):
         return torch.frexp(self)
-
-    def i0_(self):
-        return self.copy_(torch.i0(self))
 
     def new(self, *args, **kwargs):
         """The legacy constructor: new() is empty, new(sizes...) uninitialised, new(sequence) its

@@ -5,6 +5,22 @@ from torch._C import (  # noqa: F401
     special_exp2 as exp2, special_expit as expit, special_expm1 as expm1, special_gammaln as gammaln,
     special_log1p as log1p, special_logit as logit, special_multigammaln as multigammaln,
     special_polygamma as polygamma, special_psi as psi, special_round as round, special_xlogy as xlogy,
+    special_i0 as i0, special_i0e as i0e, special_i1 as i1, special_i1e as i1e, special_erfcx as erfcx,
+    special_ndtri as ndtri, special_log_ndtr as log_ndtr, special_zeta as zeta, special_airy_ai as airy_ai,
+    special_bessel_j0 as bessel_j0, special_bessel_j1 as bessel_j1, special_bessel_y0 as bessel_y0,
+    special_bessel_y1 as bessel_y1, special_modified_bessel_i0 as modified_bessel_i0,
+    special_modified_bessel_i1 as modified_bessel_i1, special_modified_bessel_k0 as modified_bessel_k0,
+    special_modified_bessel_k1 as modified_bessel_k1, special_scaled_modified_bessel_k0 as scaled_modified_bessel_k0,
+    special_scaled_modified_bessel_k1 as scaled_modified_bessel_k1, special_spherical_bessel_j0 as spherical_bessel_j0,
+    special_chebyshev_polynomial_t as chebyshev_polynomial_t, special_chebyshev_polynomial_u as chebyshev_polynomial_u,
+    special_chebyshev_polynomial_v as chebyshev_polynomial_v, special_chebyshev_polynomial_w as chebyshev_polynomial_w,
+    special_shifted_chebyshev_polynomial_t as shifted_chebyshev_polynomial_t,
+    special_shifted_chebyshev_polynomial_u as shifted_chebyshev_polynomial_u,
+    special_shifted_chebyshev_polynomial_v as shifted_chebyshev_polynomial_v,
+    special_shifted_chebyshev_polynomial_w as shifted_chebyshev_polynomial_w,
+    special_hermite_polynomial_h as hermite_polynomial_h, special_hermite_polynomial_he as hermite_polynomial_he,
+    special_laguerre_polynomial_l as laguerre_polynomial_l, special_legendre_polynomial_p as legendre_polynomial_p,
+    special_gammainc as gammainc, special_gammaincc as gammaincc,
 )
 
 import math as _math
@@ -12,14 +28,6 @@ import math as _math
 import torch as _torch
 
 from torch._composites import sinc  # noqa: E402,F401
-from torch._composites import i0  # noqa: E402,F401
-from torch._composites import _floating_input, _i0e_of, _into  # noqa: E402
-
-
-def i0e(input, *, out=None):
-    """exp(-|x|) i0(x), from Cephes' series in float64, rounded to the input's floating dtype."""
-    x = _floating_input(input)
-    return _into(out, _i0e_of(x).to(x.dtype))
 
 
 def softmax(input, dim, *, dtype=None):
