@@ -24,6 +24,7 @@ from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng
 from torch import backends, cuda, library, special  # noqa: F401
 from torch import autograd, nn  # noqa: F401
 from torch import linalg  # noqa: F401
+from torch import fft  # noqa: F401
 from torch.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
 from torch import functional  # noqa: F401
