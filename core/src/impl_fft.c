@@ -211,10 +211,10 @@ static int n_dim(tc_opcall *c, const char *name, int kind, bool forward) {
         tc_tensor_release(cj);
         break;
     }
-    default: { /* ihfftn: r2c over the last dim, conjugated, then c2c forward over the rest */
+    default: { /* ihfftn: r2c over the last dim, conjugated, then c2c backward over the rest */
         tc_tensor *t = tc__fft_r2c(y, last, mode, true);
         tc_tensor *cj = t ? (n > 1 ? tc_conj_physical(t) : tc_conj(t)) : NULL;
-        r = n > 1 && cj ? tc__fft_c2c(cj, head, mode, true) : (cj ? (tc_tensor_retain(cj), cj) : NULL);
+        r = n > 1 && cj ? tc__fft_c2c(cj, head, mode, false) : (cj ? (tc_tensor_retain(cj), cj) : NULL);
         tc_tensor_release(t);
         tc_tensor_release(cj);
     }
