@@ -30,6 +30,7 @@ from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
 from torch import functional  # noqa: F401
 from torch.functional import norm, unique, unique_consecutive  # noqa: F401
 from torch._C import _unique, _unique2  # noqa: F401
+from torch._C import _fft_c2c, _fft_r2c, _fft_c2r  # noqa: F401  (PyTorch's torch._fft_*)
 from torch import storage  # noqa: F401
 from torch.storage import TypedStorage, UntypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401
