@@ -64,7 +64,7 @@ FLAG_WORDS = ('method', 'function', 'number_self', 'no_bool', 'float_only', 'fac
 # python modules an op may live in instead of torch (PyTorch's python_module): module=linalg makes
 # linalg_inv torch.linalg.inv; the flag `nn` is module=nn (torch._C._nn.gelu, what torch.nn.functional
 # calls), neither torch.* nor a method
-PYTHON_MODULES = {'linalg': 'linalg_', 'nn': ''}
+PYTHON_MODULES = {'linalg': 'linalg_', 'fft': 'fft_', 'nn': ''}
 DTYPE_RULES = ('promote', 'float', 'compare', 'same', 'none', 'int_only', 'bool')
 
 

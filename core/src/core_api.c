@@ -64,8 +64,26 @@ static struct {
     int32_t abi_minor;  /* the layout its kernels expect their arguments in */
     int32_t first_device_type;
     char failure[512]; /* the first registration call that failed, if any */
-    stage_list kernels, devices, allocators, blas, layouts, ops, backwards;
+    stage_list kernels, devices, allocators, providers, layouts, ops, backwards;
 } stage;
+
+/* A BLAS or FFT provider, registered at the commit in its kind's registry. */
+typedef struct staged_provider {
+    bool fft;
+    const void *provider; /* a tc_blas_provider or a tc_fft_provider */
+    const char *name;
+} staged_provider;
+
+static bool provider_taken(const staged_provider *p) {
+    return p->fft ? tc_fft_find(p->name) != NULL : tc_blas_find(p->name) != NULL;
+}
+static int provider_register(const staged_provider *p) {
+    return p->fft ? tc_fft_register(p->provider) : tc_blas_register(p->provider);
+}
+static void provider_unregister(const staged_provider *p) {
+    if (p->fft) tc_fft_unregister(p->provider);
+    else tc_blas_unregister(p->provider);
+}
 
 /* A refused registration call: remembered, so that the commit fails even if init carries on. */
 static int refused(int rc) {
@@ -82,7 +100,7 @@ void tc_api_begin(const char *plugin, int32_t abi_minor) {
     stage.kernels.item_size = sizeof(staged_kernel);
     stage.devices.item_size = sizeof(tc_device_type_desc);
     stage.allocators.item_size = sizeof(staged_allocator);
-    stage.blas.item_size = sizeof(const tc_blas_provider *);
+    stage.providers.item_size = sizeof(staged_provider);
     stage.layouts.item_size = sizeof(char *);
     stage.ops.item_size = sizeof(staged_op);
     stage.backwards.item_size = sizeof(staged_backward);
@@ -91,7 +109,7 @@ void tc_api_begin(const char *plugin, int32_t abi_minor) {
 void tc_api_abort(void) {
     for (int32_t i = 0; i < stage.layouts.n; i++) free(*LIST_AT(stage.layouts, char *, i));
     for (int32_t i = 0; i < stage.ops.n; i++) free(LIST_AT(stage.ops, staged_op, i)->schema);
-    stage_list *lists[] = {&stage.kernels, &stage.devices,   &stage.allocators, &stage.blas,
+    stage_list *lists[] = {&stage.kernels, &stage.devices,   &stage.allocators, &stage.providers,
                            &stage.layouts, &stage.ops, &stage.backwards};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         free(lists[i]->items);
@@ -121,14 +139,16 @@ static int validate(void) {
         if (type < 0 || type >= stage.first_device_type + stage.devices.n)
             return tc_set_error(TC_ERR_VALUE, "register_allocator: unknown device type %d", type);
     }
-    for (int32_t i = 0; i < stage.blas.n; i++) {
-        const tc_blas_provider *p = *LIST_AT(stage.blas, const tc_blas_provider *, i);
-        for (int32_t k = 0; k < tc_blas_count(); k++)
-            if (strcmp(tc_blas_name(k), p->name) == 0)
-                return tc_set_error(TC_ERR_VALUE, "BLAS provider '%s' is already registered", p->name);
-        for (int32_t j = 0; j < i; j++)
-            if (strcmp((*LIST_AT(stage.blas, const tc_blas_provider *, j))->name, p->name) == 0)
-                return tc_set_error(TC_ERR_VALUE, "plugin '%s' registers BLAS provider '%s' twice", who, p->name);
+    for (int32_t i = 0; i < stage.providers.n; i++) {
+        const staged_provider *p = LIST_AT(stage.providers, staged_provider, i);
+        const char *what = p->fft ? "FFT" : "BLAS";
+        if (provider_taken(p))
+            return tc_set_error(TC_ERR_VALUE, "%s provider '%s' is already registered", what, p->name);
+        for (int32_t j = 0; j < i; j++) {
+            const staged_provider *o = LIST_AT(stage.providers, staged_provider, j);
+            if (o->fft == p->fft && strcmp(o->name, p->name) == 0)
+                return tc_set_error(TC_ERR_VALUE, "plugin '%s' registers %s provider '%s' twice", who, what, p->name);
+        }
     }
     for (int32_t i = 0; i < stage.layouts.n; i++) {
         const char *name = *LIST_AT(stage.layouts, char *, i);
@@ -169,12 +189,12 @@ static int validate(void) {
 
 /* ---- apply, with undo ---- */
 
-static void undo(int32_t kernels_done, int32_t blas_done) {
+static void undo(int32_t kernels_done, int32_t providers_done) {
     for (int32_t i = 0; i < kernels_done; i++) {
         staged_kernel *k = LIST_AT(stage.kernels, staged_kernel, i);
         tc_kernel_unset(k->kernel, k->backend, k->dtype);
     }
-    for (int32_t i = 0; i < blas_done; i++) tc_blas_unregister(*LIST_AT(stage.blas, const tc_blas_provider *, i));
+    for (int32_t i = 0; i < providers_done; i++) provider_unregister(LIST_AT(stage.providers, staged_provider, i));
 }
 
 int tc_api_commit(void) {
@@ -206,17 +226,17 @@ int tc_api_commit(void) {
         staged_allocator *a = LIST_AT(stage.allocators, staged_allocator, i);
         rc = tc_device_set_allocator(a->device_type, a->allocator);
     }
-    int32_t kernels_done = 0, blas_done = 0;
+    int32_t kernels_done = 0, providers_done = 0;
     for (; kernels_done < stage.kernels.n && rc == TC_OK; kernels_done++) {
         staged_kernel *k = LIST_AT(stage.kernels, staged_kernel, kernels_done);
         rc = tc_kernel_set(k->kernel, k->backend, k->dtype, k->fn, stage.abi_minor, k->flags, stage.plugin);
         if (rc) break;
     }
-    for (; blas_done < stage.blas.n && rc == TC_OK; blas_done++) {
-        rc = tc_blas_register(*LIST_AT(stage.blas, const tc_blas_provider *, blas_done));
+    for (; providers_done < stage.providers.n && rc == TC_OK; providers_done++) {
+        rc = provider_register(LIST_AT(stage.providers, staged_provider, providers_done));
         if (rc) break;
     }
-    if (rc) undo(kernels_done, blas_done);
+    if (rc) undo(kernels_done, providers_done);
     tc_api_abort();
     return rc;
 }
@@ -279,7 +299,15 @@ static int api_register_blas_staged(const tc_blas_provider *provider) {
     if (!provider || !struct_ok(provider->struct_size, TC_BLAS_PROVIDER_SIZE_1_0) || !provider->name ||
         !provider->sgemm || !provider->dgemm)
         return tc_set_error(TC_ERR_VALUE, "register_blas: malformed provider");
-    return list_push(&stage.blas, &provider);
+    staged_provider s = {false, provider, provider->name};
+    return list_push(&stage.providers, &s);
+}
+
+static int api_register_fft_staged(const tc_fft_provider *provider) {
+    if (!stage.plugin) return outside_init("register_fft");
+    if (tc_fft_check(provider)) return TC_FAIL;
+    staged_provider s = {true, provider, provider->name};
+    return list_push(&stage.providers, &s);
 }
 
 static int32_t api_register_layout_staged(const char *name) {
@@ -347,6 +375,7 @@ static int api_register_allocator(int32_t device_type, const tc_allocator *alloc
     return refused(api_register_allocator_staged(device_type, allocator));
 }
 static int api_register_blas(const tc_blas_provider *provider) { return refused(api_register_blas_staged(provider)); }
+static int api_register_fft(const tc_fft_provider *provider) { return refused(api_register_fft_staged(provider)); }
 static int32_t api_register_layout(const char *name) { return refused(api_register_layout_staged(name)); }
 static int32_t api_register_op(const tc_op_def *def) { return refused(api_register_op_staged(def)); }
 static int api_register_backward(int32_t op, tc_backward_kernel_fn fn, void *ctx) {
@@ -424,6 +453,8 @@ static const tc_core_api api = {
     .generator_put_normal = tc_generator_put_normal,
     .register_kernel_flags = api_register_kernel_flags,
     .kernel_output = tc_kernel_output,
+    .register_fft = api_register_fft,
+    .fft_for = tc_fft_for,
 };
 
 const tc_core_api *tc_core_api_table(void) { return &api; }

@@ -420,6 +420,14 @@ TC_INTERNAL const tc_blas_provider *tc_blas_find(const char *name); /* NULL when
 TC_INTERNAL int tc_blas_reserve(int32_t more);
 TC_INTERNAL const tc_blas_provider *tc_blas_current(void);
 TC_INTERNAL void tc_blas_select_default(void);
+/* ---- FFT providers (fft.c) ---- */
+TC_INTERNAL int tc_fft_check(const tc_fft_provider *provider); /* ValueError for a malformed one */
+TC_INTERNAL int tc_fft_register(const tc_fft_provider *provider);
+TC_INTERNAL void tc_fft_unregister(const tc_fft_provider *provider);
+TC_INTERNAL const tc_fft_provider *tc_fft_find(const char *name); /* NULL when none has the name */
+TC_INTERNAL int tc_fft_reserve(int32_t more);
+TC_INTERNAL void tc_fft_select_default(void);
+TC_INTERNAL const tc_fft_provider *tc_fft_for(int32_t dtype);
 /* The most threads the pool, kernels and BLAS are ever handed, whatever set_num_threads asked for. */
 #define TC_THREADS_MAX 256
 /* min(tc_get_num_threads(), TC_THREADS_MAX): what is actually used. */

@@ -250,10 +250,11 @@ static void init_candidate(candidate *c) {
 
 static int kind_rank(const char *kind) {
     static const char *order[] = {TC_PLUGIN_KIND_DEVICE, TC_PLUGIN_KIND_LAYOUT, TC_PLUGIN_KIND_BLAS,
-                                  TC_PLUGIN_KIND_EXTENSION};
-    for (int i = 0; i < 4; i++)
+                                  TC_PLUGIN_KIND_FFT, TC_PLUGIN_KIND_EXTENSION};
+    const int n = (int)(sizeof order / sizeof order[0]);
+    for (int i = 0; i < n; i++)
         if (strcmp(kind, order[i]) == 0) return i;
-    return 4;
+    return n - 1; /* unknown kinds initialise last, with the extensions */
 }
 
 /* Points each record at its candidate's strings (again after the array has grown and moved). */
@@ -284,12 +285,13 @@ static void load_all(void) {
 
     for (int32_t i = 0; i < n_plugins; i++) open_candidate(&plugins[i]);
     choose_among_duplicates();
-    for (int rank = 0; rank <= 4; rank++)
+    for (int rank = 0; rank <= 4; rank++) /* the ranks kind_rank gives */
         for (int32_t i = 0; i < n_plugins; i++)
             if (plugins[i].record.state == TC_PLUGIN_LOADED && kind_rank(plugins[i].kind) == rank)
                 init_candidate(&plugins[i]);
     link_records();
     tc_blas_select_default();
+    tc_fft_select_default();
     tc_error_clear();
 }
 

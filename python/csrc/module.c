@@ -122,27 +122,33 @@ static PyObject *py_plugins(PyObject *m, PyObject *unused) {
     return list;
 }
 
-static PyObject *py_blas_use(PyObject *m, PyObject *name) {
+/* The provider kinds (BLAS, FFT) share these: switch by name, the current one's name, the names loaded. */
+static PyObject *provider_use(PyObject *name, int (*use)(const char *)) {
     const char *s = PyUnicode_AsUTF8(name);
     if (!s) return NULL;
-    if (tc_blas_use(s)) return tp_raise_core_error();
+    if (use(s)) return tp_raise_core_error();
     Py_RETURN_NONE;
 }
 
-static PyObject *py_blas_current(PyObject *m, PyObject *unused) {
-    const char *name = tc_blas_current_name();
+static PyObject *provider_current(const char *name) {
     if (!name) Py_RETURN_NONE;
     return PyUnicode_FromString(name);
 }
 
-static PyObject *py_blas_describe(PyObject *m, PyObject *unused) { return PyUnicode_FromString(tc_blas_describe()); }
-
-static PyObject *py_blas_names(PyObject *m, PyObject *unused) {
-    int32_t n = tc_blas_count();
+static PyObject *provider_names(int32_t n, const char *(*name)(int32_t)) {
     PyObject *list = PyList_New(n);
-    for (int32_t i = 0; list && i < n; i++) PyList_SET_ITEM(list, i, PyUnicode_FromString(tc_blas_name(i)));
+    for (int32_t i = 0; list && i < n; i++) PyList_SET_ITEM(list, i, PyUnicode_FromString(name(i)));
     return list;
 }
+
+static PyObject *py_blas_use(PyObject *m, PyObject *name) { return provider_use(name, tc_blas_use); }
+static PyObject *py_blas_current(PyObject *m, PyObject *unused) { return provider_current(tc_blas_current_name()); }
+static PyObject *py_blas_describe(PyObject *m, PyObject *unused) { return PyUnicode_FromString(tc_blas_describe()); }
+static PyObject *py_blas_names(PyObject *m, PyObject *unused) { return provider_names(tc_blas_count(), tc_blas_name); }
+static PyObject *py_fft_use(PyObject *m, PyObject *name) { return provider_use(name, tc_fft_use); }
+static PyObject *py_fft_current(PyObject *m, PyObject *unused) { return provider_current(tc_fft_current_name()); }
+static PyObject *py_fft_describe(PyObject *m, PyObject *unused) { return PyUnicode_FromString(tc_fft_describe()); }
+static PyObject *py_fft_names(PyObject *m, PyObject *unused) { return provider_names(tc_fft_count(), tc_fft_name); }
 
 static PyObject *py_blas_num_threads(PyObject *m, PyObject *unused) { return PyLong_FromLong(tc_blas_num_threads()); }
 
@@ -283,6 +289,10 @@ static PyMethodDef module_functions[] = {
     {"_blas_current", py_blas_current, METH_NOARGS, NULL},
     {"_blas_describe", py_blas_describe, METH_NOARGS, NULL},
     {"_blas_names", py_blas_names, METH_NOARGS, NULL},
+    {"_fft_use", py_fft_use, METH_O, NULL},
+    {"_fft_current", py_fft_current, METH_NOARGS, NULL},
+    {"_fft_describe", py_fft_describe, METH_NOARGS, NULL},
+    {"_fft_names", py_fft_names, METH_NOARGS, NULL},
     {"_blas_num_threads", py_blas_num_threads, METH_NOARGS, NULL},
     {"set_num_threads", py_set_num_threads, METH_O, NULL},
     {"get_num_threads", py_get_num_threads, METH_NOARGS, NULL},

@@ -574,6 +574,13 @@ static PyMethodDef generated_linalg_functions[] = {
 static struct PyModuleDef linalg_module_def = {PyModuleDef_HEAD_INIT, "torch._C._linalg", NULL, -1,
                                                generated_linalg_functions};
 
+/* torch._C._fft: the ops of the table's module=fft, under their torch.fft names */
+static PyMethodDef generated_fft_functions[] = {
+    TP_GENERATED_FFT_FUNCTIONS
+    {NULL, NULL, 0, NULL},
+};
+static struct PyModuleDef fft_module_def = {PyModuleDef_HEAD_INIT, "torch._C._fft", NULL, -1, generated_fft_functions};
+
 static PyMethodDef generated_nn_functions[] = {
     TP_GENERATED_NN_FUNCTIONS
     {NULL, NULL, 0, NULL},
@@ -597,6 +604,11 @@ int tp_tensor_type_init(PyObject *module) {
     PyObject *linalg = PyModule_Create(&linalg_module_def);
     if (!linalg || PyModule_AddObject(module, "_linalg", linalg) < 0) {
         Py_XDECREF(linalg);
+        return -1;
+    }
+    PyObject *fft = PyModule_Create(&fft_module_def);
+    if (!fft || PyModule_AddObject(module, "_fft", fft) < 0) {
+        Py_XDECREF(fft);
         return -1;
     }
     if (nn_module_init(module) < 0) return -1;

@@ -24,12 +24,14 @@ from torch.random import manual_seed, seed, initial_seed, get_rng_state, set_rng
 from torch import backends, cuda, library, special  # noqa: F401
 from torch import autograd, nn  # noqa: F401
 from torch import linalg  # noqa: F401
+from torch import fft  # noqa: F401
 from torch.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from torch._C import is_grad_enabled, is_inference_mode_enabled  # noqa: F401
 from torch import functional  # noqa: F401
 from torch.functional import norm, unique, unique_consecutive  # noqa: F401
 from torch._C import _unique, _unique2  # noqa: F401
 from torch._C import _standard_gamma, _standard_gamma_grad, _sample_dirichlet, _dirichlet_grad  # noqa: F401
+from torch._C import _fft_c2c, _fft_r2c, _fft_c2r  # noqa: F401  (PyTorch's torch._fft_*)
 from torch import storage  # noqa: F401
 from torch.storage import TypedStorage, UntypedStorage  # noqa: F401
 from torch._legacy import tensortype  # noqa: F401

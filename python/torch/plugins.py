@@ -30,6 +30,7 @@ def report():
     lines.append('')
     lines.append(cpu_variant(rows))
     lines.append('BLAS provider: %s' % torch.backends.blas.describe())
+    lines.append('FFT provider: %s' % torch.backends.fft.describe())
     lines.append('threads: %d' % torch.get_num_threads())
     return '\n'.join(lines)
 

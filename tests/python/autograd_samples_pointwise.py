@@ -53,6 +53,15 @@ def samples(T, mixed):
         'polygamma': lambda: [((0, T(2, 3)), {}), ((1, T(2, 3)), {}), ((2, T(2, 3)), {})],
         'polygamma_': lambda: [((T(2, 3), 1), {}), ((T(2, 3), 3), {})],
         'mvlgamma': lambda: [((T(2, 3, low=1.2, high=2.5), 1), {}), ((T(2, 3, low=1.6, high=2.5), 3), {})],
+        # the transforms under torch.fft (forward and inverse, each norm, one and two dims)
+        '_fft_c2c': lambda: [((C(3, 4), [1], 0, True), {}), ((C(2, 3, 4), [0, 2], 2, False), {}),
+                             ((C(5,), [0], 1, True), {})],
+        '_fft_r2c': lambda: [((T(3, 6), [1], 0, True), {}), ((T(3, 5), [0, 1], 1, False), {}),
+                             ((T(4,), [0], 2, True), {})],
+        '_fft_c2r': lambda: [((C(3, 4), [1], 0, 6), {}), ((C(2, 3), [0, 1], 2, 5), {})],
+        'fft_r2c_backward': lambda: [((C(3, 4), T(3, 6), [1], 0, True), {}),
+                                     ((C(3, 5), T(3, 5), [0, 1], 1, False), {})],
+        'fft_c2r_backward': lambda: [((T(3, 6), [1], 0), {}), ((T(2, 5), [0, 1], 2), {})],
         # powers
         'pow.Tensor_Scalar': lambda: [((mixed(2, 3), 2), {}), ((T(2, 3), -1.5), {}), ((T(2, 3), 0.5), {}),
                                       ((mixed(2, 3), 0), {}), ((mixed(2, 3), 3.0), {}), ((C(2, 3), 2.5), {}),

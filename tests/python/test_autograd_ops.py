@@ -458,6 +458,11 @@ THROUGH_LOG_SOFTMAX = FIRST_ORDER_ONLY
 # the LSTM layer's backward (what its double backward runs) is checked to first order in reverse mode:
 # forward mode through its recomputed graph gives zeros here (noted in docs/autograd.md)
 FIRST_ORDER_ONLY = FIRST_ORDER_ONLY | {'_lstm_layer_backward'}
+# the complex-to-real transforms (and the backward ops made of them): forward mode through the
+# recomputed graph gives zeros where a complex intermediate turns real (noted in docs/fft.md); their
+# reverse-mode first and second derivatives are checked (test_fft_reference.py, gradgradcheck there)
+FIRST_ORDER_ONLY = FIRST_ORDER_ONLY | {'fft_r2c_backward', 'fft_c2r_backward', 'fft_irfft', 'fft_hfft', 'fft_irfft2',
+                                       'fft_hfft2', 'fft_irfftn', 'fft_hfftn'}
 # ops with a Generator that draw nothing in their samples (rrelu in eval mode: training=False)
 DETERMINISTIC_SAMPLES = {'rrelu', 'rrelu_', 'rrelu_with_noise', 'rrelu_with_noise_'}
 # random ops whose draws are differentiable in their parameters (implicit reparameterization: the

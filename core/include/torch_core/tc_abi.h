@@ -1,5 +1,5 @@
 /*
- * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 5).
+ * tc_abi.h - the plugin ABI of libtorch_core (ABI major 1, minor 6).
  *
  * Everything a plugin (device backend, BLAS provider, layout, third-party extension) sees of the
  * core is in this header. Plugins do not link libtorch_core.so: the core hands each plugin's init a
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define TC_ABI_MAJOR 1
-#define TC_ABI_MINOR 5
+#define TC_ABI_MINOR 6
 
 #if defined(__GNUC__)
 #define TC_EXPORT __attribute__((visibility("default")))
@@ -467,6 +467,42 @@ _Static_assert(sizeof(tc_blas_provider) == 80, "tc_blas_provider 1.3 layout is A
 /* Whether a provider has `member`, set (one built against an older header has a smaller struct). */
 #define TC_BLAS_HAS(p, member) (TC_STRUCT_HAS(p, tc_blas_provider, member) && (p)->member)
 
+/* ---- FFT providers (since 1.6) ------------------------------------------------------------------ */
+
+/* One dimension of a transform or of its batch, as FFTW's guru fftw_iodim64: n points, the input's
+ * stride `is` and the output's stride `os`, in elements of each side's own type (complex elements
+ * for complex data, real ones for real data). */
+typedef struct tc_fft_dim {
+    int64_t n, is, os;
+} tc_fft_dim;
+_Static_assert(sizeof(tc_fft_dim) == 24, "tc_fft_dim layout is ABI");
+
+/* A batch of one-dimensional discrete Fourier transforms, unnormalised (the core scales), over
+ * `batch_rank` loop dimensions `batch` (batch_rank may be 0; every n > 0). dtype is the complex side's:
+ * TC_COMPLEX64 (float data) or TC_COMPLEX128 (double data), interleaved (real, imaginary) pairs.
+ *   c2c  complex in -> complex out, sign -1 when forward, +1 otherwise; in == out (same strides) allowed.
+ *   r2c  real in (n points) -> the first n/2+1 points of the forward transform (complex out).
+ *   c2r  the first n/2+1 points of a Hermitian spectrum (complex in) -> n real points (the inverse
+ *        transform); the imaginary parts of point 0 and, for even n, of point n/2 are ignored. It may
+ *        overwrite its input (FFTW's multi-dimensional and fast c2r algorithms do).
+ * Every member returns TC_OK, or TC_FAIL with a NUL-terminated message in err (never set_error: they may
+ * run on pool threads). Thread-safe: any number of calls may run at once. */
+typedef struct tc_fft_provider {
+    uint32_t struct_size;
+    uint32_t reserved;
+    const char *name;              /* "fftw", "kissfft" */
+    const char *(*describe)(void); /* e.g. "FFTW 3.3.10 (GPL), ..."; static storage */
+    uint64_t dtypes;               /* bit (1 << dtype) per complex dtype it transforms */
+    int (*c2c)(int32_t dtype, const tc_fft_dim *dim, int32_t batch_rank, const tc_fft_dim *batch, const void *in,
+               void *out, int forward, char *err, size_t err_len);
+    int (*r2c)(int32_t dtype, const tc_fft_dim *dim, int32_t batch_rank, const tc_fft_dim *batch, const void *in,
+               void *out, char *err, size_t err_len);
+    int (*c2r)(int32_t dtype, const tc_fft_dim *dim, int32_t batch_rank, const tc_fft_dim *batch, void *in,
+               void *out, char *err, size_t err_len);
+} tc_fft_provider;
+_Static_assert(sizeof(tc_fft_provider) == 56, "tc_fft_provider 1.6 layout is ABI");
+#define TC_FFT_PROVIDER_SIZE_1_6 56
+
 /* ---- ops defined at run time (since 1.1) ------------------------------------------------------ */
 
 /* What an op's meta function fills for each output: its sizes and dtype. */
@@ -640,12 +676,22 @@ typedef struct tc_core_api {
      * out of memory, an output that is not deferred or already allocated). */
     int (*kernel_output)(const tc_kernel_args *args, int32_t i, int32_t ndim, const int64_t *sizes,
                          tc_view *out);
+
+    /* ---- since 1.6: FFT providers ---- */
+
+    /* Registers an FFT provider (kept for the life of the process; names unique). During init only. */
+    int (*register_fft)(const tc_fft_provider *provider);
+    /* The provider that transforms `dtype` (TC_COMPLEX64/128): the current one (TORCH_FFT,
+     * torch.backends.fft.use) when it has that precision, else the first loaded one that has it
+     * (KissFFT is float-only); NULL when none has. */
+    const tc_fft_provider *(*fft_for)(int32_t dtype);
 } tc_core_api;
 _Static_assert(offsetof(tc_core_api, register_op) == 104, "tc_core_api 1.0 members are ABI");
 _Static_assert(offsetof(tc_core_api, generator_default) == 200, "tc_core_api 1.1 members are ABI");
 _Static_assert(offsetof(tc_core_api, register_kernel_flags) == 256, "tc_core_api 1.2 members are ABI");
 _Static_assert(offsetof(tc_core_api, kernel_output) == 264, "tc_core_api 1.2 members are ABI");
-_Static_assert(sizeof(tc_core_api) == 272, "tc_core_api 1.2 layout is ABI");
+_Static_assert(offsetof(tc_core_api, register_fft) == 272, "tc_core_api 1.6 members are ABI");
+_Static_assert(sizeof(tc_core_api) == 288, "tc_core_api 1.6 layout is ABI");
 #define TC_CORE_API_SIZE_1_0 104
 #define TC_CORE_API_SIZE_1_1 200
 
@@ -660,6 +706,7 @@ _Static_assert(sizeof(tc_core_api) == 272, "tc_core_api 1.2 layout is ABI");
 #define TC_PLUGIN_KIND_DEVICE "device"
 #define TC_PLUGIN_KIND_BLAS "blas"
 #define TC_PLUGIN_KIND_LAYOUT "layout"
+#define TC_PLUGIN_KIND_FFT "fft" /* since 1.6 */
 #define TC_PLUGIN_KIND_EXTENSION "extension"
 
 typedef struct tc_plugin_desc {

@@ -434,6 +434,12 @@ TC_EXPORT const char *tc_blas_lapack_describe(void);
 TC_EXPORT int tc_blas_num_threads(void);
 TC_EXPORT int32_t tc_blas_count(void);
 TC_EXPORT const char *tc_blas_name(int32_t i);
+/* FFT providers (plugins/fft): the current one by name (TORCH_FFT at start-up), switching, listing. */
+TC_EXPORT int tc_fft_use(const char *name); /* TC_FAIL (ValueError) for an unknown provider */
+TC_EXPORT const char *tc_fft_current_name(void); /* NULL when no FFT plugin loaded */
+TC_EXPORT const char *tc_fft_describe(void);     /* thread-local storage, valid until the next call */
+TC_EXPORT int32_t tc_fft_count(void);
+TC_EXPORT const char *tc_fft_name(int32_t i);
 
 TC_EXPORT int tc_set_num_threads(int n);
 TC_EXPORT int tc_get_num_threads(void);

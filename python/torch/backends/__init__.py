@@ -7,6 +7,7 @@ import types
 
 from torch import _C
 from torch.backends import blas  # noqa: F401
+from torch.backends import fft  # noqa: F401
 
 _SUBMODULES = ('cuda', 'cudnn', 'mkl', 'mkldnn', 'mps', 'openmp')
 
