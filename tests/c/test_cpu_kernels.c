@@ -561,7 +561,20 @@ static void test_registration(void) {
         {"native_layer_norm", 0x380}, {"native_layer_norm_backward", 0x380}, {"pad_nd", 0x3ff},
         {"pad_nd_backward", 0x3c0}, {"radam_update", 0x3c0}, {"rmsprop_update", 0x3c0}, {"rprop_update", 0x3c0},
         {"sgd_update", 0x3c0}, {"solve_triangular", ANY}, {"triangular_solve", ANY}, {"upsample", 0x3c2},
-        {"upsample_backward", 0x3c2}, {"vector_norm", ANY}};
+        {"upsample_backward", 0x3c2}, {"vector_norm", ANY},
+        /* torch.special (float32/float64; i0, i0e with bfloat16; igamma(c) the 16-bit floats too) and torch.fft */
+        {"airy_ai", 0x300}, {"bessel_j0", 0x300}, {"bessel_j1", 0x300}, {"bessel_y0", 0x300}, {"bessel_y1", 0x300},
+        {"chebyshev_polynomial_t", 0x300}, {"chebyshev_polynomial_u", 0x300}, {"chebyshev_polynomial_v", 0x300},
+        {"chebyshev_polynomial_w", 0x300}, {"erfcx", 0x300}, {"hermite_polynomial_h", 0x300},
+        {"hermite_polynomial_he", 0x300}, {"i1", 0x300}, {"i1e", 0x300}, {"laguerre_polynomial_l", 0x300},
+        {"legendre_polynomial_p", 0x300}, {"log_ndtr", 0x300}, {"modified_bessel_i0", 0x300},
+        {"modified_bessel_i1", 0x300}, {"modified_bessel_k0", 0x300}, {"modified_bessel_k1", 0x300},
+        {"ndtri", 0x300}, {"scaled_modified_bessel_k0", 0x300}, {"scaled_modified_bessel_k1", 0x300},
+        {"shifted_chebyshev_polynomial_t", 0x300}, {"shifted_chebyshev_polynomial_u", 0x300},
+        {"shifted_chebyshev_polynomial_v", 0x300}, {"shifted_chebyshev_polynomial_w", 0x300},
+        {"spherical_bessel_j0", 0x300}, {"zeta", 0x300}, {"i0", 0x380}, {"i0e", 0x380}, {"igamma", 0x3c0},
+        {"igammac", 0x3c0}, {"_fft_c2c", 0x1800}, {"_fft_r2c", 0x1800}, {"_fft_c2r", 0x1800},
+    };
     int expected = 0;
     const size_t n_want = sizeof want / sizeof want[0], n_pointwise = sizeof pointwise / sizeof pointwise[0];
     for (size_t i = 0; i < n_want + n_pointwise + sizeof more / sizeof more[0]; i++) {
