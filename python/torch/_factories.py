@@ -116,10 +116,13 @@ def from_numpy(array):
 
 # ---- frombuffer: a tensor over any object exporting the buffer protocol ----
 
-class _ExportedBuffer:
-    """Holds a buffer export (PyObject_GetBuffer) open for as long as a tensor uses its memory."""
+_BUFFER_API = []
 
-    def __init__(self, obj):
+
+def _buffer_api():
+    """(Py_buffer's struct, PyObject_GetBuffer, PyBuffer_Release, byref), made once: private function
+    objects (pythonapi[name], not the shared attributes), so that no one else's argtypes can clash."""
+    if not _BUFFER_API:
         import ctypes
 
         class PyBuffer(ctypes.Structure):
@@ -127,18 +130,28 @@ class _ExportedBuffer:
                         ('itemsize', ctypes.c_ssize_t), ('readonly', ctypes.c_int), ('ndim', ctypes.c_int),
                         ('format', ctypes.c_char_p), ('shape', ctypes.c_void_p), ('strides', ctypes.c_void_p),
                         ('suboffsets', ctypes.c_void_p), ('internal', ctypes.c_void_p)]
-        self._view = PyBuffer()
-        get = ctypes.pythonapi.PyObject_GetBuffer
+        get = ctypes.pythonapi['PyObject_GetBuffer']
         get.argtypes = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int]
-        if get(obj, ctypes.byref(self._view), 0) != 0:  # PyBUF_SIMPLE: contiguous bytes
+        release = ctypes.pythonapi['PyBuffer_Release']
+        release.argtypes = [ctypes.POINTER(PyBuffer)]
+        _BUFFER_API.extend([PyBuffer, get, release, ctypes.byref])
+    return _BUFFER_API
+
+
+class _ExportedBuffer:
+    """Holds a buffer export (PyObject_GetBuffer) open for as long as a tensor uses its memory."""
+
+    def __init__(self, obj):
+        buffer_type, get, self._release, self._byref = _buffer_api()  # kept: __del__ may run at shutdown
+        self._view, self._held = buffer_type(), False
+        if get(obj, self._byref(self._view), 0) != 0:  # PyBUF_SIMPLE: contiguous bytes
             raise ValueError('object does not implement Python buffer protocol.')
-        self._release = ctypes.pythonapi.PyBuffer_Release
-        self._release.argtypes = [ctypes.POINTER(PyBuffer)]
-        self._byref = ctypes.byref  # kept: __del__ may run while the interpreter shuts down
+        self._held = True
         self.address, self.nbytes, self.readonly = self._view.buf or 0, self._view.len, bool(self._view.readonly)
 
     def __del__(self):
-        self._release(self._byref(self._view))
+        if getattr(self, '_held', False):
+            self._release(self._byref(self._view))
 
 
 _warned_readonly = []

@@ -454,3 +454,26 @@ def test_tensor_refuses_text_data():
         with pytest.raises(TypeError, match="new\\(\\): invalid data type '(bytes|str)'"):
             torch.tensor(data)
     assert torch.tensor(bytearray(b'ab')).tolist() == [97, 98]  # a sequence of ints, as in PyTorch
+
+
+def test_frombuffer_views_release_their_exports_in_any_order():
+    """Each frombuffer tensor holds its buffer export until it goes; releasing an older one after a newer
+    one was made used to raise inside __del__ (ctypes argument types shared between the exports)."""
+    import gc
+    import sys
+    caught = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = lambda info: caught.append(info)
+    try:
+        data = [bytearray(range(8)) for _ in range(3)]
+        tensors = [torch.frombuffer(d, dtype=torch.uint8) for d in data]
+        assert [t.tolist() for t in tensors] == [list(range(8))] * 3
+        tensors[1][0] = 99
+        assert data[1][0] == 99  # the memory is the buffer's
+        del tensors[0]
+        gc.collect()
+        del tensors[:]
+        gc.collect()
+    finally:
+        sys.unraisablehook = previous
+    assert not caught, [str(c.exc_value) for c in caught]
