@@ -279,13 +279,15 @@ def test_distribution_metadata_in_the_build_folder():
     assert files.split() == ['torch']
 
 
+@pytest.mark.skipif(os.environ.get('TORCH_TEST_BUILD_MODE') is not None,
+                    reason='run by `scons test`: the outer scons saves its signatures only when it exits, so an '
+                           'inner `scons install` would rebuild the whole tree under the running tests (run this '
+                           'file with pytest directly to check scons install)')
 def test_distribution_metadata_after_scons_install(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     build = os.path.dirname(os.path.dirname(torch.__file__))
     mode = os.path.basename(build)
-    # CUDA=off: the install copies the package folder as built; in a fresh clone this inner scons had
-    # recompiled the CUDA kernels through nvcc (minutes), which the copy does not need
-    out = subprocess.run(['scons', '-Q', 'install', 'PREFIX=%s' % tmp_path, 'MODE=%s' % mode, 'CUDA=off'], cwd=root,
+    out = subprocess.run(['scons', '-Q', 'install', 'PREFIX=%s' % tmp_path, 'MODE=%s' % mode], cwd=root,
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     assert sorted(os.listdir(tmp_path)) == ['torch', 'torch-%s.dist-info' % torch.__version__]
