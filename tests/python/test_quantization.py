@@ -84,6 +84,16 @@ def test_qconfig_and_observers():
     assert abs(float(scale) - 6.0 / 255) < 1e-6 and int(zero_point) == 42
 
 
+def test_histogram_observer_refuses_min_max_parameters():
+    import torch.ao.quantization as q
+    obs = q.get_default_qconfig('fbgemm').activation()
+    assert isinstance(obs, q.HistogramObserver)
+    obs(torch.tensor([-1.0, 3.0]))
+    assert float(obs.min_val) == -1.0 and float(obs.max_val) == 3.0
+    with pytest.raises(NotImplementedError, match='histogram search'):
+        obs.calculate_qparams()
+
+
 def test_converting_needs_quantized_tensors():
     import torch.ao.quantization as q
     with pytest.raises(NotImplementedError, match='quantized tensors'):

@@ -143,13 +143,19 @@ class MovingAveragePerChannelMinMaxObserver(PerChannelMinMaxObserver):
 
 
 class HistogramObserver(MinMaxObserver):
-    """Builds a histogram to choose its range by minimising quantization error; here it keeps the min/max
-    range (the histogram search is not implemented)."""
+    """PyTorch's builds a histogram of `bins` bins and chooses the range that minimises the quantization
+    error. The histogram search is not built here: it observes the running min/max (so calibration passes
+    run), and calculate_qparams refuses rather than return min/max parameters PyTorch's would not."""
 
     def __init__(self, bins=2048, upsample_rate=128, **kwargs):
         super().__init__(**kwargs)
         self.bins = bins
         self.upsample_rate = upsample_rate
+
+    def calculate_qparams(self):
+        raise NotImplementedError('HistogramObserver.calculate_qparams: the histogram search that chooses its range '
+                                  'is not implemented in this framework; use MinMaxObserver or '
+                                  'MovingAverageMinMaxObserver')
 
 
 class PlaceholderObserver(ObserverBase):
